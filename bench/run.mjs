@@ -1,0 +1,203 @@
+// `npm run bench`: starts the stack on its own database (or targets BENCH_URL), seeds data, runs every
+// scenario of bench/scenarios/*.mjs plus two baselines measured in the same run, prints one table and writes
+// bench/results/latest.json. Numbers, never pass/fail: a benchmark does not fail on timing.
+import { ensureModernNode } from '../scripts/ensure-node.mjs';
+ensureModernNode();
+
+const { execFileSync } = await import('node:child_process');
+const { existsSync, mkdirSync, readdirSync, writeFileSync } = await import('node:fs');
+const { join } = await import('node:path');
+const { pathToFileURL } = await import('node:url');
+const { default: autocannon } = await import('autocannon');
+const { default: Fastify } = await import('fastify');
+const { default: pg } = await import('pg');
+const { startStack, checkInfrastructure, deleteStreams, recreateDatabase } = await import('../scripts/stack.mjs');
+
+const ROOT = join(import.meta.dirname, '..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? 'bench-admin-token-0123456789';
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+
+async function main() {
+  const target = process.env.BENCH_URL ? await existingTarget() : await ownStack();
+  const ctx = await context(target);
+  const results = [];
+  try {
+    results.push(await bareFastifyBaseline());
+    results.push(await measure('baseline: gateway → authenticated trivial route', ctx, [{ method: 'GET', path: '/api/v1/ping/events' }]));
+    for (const scenario of await loadScenarios()) {
+      if (only && !only.test(scenario.name)) continue;
+      process.stdout.write(`seeding: ${scenario.name} ... `);
+      const seededAt = Date.now();
+      const state = await scenario.seed(ctx);
+      console.log(`${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
+      const result = await measure(scenario.name, ctx, scenario.requests(state, ctx), scenario.options);
+      result.goal = scenario.goal;
+      if (scenario.verify) result.verified = await scenario.verify(state, ctx).catch((error) => `FAILED: ${error.message}`);
+      results.push(result);
+    }
+  } finally {
+    await ctx.close();
+    await target.stop();
+  }
+  report(results);
+}
+
+/** A stack of our own, on a fresh database and NATS prefix, quiet logs, no effective rate limit. */
+async function ownStack() {
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop_bench';
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const natsPrefix = `bench_${Date.now().toString(36)}`;
+  const problem = await checkInfrastructure(databaseUrl, natsUrl);
+  if (problem) throw new Error(problem);
+  await recreateDatabase(databaseUrl);
+  execFileSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+  });
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    NATS_URL: natsUrl,
+    NATS_PREFIX: natsPrefix,
+    ADMIN_TOKEN,
+    RATE_LIMIT_MAX: '100000000',
+    CALENDAR_ENCRYPTION_KEYS: process.env.CALENDAR_ENCRYPTION_KEYS ?? `bench:${Buffer.alloc(32, 7).toString('base64')}`,
+    OAUTH_STATE_SECRET: process.env.OAUTH_STATE_SECRET ?? 'bench-oauth-state-secret-0123456789',
+  };
+  const port = Number(process.env.BENCH_PORT ?? 3200);
+  const stack = await startStack({ port, env, output: 'errors' });
+  const stop = async () => {
+    await stack.stop();
+    await deleteStreams(natsUrl, natsPrefix);
+  };
+  return { url: stack.gatewayUrl, databaseUrl, stop };
+}
+
+async function existingTarget() {
+  if (!process.env.DATABASE_URL) throw new Error('With BENCH_URL, also set DATABASE_URL (seeding writes bulk rows) and ADMIN_TOKEN.');
+  return { url: process.env.BENCH_URL.replace(/\/$/, ''), databaseUrl: process.env.DATABASE_URL, stop: async () => undefined };
+}
+
+/** What a scenario's seed and requests get: the gateway, an organization and its key, HTTP and SQL helpers. */
+async function context(target) {
+  const created = await fetch(`${target.url}/admin/v1/organizations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `Bench ${new Date().toISOString()}`, timezone: 'UTC' }),
+  });
+  if (created.status !== 201) throw new Error(`cannot create the bench organization: ${created.status} ${await created.text()}`);
+  const { data } = await created.json();
+  const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 4 });
+  const auth = { authorization: `Bearer ${data.api_key}` };
+  return {
+    baseUrl: target.url,
+    apiKey: data.api_key,
+    organizationId: data.id,
+    headers: auth,
+    async api(method, path, body) {
+      const response = await fetch(`${target.url}${path}`, {
+        method,
+        headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : null };
+    },
+    async sql(text, params = []) {
+      return (await pool.query(text, params)).rows;
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function loadScenarios() {
+  const dir = join(import.meta.dirname, 'scenarios');
+  if (!existsSync(dir)) return [];
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.mjs'))
+    .sort();
+  const scenarios = [];
+  for (const file of files) scenarios.push(...(await import(pathToFileURL(join(dir, file)).href)).default);
+  return scenarios;
+}
+
+function toAutocannonRequests(requests, ctx) {
+  return requests.map(({ path, body, headers, ...rest }) => ({
+    ...rest,
+    path,
+    headers: { ...ctx.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  }));
+}
+
+async function measure(name, ctx, requests, options = {}) {
+  process.stdout.write(`running: ${name} ... `);
+  const result = await autocannon({
+    url: ctx.baseUrl,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: toAutocannonRequests(requests, ctx),
+    ...options,
+  });
+  const summary = summarize(name, result);
+  console.log(`${summary.rps} req/s`);
+  return summary;
+}
+
+async function bareFastifyBaseline() {
+  const app = Fastify();
+  app.get('/ping', async () => ({ ok: true }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    return await measure('baseline: bare Fastify route', { baseUrl: `http://127.0.0.1:${app.server.address().port}`, headers: {} }, [
+      { method: 'GET', path: '/ping' },
+    ]);
+  } finally {
+    await app.close();
+  }
+}
+
+function summarize(name, result) {
+  return {
+    scenario: name,
+    rps: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    status_codes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count])),
+  };
+}
+
+function report(results) {
+  const [bare, gateway] = results;
+  for (const row of results) {
+    row.vs_bare_fastify = bare.rps ? +(row.rps / bare.rps).toFixed(3) : null;
+    row.vs_gateway_baseline = gateway?.rps ? +(row.rps / gateway.rps).toFixed(3) : null;
+  }
+  const columns = ['scenario', 'rps', 'p50_ms', 'p99_ms', 'non2xx', 'errors', 'vs_bare_fastify', 'vs_gateway_baseline', 'goal', 'verified'];
+  const widths = columns.map((c) => Math.max(c.length, ...results.map((r) => String(r[c] ?? '').length)));
+  const line = (cells) => cells.map((cell, i) => String(cell ?? '').padEnd(widths[i])).join('  ');
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per scenario, on ${process.env.BENCH_URL ?? 'a fresh local stack'}\n`);
+  console.log(line(columns));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of results) console.log(line(columns.map((c) => row[c])));
+  mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
+  const file = join(import.meta.dirname, 'results', 'latest.json');
+  writeFileSync(
+    file,
+    `${JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, duration_s: DURATION, results }, null, 2)}\n`,
+  );
+  console.log(`\nWritten to ${file}`);
+}
+
+await main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

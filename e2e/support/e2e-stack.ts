@@ -1,0 +1,81 @@
+import { inject } from 'vitest';
+import { freePort } from '@app/service-kit/testing';
+import { startStack, type Stack } from '../../scripts/stack.mjs';
+
+export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
+
+export interface E2eStack extends Stack {
+  /** `fetch` against the gateway returning status and parsed JSON. */
+  call(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: unknown; headers: Headers }>;
+}
+
+/**
+ * The six real processes (built `dist`, as `npm start` runs them) on the run's fresh database and NATS prefix,
+ * on a free block of ports. Tests talk to the gateway only.
+ */
+export async function startE2eStack(env: Record<string, string> = {}, replicas: Record<string, number> = {}): Promise<E2eStack> {
+  // Another suite may grab a port of the block between the check and the listen: try a fresh block then.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(await freeBlock(), env, replicas);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+async function startOnce(port: number, env: Record<string, string>, replicas: Record<string, number>): Promise<E2eStack> {
+  const stack = await startStack({
+    port,
+    output: process.env.E2E_LOGS ? 'pretty' : 'errors',
+    replicas,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.E2E_LOGS ? 'info' : 'warn',
+      DATABASE_URL: inject('databaseUrl'),
+      NATS_URL: inject('natsUrl'),
+      NATS_PREFIX: inject('natsPrefix'),
+      ADMIN_TOKEN,
+      RATE_LIMIT_MAX: '1000000', // these suites drive real traffic; rate limiting has its own tests
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...env,
+    },
+  });
+  return {
+    ...stack,
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key) headers.authorization = `Bearer ${options.key}`;
+      if (options.body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${stack.gatewayUrl}${path}`, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON (media bytes)
+      }
+      return { status: response.status, body, headers: response.headers };
+    },
+  };
+}
+
+/** A port whose next 20 ports are free too (gateway, services and replicas live at fixed offsets). */
+async function freeBlock(): Promise<number> {
+  for (;;) {
+    const base = await freePort();
+    if (base > 65_000) continue;
+    const { isReachable } = await import('../../scripts/stack.mjs');
+    const taken = await Promise.all(Array.from({ length: 20 }, (_, i) => isReachable('127.0.0.1', base + i, 100)));
+    if (!taken.some(Boolean)) return base;
+  }
+}

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createdOrganizationSchema, dataEnvelope, errorBodySchema } from '@app/contracts';
+import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+
+const SERVICES = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'];
+
+describe('the stack as npm start runs it', () => {
+  let stack: E2eStack;
+  let key: string;
+
+  beforeAll(async () => {
+    stack = await startE2eStack();
+    const created = await stack.call('POST', '/admin/v1/organizations', {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: { name: 'E2E Org', timezone: 'Europe/Berlin' },
+    });
+    expect(created.status).toBe(201);
+    key = dataEnvelope(createdOrganizationSchema).parse(created.body).data.api_key;
+  }, 120_000);
+  afterAll(() => stack?.stop());
+
+  it.each(SERVICES)('when the key calls %s through the gateway, then that service answers for the organization', async (service) => {
+    const response = await stack.call('GET', `/api/v1/ping/${service}`, { key });
+    expect(response.status).toBe(200);
+    const ping = dataEnvelope(z.object({ service: z.string(), organization_id: z.uuid() })).parse(response.body);
+    expect(ping.data.service).toBe(service);
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('when no key is sent, then 401 with the error shape', async () => {
+    const response = await stack.call('GET', '/api/v1/ping/bookings');
+    expect(response.status).toBe(401);
+    expect(errorBodySchema.parse(response.body).code).toBe('UNAUTHORIZED');
+  });
+
+  it('when the API reference is fetched, then it merges every service', async () => {
+    const response = await stack.call('GET', '/openapi.json');
+    const paths = Object.keys(z.object({ paths: z.record(z.string(), z.unknown()) }).parse(response.body).paths);
+    for (const service of SERVICES) expect(paths).toContain(`/api/v1/ping/${service}`);
+    expect(paths).toContain('/admin/v1/organizations');
+  });
+});

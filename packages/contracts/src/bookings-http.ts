@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { bookingStatusSchema } from './bookings.js';
+import { locationTypeSchema } from './events.js';
+import { paginationQuerySchema } from './pagination.js';
+import { instantSchema, isIanaTimeZone, localDateSchema, queryBooleanSchema, uuidSchema } from './scalars.js';
+
+const text = (max: number) =>
+  z
+    .string({ message: 'must be a string' })
+    .trim()
+    .max(max, { message: `must be at most ${max} characters` });
+const requiredText = (max: number) => text(max).min(1, { message: 'must not be empty' });
+/** An IANA zone, kept in its canonical spelling (`europe/berlin` → `Europe/Berlin`). */
+const zoneSchema = z
+  .string({ message: 'must be a string' })
+  .max(64, { message: 'must be an IANA time zone name' })
+  .refine(isIanaTimeZone, { message: 'must be an IANA time zone name' })
+  .transform((zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone);
+
+/** Bodies and queries are strict, as in the other services: an unknown field is a 400 naming it. */
+const strict = {
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys' ? `has unknown field ${issue.keys?.join(', ') ?? ''}` : 'must be an object',
+};
+
+/** Free-form JSON object attached to a booking; an array or a scalar is refused. */
+export const bookingMetadataSchema = z.record(z.string(), z.unknown(), { message: 'must be an object' });
+
+export const attendeeInputSchema = z.strictObject(
+  {
+    name: requiredText(200),
+    email: z.email({ message: 'must be an email address' }).max(320, { message: 'must be at most 320 characters' }),
+    phone: text(50).nullish(),
+    timezone: zoneSchema.nullish(),
+    notes: text(5000).nullish(),
+  },
+  strict,
+);
+
+function endAfterStart(value: { start_time?: unknown; end_time?: unknown }, ctx: z.RefinementCtx): void {
+  // Runs even when a field failed (zod keeps refining): only compare two parsed instants.
+  const { start_time: start, end_time: end } = value;
+  if (start instanceof Date && end instanceof Date && end.getTime() <= start.getTime()) {
+    ctx.addIssue({ code: 'custom', path: ['end_time'], message: 'must be after start_time' });
+  }
+}
+
+/** POST /api/v1/bookings */
+export const createBookingBodySchema = z
+  .strictObject(
+    {
+      // Any string: an unknown or malformed schedule is a 404 SCHEDULE_NOT_FOUND, not a validation error.
+      schedule_id: requiredText(100),
+      start_time: instantSchema,
+      end_time: instantSchema,
+      attendee: attendeeInputSchema,
+      event_type_id: requiredText(100).nullish(),
+      timezone: zoneSchema.nullish(),
+      title: text(500).nullish(),
+      location: text(1000).nullish(),
+      location_type: locationTypeSchema.nullish(),
+      metadata: bookingMetadataSchema.nullish(),
+    },
+    strict,
+  )
+  .superRefine(endAfterStart);
+export type CreateBookingBody = z.output<typeof createBookingBodySchema>;
+
+/** PATCH /api/v1/bookings/{id}: a status move, detail changes, and/or a reschedule (start_time with end_time). */
+export const updateBookingBodySchema = z
+  .strictObject(
+    {
+      status: bookingStatusSchema.optional(),
+      metadata: bookingMetadataSchema.nullable().optional(),
+      title: text(500).nullable().optional(),
+      location: text(1000).nullable().optional(),
+      location_type: locationTypeSchema.nullable().optional(),
+      start_time: instantSchema.optional(),
+      end_time: instantSchema.optional(),
+    },
+    strict,
+  )
+  .superRefine((value, ctx) => {
+    if ((value.start_time === undefined) !== (value.end_time === undefined)) {
+      const missing = value.start_time === undefined ? 'start_time' : 'end_time';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'start_time and end_time must be given together' });
+    }
+    endAfterStart(value, ctx);
+  });
+export type UpdateBookingBody = z.output<typeof updateBookingBodySchema>;
+
+const DATE_OR_INSTANT = 'must be a date YYYY-MM-DD or an ISO 8601 timestamp with an offset';
+const dateOrInstantSchema = z
+  .string()
+  .refine((value) => localDateSchema.safeParse(value).success || instantSchema.safeParse(value).success, { message: DATE_OR_INSTANT });
+
+/** GET /api/v1/bookings: `start_date`/`end_date` take a UTC day (end inclusive) or an exact instant. */
+export const listBookingsQuerySchema = z.strictObject(
+  {
+    ...paginationQuerySchema.shape,
+    schedule_id: uuidSchema.optional(),
+    event_type_id: uuidSchema.optional(),
+    status: bookingStatusSchema.optional(),
+    upcoming: queryBooleanSchema.optional(),
+    start_date: dateOrInstantSchema.optional(),
+    end_date: dateOrInstantSchema.optional(),
+    attendee_email: z.string().max(320, { message: 'must be at most 320 characters' }).optional(),
+  },
+  strict,
+);
+export type ListBookingsQuery = z.output<typeof listBookingsQuerySchema>;
+
+/** `Idempotency-Key` of POST /api/v1/bookings (other headers pass through untouched). */
+export const idempotencyHeadersSchema = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .min(1, { message: 'must not be empty' })
+    .max(255, { message: 'must be at most 255 characters' })
+    .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' })
+    .optional(),
+});
+
+/** A booking as every booking endpoint returns it. */
+export const bookingRecordSchema = z
+  .object({
+    id: z.uuid(),
+    schedule_id: z.uuid(),
+    event_type_id: z.uuid().nullable(),
+    start_time: z.string(),
+    end_time: z.string(),
+    status: bookingStatusSchema,
+    title: z.string().nullable(),
+    timezone: z.string().nullable(),
+    location: z.string().nullable(),
+    location_type: locationTypeSchema.nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    attendee: z.object({
+      name: z.string(),
+      email: z.string(),
+      phone: z.string().nullable(),
+      timezone: z.string().nullable(),
+      notes: z.string().nullable(),
+    }),
+    attendee_name: z.string(),
+    attendee_email: z.string(),
+    cancelled: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Booking' });
+export type BookingRecord = z.infer<typeof bookingRecordSchema>;

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { defineEvent, defineStream } from './messaging.js';
+import { paginationQuerySchema } from './pagination.js';
+import { instantSchema } from './scalars.js';
+
+export const busyWindowSchema = z.object({ start: z.iso.datetime(), end: z.iso.datetime() });
+export type BusyWindow = z.infer<typeof busyWindowSchema>;
+
+/**
+ * A successful sync of one connection: its busy windows within `range` replace whatever the scheduling
+ * projection held for that connection in that range. `synced_at` orders syncs (an older one is ignored).
+ * When some of the connection's calendars could not be read, their last known windows are included
+ * (an unreadable calendar never turns into free time).
+ */
+export const calendarBusyUpdatedEvent = defineEvent(
+  'calendar.busy.updated',
+  z.object({
+    connection_id: z.uuid(),
+    schedule_id: z.uuid(),
+    range: busyWindowSchema,
+    windows: z.array(busyWindowSchema),
+    synced_at: z.iso.datetime(),
+  }),
+);
+
+/** A connection was deleted: its busy windows stop blocking at once. */
+export const calendarConnectionRemovedEvent = defineEvent(
+  'calendar.connection.removed',
+  z.object({ connection_id: z.uuid(), schedule_id: z.uuid() }),
+);
+
+/** The events the scheduling projection consumes. */
+export const CALENDAR_EVENTS = [calendarBusyUpdatedEvent, calendarConnectionRemovedEvent] as const;
+
+/** A connection was created (by token or OAuth); its first sync follows. */
+export const calendarConnectionCreatedEvent = defineEvent(
+  'calendar.connection.created',
+  z.object({
+    connection_id: z.uuid(),
+    schedule_id: z.uuid(),
+    provider: z.enum(['google', 'outlook']),
+    calendar_ids: z.array(z.string()),
+  }),
+);
+
+/** A sync moved the connection between `active`, `error` and `reauth_required`. */
+export const calendarConnectionStatusChangedEvent = defineEvent(
+  'calendar.connection.status_changed',
+  z.object({
+    connection_id: z.uuid(),
+    schedule_id: z.uuid(),
+    status: z.enum(['active', 'error', 'reauth_required']),
+    previous_status: z.enum(['active', 'error', 'reauth_required']),
+    last_error: z.string().nullable(),
+  }),
+);
+
+export const CALENDAR_STREAM = defineStream('CALENDAR', [
+  ...CALENDAR_EVENTS,
+  calendarConnectionCreatedEvent,
+  calendarConnectionStatusChangedEvent,
+]);
+
+// ---- HTTP: /api/v1/calendar-connections (calendar-sync service) ----
+
+export const CALENDAR_PROVIDERS = ['google', 'outlook'] as const;
+export const calendarProviderSchema = z.enum(CALENDAR_PROVIDERS, { message: 'must be google or outlook' });
+export type CalendarProvider = z.infer<typeof calendarProviderSchema>;
+
+/** `active`; `error`: the last sync failed and is being retried; `reauth_required`: the refresh token was refused, polling stopped. */
+export const CONNECTION_STATUSES = ['active', 'error', 'reauth_required'] as const;
+export const connectionStatusSchema = z.enum(CONNECTION_STATUSES, { message: `must be one of ${CONNECTION_STATUSES.join(', ')}` });
+export type ConnectionStatus = z.infer<typeof connectionStatusSchema>;
+
+const tokenSchema = z.string().min(1, { message: 'is required' }).max(16_384, { message: 'must be at most 16384 characters' });
+const calendarIdSchema = z
+  .string()
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  .max(1024, { message: 'must be at most 1024 characters' });
+
+/** Calendar ids of the account to read; `primary` is its default calendar (for Outlook `/me/calendar`). */
+export const calendarIdsSchema = z
+  .array(calendarIdSchema)
+  .min(1, { message: 'must name at least one calendar' })
+  .max(50, { message: 'must name at most 50 calendars' })
+  .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat a calendar' });
+
+/** OAuth tokens of a connection: accepted on creation, stored encrypted, never returned. */
+export const calendarCredentialsSchema = z.object({
+  access_token: tokenSchema,
+  refresh_token: tokenSchema,
+  expires_at: instantSchema,
+});
+
+/** POST /api/v1/calendar-connections */
+export const createCalendarConnectionBodySchema = z.object({
+  provider: calendarProviderSchema,
+  schedule_id: z.string().min(1, { message: 'is required' }).max(100),
+  calendar_ids: calendarIdsSchema.default(['primary']),
+  credentials: calendarCredentialsSchema,
+});
+export type CreateCalendarConnectionBody = z.infer<typeof createCalendarConnectionBodySchema>;
+
+export const calendarConnectionSchema = z
+  .object({
+    id: z.uuid(),
+    provider: calendarProviderSchema,
+    schedule_id: z.uuid(),
+    calendar_ids: z.array(z.string()),
+    status: connectionStatusSchema,
+    last_synced_at: z.string().nullable(),
+    last_error: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'CalendarConnection' });
+export type CalendarConnection = z.infer<typeof calendarConnectionSchema>;
+
+/** GET /api/v1/calendar-connections */
+export const listCalendarConnectionsQuerySchema = paginationQuerySchema.extend({
+  schedule_id: z.string().max(100).optional(),
+  provider: calendarProviderSchema.optional(),
+  status: connectionStatusSchema.optional(),
+});
+
+export const deletedCalendarConnectionSchema = z.object({ id: z.uuid(), deleted: z.literal(true) });
+
+/** GET /api/v1/calendar-connections/oauth/{provider}/authorize */
+export const oauthAuthorizeQuerySchema = z.object({
+  schedule_id: z.string().min(1, { message: 'is required' }).max(100),
+  /** Comma-separated calendar ids; default `primary`. */
+  calendar_ids: z
+    .string()
+    .max(20_000)
+    .transform((value) => value.split(',').map((id) => id.trim()))
+    .pipe(calendarIdsSchema)
+    .optional(),
+});
+
+export const oauthAuthorizeResponseSchema = z.object({ url: z.string() });
+
+/** GET /api/calendar-connections/oauth/{provider}/callback: the provider's redirect after consent (or refusal). */
+export const oauthCallbackQuerySchema = z.object({
+  code: z.string().max(8192).optional(),
+  state: z.string().max(8192).optional(),
+  error: z.string().max(1000).optional(),
+  error_description: z.string().max(4000).optional(),
+});

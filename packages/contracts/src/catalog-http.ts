@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { paginationQuerySchema } from './pagination.js';
+import { dollarsSchema, queryBooleanSchema, queryNumberSchema } from './scalars.js';
+
+/** Image types the catalog accepts, judged by the uploaded bytes. */
+export const MEDIA_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'] as const;
+
+export const PRODUCT_STATUSES = ['draft', 'published', 'archived'] as const;
+export const productStatusSchema = z.enum(PRODUCT_STATUSES, { message: `must be one of ${PRODUCT_STATUSES.join(', ')}` });
+export type ProductStatus = z.infer<typeof productStatusSchema>;
+
+/** An explicit slug: what the generator would produce (lowercase ASCII words joined by single hyphens). */
+export const productSlugSchema = z
+  .string({ message: 'must be a string' })
+  .max(200, { message: 'must be at most 200 characters' })
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { message: 'must contain only lowercase letters, digits and single hyphens' });
+
+/** Record ids in paths and bodies are checked by the use case, so a malformed one is a 404 rather than a 400. */
+const idParam = z.string();
+export const productParamsSchema = z.object({ id: idParam });
+export const productImageParamsSchema = z.object({ id: idParam, imageId: idParam });
+export const mediaParamsSchema = z.object({ id: idParam });
+export const mediaContentParamsSchema = z.object({ token: z.string(), name: z.string() });
+
+/** Postgres text cannot hold NUL characters: refused as input rather than failing in the database. */
+const NO_NUL = [(value: string) => !value.includes('\u0000'), { message: 'must not contain NUL characters' }] as const;
+
+const name = z
+  .string({ message: 'must be a string' })
+  .refine(...NO_NUL)
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  .max(200, {
+    message: 'must be at most 200 characters',
+  });
+const description = z
+  .string({ message: 'must be a string' })
+  .max(10_000, { message: 'must be at most 10000 characters' })
+  .refine(...NO_NUL)
+  .nullable();
+const stock = z
+  .number({ message: 'must be an integer' })
+  .int({ message: 'must be an integer' })
+  .min(0, { message: 'must not be negative' })
+  .max(2_147_483_647, { message: 'is too large' })
+  .nullable();
+const altText = z
+  .string({ message: 'must be a string' })
+  .max(1000, { message: 'must be at most 1000 characters' })
+  .refine(...NO_NUL)
+  .nullable();
+const orderIndex = z
+  .number({ message: 'must be an integer' })
+  .int({ message: 'must be an integer' })
+  .min(0, { message: 'must not be negative' })
+  .max(100_000, { message: 'is too large' });
+
+/** POST /api/v1/products */
+export const createProductBodySchema = z.object({
+  name,
+  price: dollarsSchema,
+  slug: productSlugSchema.optional(),
+  description: description.optional(),
+  featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
+  status: productStatusSchema.default('draft'),
+  stock: stock.optional(),
+});
+export type CreateProductBody = z.infer<typeof createProductBodySchema>;
+
+/** PATCH /api/v1/products/{id}: every field optional; `null` clears description, stock and featured_image_id. */
+export const updateProductBodySchema = z.object({
+  name: name.optional(),
+  price: dollarsSchema.optional(),
+  slug: productSlugSchema.optional(),
+  description: description.optional(),
+  featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
+  status: productStatusSchema.optional(),
+  stock: stock.optional(),
+});
+export type UpdateProductBody = z.infer<typeof updateProductBodySchema>;
+
+const priceFilter = queryNumberSchema.pipe(dollarsSchema);
+
+/** GET /api/v1/products */
+export const listProductsQuerySchema = paginationQuerySchema.extend({
+  status: productStatusSchema.optional(),
+  search: z
+    .string({ message: 'must be a single string' })
+    .max(200, { message: 'must be at most 200 characters' })
+    .refine(...NO_NUL)
+    .optional(),
+  min_price: priceFilter.optional(),
+  max_price: priceFilter.optional(),
+  in_stock: queryBooleanSchema.optional(),
+});
+export type ListProductsQuery = z.infer<typeof listProductsQuerySchema>;
+
+/** How a product or image refers to a media file. */
+export const mediaRefSchema = z.object({ id: z.uuid(), url: z.string(), alt_text: z.string().nullable() });
+
+export const productSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    description: z.string().nullable(),
+    price: z.number(),
+    status: productStatusSchema,
+    stock: z.number().int().nullable(),
+    featured_image_id: z.uuid().nullable(),
+    featured_image: mediaRefSchema.nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Product' });
+export type ProductRecord = z.infer<typeof productSchema>;
+
+/** GET /api/v1/media (and the images' media files) */
+export const listMediaQuerySchema = paginationQuerySchema;
+
+export const mediaFileSchema = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    alt_text: z.string().nullable(),
+    filename: z.string(),
+    mime_type: z.enum(MEDIA_MIME_TYPES),
+    size: z.number().int(),
+    width: z.number().int(),
+    height: z.number().int(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'MediaFile' });
+export type MediaFileRecord = z.infer<typeof mediaFileSchema>;
+
+/** POST /api/v1/products/{id}/images */
+export const attachImageBodySchema = z.object({
+  media_file_id: z.string({ message: 'must be a string' }),
+  is_featured: z.boolean({ message: 'must be true or false' }).default(false),
+  order_index: orderIndex.optional(),
+});
+export type AttachImageBody = z.infer<typeof attachImageBodySchema>;
+
+/** PATCH /api/v1/products/{id}/images/{imageId}; `alt_text` is the media file's. */
+export const updateImageBodySchema = z.object({
+  order_index: orderIndex.optional(),
+  is_featured: z.boolean({ message: 'must be true or false' }).optional(),
+  alt_text: altText.optional(),
+});
+export type UpdateImageBody = z.infer<typeof updateImageBodySchema>;
+
+export const productImageSchema = z
+  .object({
+    id: z.uuid(),
+    product_id: z.uuid(),
+    media_file_id: z.uuid(),
+    order_index: z.number().int(),
+    is_featured: z.boolean(),
+    media_file: mediaRefSchema,
+    created_at: z.string(),
+  })
+  .meta({ id: 'ProductImage' });
+export type ProductImageRecord = z.infer<typeof productImageSchema>;
+
+/** Body of every DELETE of the catalog (product, image, media file). */
+export const catalogDeletedSchema = z.object({ id: z.uuid(), deleted: z.literal(true) });

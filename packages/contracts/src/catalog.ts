@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { defineEvent, defineStream } from './messaging.js';
+
+/** A product's state after the change (prices in dollars, as in the API). */
+const product = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  status: z.string(),
+  name: z.string().optional(),
+  price: z.number().optional(),
+  stock: z.number().int().nullable().optional(),
+  featured_image_id: z.uuid().nullable().optional(),
+});
+export const productCreatedEvent = defineEvent('catalog.product.created', product);
+/** Also sent when the product's image gallery changes (attach, reorder, feature, detach). */
+export const productUpdatedEvent = defineEvent('catalog.product.updated', product);
+export const productDeletedEvent = defineEvent('catalog.product.deleted', z.object({ id: z.uuid() }));
+export const mediaCreatedEvent = defineEvent(
+  'catalog.media.created',
+  z.object({
+    id: z.uuid(),
+    mime_type: z.string(),
+    size: z.number().int(),
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+    url: z.string().optional(),
+  }),
+);
+export const mediaDeletedEvent = defineEvent('catalog.media.deleted', z.object({ id: z.uuid() }));
+
+export const CATALOG_EVENTS = [
+  productCreatedEvent,
+  productUpdatedEvent,
+  productDeletedEvent,
+  mediaCreatedEvent,
+  mediaDeletedEvent,
+] as const;
+export const CATALOG_STREAM = defineStream('CATALOG', CATALOG_EVENTS);

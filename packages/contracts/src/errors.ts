@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** Every machine-readable error code of API.md, with the HTTP status it is sent with. */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_TRANSITION: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  SCHEDULE_NOT_FOUND: 404,
+  MEDIA_NOT_FOUND: 404,
+  SLOT_TAKEN: 409,
+  SLOT_UNAVAILABLE: 409,
+  SLUG_TAKEN: 409,
+  EVENT_FULL: 409,
+  EVENT_NOT_OPEN: 409,
+  CONFLICT: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UPSTREAM_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+/** `{path, message}` for one failed field of a validation error. */
+export const errorDetailSchema = z.object({ path: z.string(), message: z.string() });
+
+/** The one error body every service and the gateway answer with. */
+export const errorBodySchema = z
+  .object({
+    error: z.string(),
+    code: errorCodeSchema,
+    details: z.array(errorDetailSchema).optional(),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const INTERNAL_ERROR_BODY: ErrorBody = { error: 'Internal server error', code: 'INTERNAL' };

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { locationTypeSchema } from './events.js';
+import { allOptional, optionalText, strict, text } from './events-http-fields.js';
+import { paginationQuerySchema } from './pagination.js';
+import { queryBooleanSchema } from './scalars.js';
+
+/** HTTP bodies, queries and records of event types (events service). */
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const eventTypeFields = {
+  title: text(200),
+  duration: z.number().int({ message: 'must be an integer' }).positive({ message: 'must be a positive integer' }).max(10_080),
+  slug: z
+    .string()
+    .max(100, { message: 'must be at most 100 characters' })
+    .regex(SLUG, { message: 'must be lowercase letters, digits and single hyphens' }),
+  description: optionalText(5000).nullable(),
+  location_type: locationTypeSchema,
+  location_details: optionalText(1000).nullable(),
+  color: z
+    .string()
+    .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a hex color #RRGGBB or #RGB' })
+    .nullable(),
+  requires_approval: z.boolean({ message: 'must be a boolean' }),
+  is_active: z.boolean({ message: 'must be a boolean' }),
+};
+
+/** POST /api/v1/event-types: title and duration required. */
+export const createEventTypeBodySchema = z.strictObject(
+  {
+    ...allOptional(eventTypeFields),
+    title: eventTypeFields.title,
+    duration: eventTypeFields.duration,
+  },
+  strict,
+);
+export type CreateEventTypeBody = z.infer<typeof createEventTypeBodySchema>;
+
+/** PATCH /api/v1/event-types/{id}: any field; `null` clears description, location_details or color. */
+export const updateEventTypeBodySchema = z.strictObject(allOptional(eventTypeFields), strict);
+export type UpdateEventTypeBody = z.infer<typeof updateEventTypeBodySchema>;
+
+/** GET /api/v1/event-types: `active` defaults to true. */
+export const listEventTypesQuerySchema = z.strictObject(
+  { ...paginationQuerySchema.shape, active: queryBooleanSchema.default(true) },
+  strict,
+);
+
+export const eventTypeRecordSchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    slug: z.string(),
+    description: z.string().nullable(),
+    duration: z.number().int(),
+    location_type: locationTypeSchema,
+    /** Absent when not set. */
+    location_details: z.string().optional(),
+    color: z.string().nullable(),
+    requires_approval: z.boolean(),
+    is_active: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'EventType' });
+export type EventTypeRecord = z.infer<typeof eventTypeRecordSchema>;

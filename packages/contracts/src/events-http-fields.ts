@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/*
+ * Field helpers of the events service's HTTP schemas (events-http.ts, event-types-http.ts); not
+ * re-exported from the package index. Bodies and queries are strict: an unknown field is a 400 naming
+ * it, so a typo never passes silently.
+ */
+
+/** The error option of a strict object: names the unknown fields. */
+export const strict = { error: unknownFieldMessage };
+
+function unknownFieldMessage(issue: { code?: string; keys?: string[] }): string | undefined {
+  return issue.code === 'unrecognized_keys' ? `has unknown field ${issue.keys?.join(', ') ?? ''}` : undefined;
+}
+
+/** Required text: trimmed, not empty, at most `max` characters. */
+export const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: 'must not be empty' })
+    .max(max, { message: `must be at most ${max} characters` });
+
+/** Free text that may be empty, at most `max` characters. */
+export const optionalText = (max: number) => z.string().max(max, { message: `must be at most ${max} characters` });
+
+/** Every field of `shape` made optional, keeping each field's own type. */
+export function allOptional<Shape extends Record<string, z.ZodType>>(shape: Shape): { [K in keyof Shape]: z.ZodOptional<Shape[K]> } {
+  return Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()])) as {
+    [K in keyof Shape]: z.ZodOptional<Shape[K]>;
+  };
+}
+
+/** What a DELETE of an event or an event type answers. */
+export const eventDeletionSchema = z.object({ id: z.uuid(), deleted: z.literal(true) });

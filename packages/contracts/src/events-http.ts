@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { allOptional, eventDeletionSchema, optionalText, strict, text } from './events-http-fields.js';
+import { paginationQuerySchema } from './pagination.js';
+import { dollarsSchema, isIanaTimeZone, localDateSchema, localTimeSchema, queryBooleanSchema } from './scalars.js';
+
+/** HTTP bodies, queries and records of events and their registrations (events service). */
+
+/** An IANA zone name, kept as the client spelled it. */
+const zoneSchema = z
+  .string()
+  .max(64, { message: 'must be an IANA time zone name' })
+  .refine(isIanaTimeZone, { message: 'must be an IANA time zone name' });
+
+export const EVENT_STATUSES = ['draft', 'published', 'cancelled'] as const;
+export const eventStatusSchema = z.enum(EVENT_STATUSES, { message: `must be one of ${EVENT_STATUSES.join(', ')}` });
+export type EventStatus = z.infer<typeof eventStatusSchema>;
+
+const eventFields = {
+  title: text(200),
+  start_date: localDateSchema,
+  description: optionalText(5000).nullable(),
+  start_time: localTimeSchema.nullable(),
+  end_time: localTimeSchema.nullable(),
+  timezone: zoneSchema,
+  location: optionalText(500).nullable(),
+  cost: dollarsSchema,
+  slots: z.number().int({ message: 'must be an integer' }).min(0, { message: 'must not be negative' }).max(1_000_000).nullable(),
+  status: eventStatusSchema,
+  site_id: text(100).nullable(),
+};
+
+/** POST /api/v1/events */
+export const createEventBodySchema = z.strictObject(
+  { ...allOptional(eventFields), title: eventFields.title, start_date: eventFields.start_date },
+  strict,
+);
+export type CreateEventBody = z.infer<typeof createEventBodySchema>;
+
+/** PATCH /api/v1/events/{id}: any field; `null` clears an optional one. */
+export const updateEventBodySchema = z.strictObject(allOptional(eventFields), strict);
+export type UpdateEventBody = z.infer<typeof updateEventBodySchema>;
+
+/** GET /api/v1/events */
+export const listEventsQuerySchema = z.strictObject(
+  {
+    ...paginationQuerySchema.shape,
+    site_id: z.string().max(100, { message: 'must be at most 100 characters' }).optional(),
+    status: eventStatusSchema.optional(),
+    upcoming: queryBooleanSchema.optional(),
+    past: queryBooleanSchema.optional(),
+    start_date: localDateSchema.optional(),
+    end_date: localDateSchema.optional(),
+    include_counts: queryBooleanSchema.optional(),
+  },
+  strict,
+);
+export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>;
+
+/** GET /api/v1/events/{id} */
+export const getEventQuerySchema = z.strictObject({ include_counts: queryBooleanSchema.optional() }, strict);
+
+/** Places taken (sum of quantities of active registrations) and left (null when `slots` is null). */
+export const eventCountsSchema = z.object({ registrations: z.number().int(), remaining: z.number().int().nullable() });
+
+export const eventRecordSchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    description: z.string().nullable(),
+    start_date: z.string(),
+    start_time: z.string().nullable(),
+    end_time: z.string().nullable(),
+    timezone: z.string(),
+    starts_at: z.string(),
+    ends_at: z.string().nullable(),
+    location: z.string().nullable(),
+    cost: z.number(),
+    slots: z.number().int().nullable(),
+    status: eventStatusSchema,
+    site_id: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    counts: eventCountsSchema.optional(),
+  })
+  .meta({ id: 'Event' });
+export type EventRecord = z.infer<typeof eventRecordSchema>;
+
+export { eventDeletionSchema };
+
+/** POST /api/v1/events/{id}/registrations */
+export const createRegistrationBodySchema = z.strictObject(
+  {
+    name: text(200),
+    email: z
+      .string()
+      .max(254, { message: 'must be at most 254 characters' })
+      .pipe(z.email({ message: 'must be an email address' })),
+    quantity: z.number().int({ message: 'must be an integer' }).min(1, { message: 'must be at least 1' }).max(10_000).default(1),
+  },
+  strict,
+);
+export type CreateRegistrationBody = z.infer<typeof createRegistrationBodySchema>;
+
+export const REGISTRATION_STATUSES = ['active', 'cancelled'] as const;
+export const registrationStatusSchema = z.enum(REGISTRATION_STATUSES, { message: 'must be one of active, cancelled' });
+
+/** GET /api/v1/events/{id}/registrations */
+export const listRegistrationsQuerySchema = z.strictObject(
+  { ...paginationQuerySchema.shape, status: registrationStatusSchema.optional() },
+  strict,
+);
+
+export const registrationRecordSchema = z
+  .object({
+    id: z.uuid(),
+    event_id: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    quantity: z.number().int(),
+    status: registrationStatusSchema,
+    created_at: z.string(),
+    cancelled_at: z.string().nullable(),
+  })
+  .meta({ id: 'Registration' });
+export type RegistrationRecord = z.infer<typeof registrationRecordSchema>;

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { timeZoneSchema, uuidSchema } from './scalars.js';
+
+/** POST /admin/v1/organizations */
+export const createOrganizationBodySchema = z.object({
+  name: z.string().trim().min(1, { message: 'is required' }).max(200),
+  timezone: timeZoneSchema.optional(),
+});
+
+export const organizationSchema = z.object({
+  id: uuidSchema,
+  name: z.string(),
+  timezone: z.string(),
+  created_at: z.string(),
+});
+
+/** The first API key is shown once, in the creation response. */
+export const createdOrganizationSchema = organizationSchema.extend({ api_key: z.string() });
+
+/** POST /admin/v1/organizations/{id}/api-keys */
+export const createApiKeyBodySchema = z.object({ name: z.string().trim().min(1).max(200).optional() });
+
+export const createdApiKeySchema = z.object({
+  id: uuidSchema,
+  key: z.string(),
+  name: z.string().nullable(),
+  created_at: z.string(),
+});
+
+export const revokedApiKeySchema = z.object({ id: uuidSchema, revoked: z.literal(true) });
+
+/** What the gateway tells a service about the caller: trusted headers it stamps on every proxied request. */
+export const ORGANIZATION_HEADER = 'x-organization-id';
+export const ORGANIZATION_TIMEZONE_HEADER = 'x-organization-timezone';
+export const REQUEST_ID_HEADER = 'x-request-id';

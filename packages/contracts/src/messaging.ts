@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { errorCodeSchema } from './errors.js';
+
+/** A request-reply endpoint over NATS: its subject and the schemas of what is sent and answered. */
+export interface RequestContract<Req extends z.ZodType, Res extends z.ZodType> {
+  subject: string;
+  request: Req;
+  reply: Res;
+}
+
+export function defineRequest<Req extends z.ZodType, Res extends z.ZodType>(
+  subject: string,
+  request: Req,
+  reply: Res,
+): RequestContract<Req, Res> {
+  return { subject, request, reply };
+}
+
+/** What a request-reply endpoint answers: the reply, or an error carried with its HTTP meaning. */
+export const replyErrorSchema = z.object({ code: errorCodeSchema, status: z.number().int(), message: z.string() });
+export const replyEnvelopeSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), data: z.unknown() }),
+  z.object({ ok: z.literal(false), error: replyErrorSchema }),
+]);
+
+/** A domain event published on JetStream after its change commits (subject `<service>.<entity>.<verb>`). */
+export interface EventContract<Data extends z.ZodType> {
+  subject: string;
+  data: Data;
+}
+
+export function defineEvent<Data extends z.ZodType>(subject: string, data: Data): EventContract<Data> {
+  return { subject, data };
+}
+
+/** The envelope of every domain event. `id` doubles as the JetStream `Nats-Msg-Id` (deduplication). */
+export const eventEnvelopeSchema = z.object({
+  id: z.uuid(),
+  type: z.string(),
+  occurred_at: z.iso.datetime(),
+  organization_id: z.uuid(),
+  correlation_id: z.string().nullable(),
+  data: z.unknown(),
+});
+export type EventEnvelope<T = unknown> = Omit<z.infer<typeof eventEnvelopeSchema>, 'data'> & { data: T };
+
+/** A JetStream stream: one per publishing service, holding exactly the subjects of its domain events. */
+export interface StreamContract {
+  name: string;
+  subjects: readonly string[];
+}
+
+export function defineStream(name: string, events: readonly EventContract<z.ZodType>[]): StreamContract {
+  return { name, subjects: events.map((event) => event.subject) };
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/** Ids are UUIDs everywhere. */
+export const uuidSchema = z.uuid({ message: 'must be a UUID' });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a UUID of any version: an id in a path that is not one is a 404, never a database error. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/** True when the running ICU time zone database knows `name` (so it also accepts aliases and "UTC"). */
+export function isIanaTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone name such as `Europe/Berlin`, checked against the real zone database. */
+export const timeZoneSchema = z.string().refine(isIanaTimeZone, { message: 'must be an IANA time zone name' });
+
+function isRealDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
+export const localDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD' })
+  .refine(isRealDate, { message: 'must be a date YYYY-MM-DD' });
+
+/** A local wall-clock time `HH:MM` (00:00–23:59). */
+export const localTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be a time HH:MM' });
+
+/** A local time `HH:MM` that may also be `24:00` (the end of a day). */
+export const dayEndTimeSchema = z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, { message: 'must be a time HH:MM (24:00 allowed)' });
+
+/**
+ * An instant with an explicit offset or `Z` (a bare local time is refused), normalised to a Date.
+ * Responses carry instants as `toISOString()`: UTC with milliseconds and `Z`.
+ */
+export const instantSchema = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 timestamp with an offset or Z' })
+  .transform((value) => new Date(value));
+
+/** An instant as it appears in a response body. */
+export const instantOutSchema = z.iso.datetime({ offset: false });
+
+/** Money in dollars with at most two decimals, never negative. */
+export const dollarsSchema = z
+  .number({ message: 'must be a number' })
+  .nonnegative({ message: 'must not be negative' })
+  .max(1_000_000_000, { message: 'must be at most 1000000000' })
+  .refine((value) => Number.isInteger(Math.round(value * 100)) && Math.abs(Math.round(value * 100) - value * 100) < 1e-6, {
+    message: 'must have at most two decimals',
+  });
+
+export function dollarsToCents(dollars: number): number {
+  return Math.round(dollars * 100);
+}
+
+export function centsToDollars(cents: number): number {
+  return cents / 100;
+}
+
+/** A query-string boolean: only `true` and `false` are accepted. */
+export const queryBooleanSchema = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true');
+
+/** A query-string number (`min_price=10.5`). */
+export const queryNumberSchema = z
+  .string()
+  .regex(/^-?\d+(\.\d+)?$/, { message: 'must be a number' })
+  .transform(Number);

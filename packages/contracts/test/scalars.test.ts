@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import {
+  dollarsSchema,
+  dollarsToCents,
+  instantSchema,
+  localDateSchema,
+  localTimeSchema,
+  paginationQuerySchema,
+  timeZoneSchema,
+} from '../src/index.js';
+
+describe('shared scalars', () => {
+  it.each([
+    ['Europe/Berlin', true],
+    ['America/New_York', true],
+    ['UTC', true],
+    ['Asia/Kathmandu', true],
+    ['Mars/Olympus', false],
+    ['', false],
+    ['Europe/Berlin; DROP', false],
+  ])('when the time zone is %j, then validity is %s', (zone, valid) => {
+    expect(timeZoneSchema.safeParse(zone).success).toBe(valid);
+  });
+
+  it.each([
+    ['2026-02-28', true],
+    ['2028-02-29', true],
+    ['2026-02-29', false],
+    ['2026-13-01', false],
+    ['26-01-01', false],
+  ])('when the date is %s, then validity is %s', (date, valid) => {
+    expect(localDateSchema.safeParse(date).success).toBe(valid);
+  });
+
+  it.each([
+    ['00:00', true],
+    ['23:59', true],
+    ['24:00', false],
+    ['9:00', false],
+  ])('when the time is %s, then validity is %s', (time, valid) => {
+    expect(localTimeSchema.safeParse(time).success).toBe(valid);
+  });
+
+  it('when an instant has an offset, then it is normalised to UTC; a bare local time is refused', () => {
+    expect(instantSchema.parse('2026-03-08T02:30:00-05:00').toISOString()).toBe('2026-03-08T07:30:00.000Z');
+    expect(instantSchema.safeParse('2026-03-08T02:30:00').success).toBe(false);
+  });
+
+  it.each([
+    [19.99, 1999],
+    [0.3, 30],
+    [0.1 + 0.2, 30],
+    [0, 0],
+  ])('when %s dollars are given, then they are %s cents exactly', (dollars, cents) => {
+    expect(dollarsSchema.safeParse(dollars).success).toBe(true);
+    expect(dollarsToCents(dollars)).toBe(cents);
+  });
+
+  it.each([-1, 1.999, 0.001])('when %s dollars are given, then they are refused', (dollars) => {
+    expect(dollarsSchema.safeParse(dollars).success).toBe(false);
+  });
+});
+
+describe('pagination query', () => {
+  it('when nothing is given, then limit is 50 and offset 0', () => {
+    expect(paginationQuerySchema.parse({})).toEqual({ limit: 50, offset: 0 });
+  });
+
+  it.each([{ limit: '0' }, { limit: '201' }, { limit: 'ten' }, { offset: '-1' }, { limit: '1.5' }])(
+    'when %j is given, then it is refused',
+    (query) => {
+      expect(paginationQuerySchema.safeParse(query).success).toBe(false);
+    },
+  );
+
+  it('when limit is 200, then it is accepted', () => {
+    expect(paginationQuerySchema.parse({ limit: '200', offset: '10' })).toEqual({ limit: 200, offset: 10 });
+  });
+});

@@ -1,0 +1,73 @@
+import pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * One pg pool per service, handed to Prisma's adapter. An idle connection that the server drops
+ * (restart, pg_terminate_backend) emits 'error' on the pool; without a listener that would crash the
+ * process, with one the pool just replaces the connection.
+ */
+export function createPool(url: string, max: number, log: Pick<FastifyBaseLogger, 'warn'>, schema?: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    // Raw SQL (outbox, inbox, repositories) resolves unqualified names in the service's own schema;
+    // public stays on the path for extension functions (pg_trgm, btree_gist).
+    ...(schema ? { options: `-c search_path=${safeIdentifier(schema)},public` } : {}),
+  });
+  pool.on('error', (error) => log.warn({ err: error }, 'idle database connection lost; it will be replaced'));
+  keepConnectionsOnServerErrors(pool);
+  return pool;
+}
+
+type PoolQuery = (config: string | pg.QueryConfig, values?: unknown[]) => Promise<pg.QueryResult>;
+
+/**
+ * pg-pool's `pool.query` destroys its connection whenever a query fails, even when the server merely
+ * refused it (a constraint violation on a healthy connection), and Prisma's adapter sends every query
+ * outside a transaction through `pool.query`: each SLOT_TAKEN or SLUG_TAKEN would cost a new connection.
+ * This `query` keeps the connection when the server answered with an error and drops it only when the
+ * connection itself failed (promise form only: Prisma's adapter, readiness checks and raw SQL use that).
+ */
+function keepConnectionsOnServerErrors(pool: pg.Pool): void {
+  const query: PoolQuery = async (config, values) => {
+    const client = await pool.connect();
+    try {
+      const result = await client.query(config, values);
+      client.release();
+      return result;
+    } catch (error) {
+      client.release(error instanceof pg.DatabaseError ? undefined : (error as Error));
+      throw error;
+    }
+  };
+  pool.query = query as typeof pool.query;
+}
+
+/** Creates the database named in `url` when it does not exist (connecting to the server's `postgres` database). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`Unsupported database name "${name}"`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${name}"`).catch((error: { code?: string }) => {
+        // Created meanwhile by a sibling service: 42P04, or 23505 when both inserts raced in pg_database.
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function safeIdentifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Unsupported schema name "${name}"`);
+  return name;
+}

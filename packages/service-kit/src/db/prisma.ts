@@ -1,0 +1,18 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import type pg from 'pg';
+
+/** Prisma's driver adapter over the service's pool, with every query bound to the service's own schema. */
+export function prismaAdapter(pool: pg.Pool, schema: string): PrismaPg {
+  return new PrismaPg(pool, { schema });
+}
+
+/** The raw-SQL surface of a Prisma client or transaction that the kit's outbox and inbox need. */
+export interface SqlExecutor {
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+}
+
+/** A Prisma client as the kit sees it: raw SQL plus interactive transactions. */
+export interface TransactionalDb extends SqlExecutor {
+  $transaction<R>(fn: (tx: SqlExecutor) => Promise<R>): Promise<R>;
+}

@@ -1,0 +1,113 @@
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { REQUEST_ID_HEADER } from '@app/contracts';
+import { z } from 'zod';
+import { dataEnvelope } from '@app/contracts';
+import { errorHandler, notFoundHandler } from './error-handler.js';
+import { organizationId } from './organization.js';
+import { registerHealth, type ReadinessCheck } from './health.js';
+import { registerMetrics } from './metrics.js';
+import { requestIdFrom } from './request-id.js';
+
+const pingSchema = dataEnvelope(z.object({ service: z.string(), organization_id: z.string() }));
+
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** Logs each request once, when it completes, with method, route, status and time (instead of two lines). */
+class RequestLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) request.log.error({ ...line, err: error }, 'request errored');
+    else request.log.info(line, 'request completed');
+  }
+}
+
+export interface ServiceOptions {
+  name: string;
+  description?: string;
+  /** The process's pino logger; without one, Fastify logs at info. */
+  log?: FastifyBaseLogger;
+  readiness?: ReadinessCheck[];
+  bodyLimit?: number;
+  /** OpenAPI security schemes beyond the API key (the gateway's admin token). */
+  securitySchemes?: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
+  /** False when the service serves its own `/openapi.json` (the gateway merges every service's). */
+  exposeOpenApi?: boolean;
+}
+
+export type ServiceApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** A Fastify instance set up the way every service is: zod validation and OpenAPI, error shapes, request ids, health, metrics. */
+export async function buildService(options: ServiceOptions): Promise<ServiceApp> {
+  const app = Fastify({
+    ...(options.log ? { loggerInstance: options.log } : { logger: { level: 'info' } }),
+    genReqId: requestIdFrom,
+    logController: new RequestLogController({
+      requestIdLogLabel: 'request_id',
+      // Probes would drown the log; everything else is logged once, on completion.
+      disableRequestLogging: (request) => QUIET_PATHS.has(request.url.split('?')[0] ?? ''),
+    }),
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    // An empty body with a JSON content type (DELETE from many clients) is no body, not malformed JSON.
+    const length = request.headers['content-length'];
+    if (length === '0' || (length === undefined && request.headers['transfer-encoding'] === undefined))
+      delete request.headers['content-type'];
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: options.name, version: '1.0.0', description: options.description ?? '' },
+      components: {
+        securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'API key `sk_…`' }, ...options.securitySchemes },
+      },
+      security: [{ apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  if (options.exposeOpenApi !== false) app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // An authenticated no-op through the gateway (`/api/v1/ping/<service>`): lets a client check its key
+  // reaches each service, and gives the benchmarks a proxy baseline.
+  app.get(`/api/v1/ping/${options.name}`, { schema: { tags: ['ping'], response: { 200: pingSchema } } }, async (request) => ({
+    data: { service: options.name, organization_id: organizationId(request) },
+  }));
+  registerHealth(app, options.readiness ?? []);
+  registerMetrics(app, options.name);
+  return app;
+}

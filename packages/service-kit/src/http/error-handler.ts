@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { INTERNAL_ERROR_BODY, type ErrorBody } from '@app/contracts';
+import { AppError } from '../errors.js';
+
+interface Issue {
+  path: string;
+  message: string;
+}
+
+function valueAt(root: unknown, segments: string[]): unknown {
+  let current = root;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+/** Turns zod issues into `{path, message}` with messages that name the field: `title is required`. */
+function describeIssues(
+  error: FastifyError & { validation: { instancePath: string; message?: string }[] },
+  request: FastifyRequest,
+): Issue[] {
+  const source = { body: request.body, querystring: request.query, params: request.params, headers: request.headers }[
+    (error.validationContext ?? 'body') as 'body'
+  ];
+  return error.validation.map((issue) => {
+    const segments = issue.instancePath.split('/').filter(Boolean);
+    const path = segments.join('.') || (error.validationContext === 'body' ? 'body' : 'query');
+    const missing = segments.length > 0 && valueAt(source, segments) === undefined;
+    const message = missing
+      ? `${path} is required`
+      : `${path} ${issue.message ?? 'is invalid'}`.replace(/ Invalid input: /, ' is invalid: ');
+    return { path, message };
+  });
+}
+
+function send(reply: FastifyReply, status: number, body: ErrorBody): void {
+  void reply.code(status).send(body);
+}
+
+/** The single mapping from anything thrown in a route to the error bodies of API.md. */
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const details = describeIssues(error, request);
+    return send(reply, 400, { error: details[0]?.message ?? 'Invalid request', code: 'VALIDATION_ERROR', details });
+  }
+  if (error instanceof AppError) {
+    const body: ErrorBody = { error: error.message, code: error.code };
+    if (error.details) body.details = error.details;
+    if (error.code === 'RATE_LIMITED') void reply.header('retry-after', '1');
+    return send(reply, error.status, body);
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+    return send(reply, 413, { error: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.statusCode === 415) {
+    return send(reply, 415, { error: 'Unsupported content type', code: 'UNSUPPORTED_MEDIA_TYPE' });
+  }
+  if (error.statusCode === 429) {
+    return send(reply, 429, { error: 'Too many requests', code: 'RATE_LIMITED' });
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    // Fastify's own client errors (malformed JSON, empty body with a JSON content type, bad headers).
+    const message = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'body is required' : 'Malformed request';
+    return send(reply, 400, { error: message, code: 'VALIDATION_ERROR', details: [{ path: 'body', message: error.message }] });
+  }
+  if (request.raw.destroyed || error.code === 'UND_ERR_ABORTED') {
+    // The client went away mid-request (a load generator stopping, a closed tab): nothing to answer, nothing broken.
+    request.log.info({ err: error }, 'client closed the connection');
+    return send(reply, 400, { error: 'Client closed the connection', code: 'VALIDATION_ERROR' });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return send(reply, 500, INTERNAL_ERROR_BODY);
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
+  send(reply, 404, { error: `Route ${request.method} ${request.url.split('?')[0] ?? ''} not found`, code: 'NOT_FOUND' });
+}

@@ -1,0 +1,18 @@
+export * from './config.js';
+export * from './errors.js';
+export { buildService, type ServiceApp, type ServiceOptions } from './http/build-service.js';
+export { errorHandler, notFoundHandler } from './http/error-handler.js';
+export { organizationId, organizationTimeZone } from './http/organization.js';
+export type { ReadinessCheck } from './http/health.js';
+export { createPool, ensureDatabase } from './db/pool.js';
+export { prismaAdapter, type SqlExecutor, type TransactionalDb } from './db/prisma.js';
+export { migrate, type MigrateOptions } from './db/migrate.js';
+export { Bus, type BusOptions } from './nats/bus.js';
+export { startConsumer, consumerTask, type ConsumerOptions, type RunningConsumer } from './nats/consumer.js';
+export { eventEnvelope, recordEvent, type EventContext } from './outbox/outbox.js';
+export { OutboxRelay, type RelayOptions } from './outbox/relay.js';
+export { createLogger } from './runtime/logger.js';
+export { PollingLoop } from './runtime/polling-loop.js';
+export { openInfrastructure, type Infrastructure } from './runtime/infrastructure.js';
+export { startService, type ServiceDefinition, type RunningService, type BackgroundTask, type Built } from './runtime/service.js';
+export { runMain } from './runtime/main.js';

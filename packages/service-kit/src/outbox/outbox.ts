@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { EventContract, EventEnvelope } from '@app/contracts';
+import type { z } from 'zod';
+import type { SqlExecutor } from '../db/prisma.js';
+
+export interface EventContext {
+  organizationId: string;
+  correlationId?: string | null;
+}
+
+/** The envelope of a new domain event (its id is also the JetStream msgID). Validates `data` against the contract. */
+export function eventEnvelope<Data extends z.ZodType>(
+  contract: EventContract<Data>,
+  data: z.input<Data>,
+  context: EventContext,
+): EventEnvelope<z.output<Data>> {
+  return {
+    id: randomUUID(),
+    type: contract.subject,
+    occurred_at: new Date().toISOString(),
+    organization_id: context.organizationId,
+    correlation_id: context.correlationId ?? null,
+    data: contract.data.parse(data),
+  };
+}
+
+/**
+ * Records a domain event in the outbox. Call it with the transaction that makes the change,
+ * so the event exists exactly when the change commits; the relay publishes it afterwards.
+ * (A single-statement write can insert `eventEnvelope(...)` into `outbox (id, subject, payload)` itself.)
+ */
+export async function recordEvent<Data extends z.ZodType>(
+  tx: SqlExecutor,
+  contract: EventContract<Data>,
+  data: z.input<Data>,
+  context: EventContext,
+): Promise<EventEnvelope<z.output<Data>>> {
+  const envelope = eventEnvelope(contract, data, context);
+  await tx.$executeRawUnsafe(
+    'INSERT INTO outbox (id, subject, payload) VALUES ($1::uuid, $2, $3::jsonb)',
+    envelope.id,
+    contract.subject,
+    JSON.stringify(envelope),
+  );
+  return envelope;
+}

@@ -1,0 +1,98 @@
+import type { StreamContract } from '@app/contracts';
+import type { SqlExecutor, TransactionalDb } from '../db/prisma.js';
+import type { Bus } from '../nats/bus.js';
+import { PollingLoop } from '../runtime/polling-loop.js';
+
+interface PendingRow {
+  id: string;
+  subject: string;
+  payload: unknown;
+}
+
+export interface RelayOptions {
+  db: TransactionalDb;
+  bus: Bus;
+  stream: StreamContract;
+  batchSize?: number;
+  /** How often the relay looks for rows written by other replicas or left by a failure. */
+  pollMs?: number;
+}
+
+/**
+ * Publishes outbox rows to JetStream in order. Rows are claimed with FOR UPDATE SKIP LOCKED, so replicas
+ * never publish one row at the same time; msgID = event id deduplicates a re-publish after a crash
+ * between publish and mark. While NATS is down the batch rolls back and is retried with backoff.
+ */
+export class OutboxRelay {
+  private readonly loop = new PollingLoop(() => this.tick());
+  private failures = 0;
+
+  constructor(private readonly options: RelayOptions) {}
+
+  async start(): Promise<void> {
+    await this.options.bus.ensureStream(this.options.stream);
+    this.loop.start();
+  }
+
+  /** Called after a write commits, so events leave at once rather than at the next poll. */
+  wake(): void {
+    this.loop.wake();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** One batch; returns how long to wait before the next (0 while a full batch suggests more are waiting). */
+  private async tick(): Promise<number> {
+    try {
+      const { published, failure } = await this.publishBatch();
+      if (failure) throw failure;
+      this.failures = 0;
+      return published === (this.options.batchSize ?? 100) ? 0 : (this.options.pollMs ?? 1000);
+    } catch (error) {
+      this.failures += 1;
+      const delay = Math.min(10_000, 200 * 2 ** Math.min(this.failures, 6));
+      this.options.bus.log.warn({ err: error, retry_in_ms: delay }, 'outbox relay could not publish; will retry');
+      return delay;
+    }
+  }
+
+  /**
+   * Publishes one batch inside one transaction. The messages go out together (the client writes them in
+   * order, so the stream keeps the outbox order) and their acks are awaited together. A failure stops
+   * the batch but still commits what was acknowledged (and the failed rows' attempts), so it is reported
+   * rather than thrown.
+   */
+  async publishBatch(): Promise<{ published: number; failure?: unknown }> {
+    const { db, bus } = this.options;
+    return db.$transaction(async (tx) => {
+      const rows = await tx.$queryRawUnsafe<PendingRow[]>(
+        `SELECT id::text AS id, subject, payload FROM outbox
+          WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        this.options.batchSize ?? 100,
+      );
+      const outcomes = await Promise.allSettled(rows.map((row) => bus.publish(row.subject, row.payload, row.id)));
+      const published = rows.filter((_, index) => outcomes[index]?.status === 'fulfilled');
+      const failed = rows.filter((_, index) => outcomes[index]?.status === 'rejected');
+      await markPublished(tx, published);
+      const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')?.reason;
+      if (failed.length > 0) {
+        await tx.$executeRawUnsafe(
+          'UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::uuid[])',
+          failed.map((row) => row.id),
+          String(failure),
+        );
+      }
+      return { published: published.length, failure };
+    });
+  }
+}
+
+async function markPublished(tx: SqlExecutor, rows: PendingRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.$executeRawUnsafe(
+    'UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])',
+    rows.map((r) => r.id),
+  );
+}

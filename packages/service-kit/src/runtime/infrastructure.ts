@@ -1,0 +1,49 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import type { BaseConfig } from '../config.js';
+import { createPool } from '../db/pool.js';
+import type { ReadinessCheck } from '../http/health.js';
+import { Bus } from '../nats/bus.js';
+
+/** The connections a service opens at boot: its database pool and its NATS bus. */
+export interface Infrastructure<C extends BaseConfig = BaseConfig> {
+  config: C;
+  log: FastifyBaseLogger;
+  pool: pg.Pool;
+  bus: Bus;
+  readiness: ReadinessCheck[];
+  close(): Promise<void>;
+}
+
+export async function openInfrastructure<C extends BaseConfig>(
+  config: C,
+  service: string,
+  schema: string,
+  log: FastifyBaseLogger,
+): Promise<Infrastructure<C>> {
+  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log, schema);
+  const bus = await Bus.connect({
+    url: config.NATS_URL,
+    prefix: config.NATS_PREFIX,
+    service,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    log,
+  }).catch(async (error: unknown) => {
+    await pool.end();
+    throw error;
+  });
+  return {
+    config,
+    log,
+    pool,
+    bus,
+    readiness: [
+      { name: 'database', check: async () => void (await pool.query('SELECT 1')) },
+      { name: 'nats', check: () => bus.nc.flush() },
+    ],
+    async close() {
+      await bus.close();
+      await pool.end();
+    },
+  };
+}

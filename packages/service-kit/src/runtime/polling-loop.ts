@@ -1,0 +1,48 @@
+/**
+ * Runs `tick` over and over, never two at once. After a run it waits as long as `tick` returned (in ms);
+ * `wake()` starts a run at once, or right after the current one, so work that was just written does not
+ * wait for the next poll. The outbox relay and pollers of services (calendar sync) are built on it.
+ */
+export class PollingLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private wakeRequested = false;
+  private stopped = true;
+
+  constructor(private readonly tick: () => Promise<number>) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) this.wakeRequested = true;
+    else this.schedule(0);
+  }
+
+  /** Stops scheduling runs and waits for the current one to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .then(
+          (delay) => delay,
+          () => 1000, // a tick reports its own failures; this only keeps the loop alive
+        )
+        .then((delay) => {
+          this.running = undefined;
+          const again = this.wakeRequested;
+          this.wakeRequested = false;
+          if (!this.stopped) this.schedule(again ? 0 : delay);
+        });
+    }, ms);
+  }
+}

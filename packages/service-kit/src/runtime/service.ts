@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { BaseConfig } from '../config.js';
+import { migrate } from '../db/migrate.js';
+import { openInfrastructure, type Infrastructure } from './infrastructure.js';
+import { createLogger } from './logger.js';
+
+const SHUTDOWN_GRACE_MS = 5000;
+
+/** Something that runs beside the HTTP server: an outbox relay, a consumer, a poller. */
+export interface BackgroundTask {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface Built {
+  app: FastifyInstance;
+  background?: BackgroundTask[];
+  /** Closes what `build` opened beyond the infrastructure (the Prisma client). */
+  close?: () => Promise<void>;
+}
+
+/** What a service is: its name, its schema and migrations, and how to build its app from the infrastructure. */
+export interface ServiceDefinition<C extends BaseConfig> {
+  name: string;
+  schema: string;
+  migrationsDir: string;
+  build(infra: Infrastructure<C>): Promise<Built>;
+}
+
+export interface RunningService<C extends BaseConfig> extends Built {
+  infra: Infrastructure<C>;
+  /** The address it listens on, when started with `listen`. */
+  url?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots a service: migrations, connections, app, background tasks, and (unless `listen` is false, as in
+ * tests that use `app.inject`) the HTTP listener. `stop` drains in reverse order.
+ */
+export async function startService<C extends BaseConfig>(
+  definition: ServiceDefinition<C>,
+  config: C,
+  options: { listen?: boolean } = {},
+): Promise<RunningService<C>> {
+  const log = createLogger(config, definition.name);
+  await migrate({ databaseUrl: config.DATABASE_URL, schema: definition.schema, dir: definition.migrationsDir });
+  const infra = await openInfrastructure(config, definition.name, definition.schema, log);
+  const built = await definition.build(infra);
+  const background = built.background ?? [];
+  for (const task of background) await task.start();
+  let url: string | undefined;
+  if (options.listen !== false) url = await built.app.listen({ host: config.HOST, port: config.PORT });
+  return {
+    ...built,
+    infra,
+    url,
+    async stop() {
+      // Graceful: stop accepting and let in-flight requests finish, but cut connections that are still
+      // open after the grace period (a client that keeps streaming must not hold shutdown forever).
+      const force = setTimeout(() => built.app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await built.app.close();
+      clearTimeout(force);
+      for (const task of [...background].reverse()) await task.stop();
+      await built.close?.();
+      await infra.close();
+    },
+  };
+}

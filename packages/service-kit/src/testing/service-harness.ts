@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
+import { loadConfig, type BaseConfig } from '../config.js';
+import { startService, type RunningService, type ServiceDefinition } from '../runtime/service.js';
+import { testEnv } from './test-config.js';
+
+/**
+ * Starts a service the way server.ts does (migrations, real Postgres and NATS, background tasks) on the
+ * run's database and NATS prefix, without listening: drive it with `service.app.inject`.
+ */
+export async function startTestService<S extends z.ZodType<BaseConfig>>(
+  definition: ServiceDefinition<z.infer<S>>,
+  configSchema: S,
+  env: Record<string, string> = {},
+): Promise<RunningService<z.infer<S>>> {
+  return startService(definition, loadConfig(configSchema, testEnv(env)), { listen: false });
+}
+
+/** The headers the gateway stamps for an organization: a fresh one per call unless `organizationId` is given. */
+export function organizationHeaders(organizationId: string = randomUUID(), timezone = 'UTC'): Record<string, string> {
+  return { [ORGANIZATION_HEADER]: organizationId, [ORGANIZATION_TIMEZONE_HEADER]: timezone };
+}

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineEvent, defineStream } from '@app/contracts';
+import { startConsumer, type Bus, type RunningConsumer } from '../src/index.js';
+import { eventually, kitBus, kitSchema } from './support/kit-env.js';
+
+const counted = defineEvent('kit.counter.incremented', z.object({ counter: z.string(), by: z.number().int() }));
+const STREAM = defineStream('KIT_CONSUMER', [counted]);
+
+function envelope(data: unknown, id: string = randomUUID()) {
+  return { id, type: counted.subject, occurred_at: new Date().toISOString(), organization_id: randomUUID(), correlation_id: null, data };
+}
+
+describe('startConsumer', () => {
+  let bus: Bus;
+  let schema: Awaited<ReturnType<typeof kitSchema>>;
+  let consumer: RunningConsumer;
+  let failNext = false;
+
+  const total = async (counter: string) => {
+    const rows = await schema.db.$queryRawUnsafe<{ total: number }[]>('SELECT total FROM counters WHERE name = $1', counter);
+    return rows[0]?.total;
+  };
+  const publishRaw = (payload: unknown, msgID = randomUUID()) =>
+    bus.js.publish(bus.subject(counted.subject), JSON.stringify(payload), { msgID });
+
+  beforeAll(async () => {
+    bus = await kitBus();
+    schema = await kitSchema();
+    await schema.db.$executeRawUnsafe('CREATE TABLE counters (name text PRIMARY KEY, total integer NOT NULL)');
+    await bus.ensureStream(STREAM);
+    consumer = await startConsumer(bus, {
+      durable: 'kit-counter',
+      stream: STREAM,
+      events: [counted],
+      db: schema.db,
+      handle: async (event, tx) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('transient failure');
+        }
+        await tx.$executeRawUnsafe(
+          'INSERT INTO counters (name, total) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET total = counters.total + $2',
+          event.data.counter,
+          event.data.by,
+        );
+      },
+    });
+  });
+  afterAll(async () => {
+    await consumer.stop();
+    await bus.close();
+    await schema.close();
+  });
+
+  it('when an event arrives, then it is applied and acked (not redelivered)', async () => {
+    await publishRaw(envelope({ counter: 'a', by: 2 }));
+    expect(await eventually(() => total('a'))).toBe(2);
+    const info = await bus.jsm.consumers.info(bus.streamName(STREAM.name), bus.streamName('kit-counter'));
+    await eventually(async () => ((await bus.jsm.consumers.info(info.stream_name, info.name)).num_ack_pending === 0 ? true : undefined));
+  });
+
+  it('when the same event is delivered twice, then it has one effect', async () => {
+    const id = randomUUID();
+    // Different msgIDs so JetStream stores both copies: the inbox, not the stream, must dedupe.
+    await publishRaw(envelope({ counter: 'b', by: 5 }, id));
+    await publishRaw(envelope({ counter: 'b', by: 5 }, id));
+    await publishRaw(envelope({ counter: 'b-marker', by: 1 }));
+    await eventually(() => total('b-marker'));
+    expect(await total('b')).toBe(5);
+  });
+
+  it('when an event is malformed, then it is terminated and later events still flow', async () => {
+    await publishRaw({ not: 'an envelope' });
+    await publishRaw(envelope({ counter: 'c', by: 'many' }));
+    await publishRaw(envelope({ counter: 'c-after', by: 1 }));
+    expect(await eventually(() => total('c-after'))).toBe(1);
+    expect(await total('c')).toBeUndefined();
+    const info = await eventually(async () => {
+      const current = await bus.jsm.consumers.info(bus.streamName(STREAM.name), bus.streamName('kit-counter'));
+      return current.num_ack_pending === 0 ? current : undefined;
+    });
+    expect(info.num_redelivered).toBe(0);
+  });
+
+  it('when handling fails once, then the event is redelivered and applied once', async () => {
+    failNext = true;
+    await publishRaw(envelope({ counter: 'd', by: 3 }));
+    expect(await eventually(() => total('d'))).toBe(3);
+  });
+});

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError, buildService, type ServiceApp } from '../src/index.js';
+import { silentLog } from './support/kit-env.js';
+
+describe('buildService', () => {
+  let app: ServiceApp;
+
+  beforeAll(async () => {
+    app = await buildService({ name: 'kit-test', log: silentLog, readiness: [{ name: 'database', check: async () => undefined }] });
+    app.post(
+      '/things',
+      {
+        schema: {
+          body: z.object({ title: z.string().min(1), count: z.number().int().optional() }),
+          querystring: z.object({ mode: z.enum(['a', 'b']).optional() }),
+        },
+      },
+      async (request) => ({ data: request.body }),
+    );
+    app.delete('/things', async () => ({ data: { deleted: true } }));
+    app.get('/conflict', async () => {
+      throw new AppError('SLOT_TAKEN', 'This time slot is already booked');
+    });
+    app.get('/boom', async () => {
+      throw new Error('relation "secret_table" does not exist: SELECT * FROM secret_table');
+    });
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('when a required field is missing, then 400 VALIDATION_ERROR names it with details', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { count: 2 } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: 'title is required',
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'title', message: 'title is required' }],
+    });
+  });
+
+  it('when a field has the wrong type, then the message names the field', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { title: 'x', count: 'two' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatch(/^count /);
+    expect(response.json().details[0].path).toBe('count');
+  });
+
+  it('when a query parameter is invalid, then 400 names it', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things?mode=z', payload: { title: 'x' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details[0].path).toBe('mode');
+  });
+
+  it('when the JSON is malformed, then 400 VALIDATION_ERROR, not 500', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"title":',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('VALIDATION_ERROR');
+  });
+
+  it('when a DELETE carries a JSON content type and no body, then it is served (no body is not bad JSON)', async () => {
+    const response = await app.inject({ method: 'DELETE', url: '/things', headers: { 'content-type': 'application/json' } });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('when the JSON tries prototype pollution, then 400', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"title":"x","__proto__":{"admin":true}}',
+    });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('when the body is over 1 MB, then 413 PAYLOAD_TOO_LARGE', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { title: 'x'.repeat(1024 * 1024 + 10) } });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ error: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('when a use case throws an AppError, then its status, message and code are sent', async () => {
+    const response = await app.inject({ method: 'GET', url: '/conflict' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ error: 'This time slot is already booked', code: 'SLOT_TAKEN' });
+  });
+
+  it('when an unknown error is thrown, then 500 INTERNAL without internals', async () => {
+    const response = await app.inject({ method: 'GET', url: '/boom' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ error: 'Internal server error', code: 'INTERNAL' });
+    expect(response.body).not.toMatch(/secret_table|SELECT|at /);
+  });
+
+  it('when the route does not exist, then 404 NOT_FOUND in the error shape', async () => {
+    const response = await app.inject({ method: 'GET', url: '/nope' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().code).toBe('NOT_FOUND');
+  });
+
+  it('when x-request-id is given, then it is echoed; otherwise one is generated', async () => {
+    const given = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'req-123' } });
+    expect(given.headers['x-request-id']).toBe('req-123');
+    const generated = await app.inject({ method: 'GET', url: '/healthz' });
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const unsafe = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id\n' } });
+    expect(unsafe.headers['x-request-id']).not.toBe('bad id\n');
+  });
+
+  it('when probed, then /healthz, /readyz, /metrics and /openapi.json answer', async () => {
+    expect((await app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+    await app.inject({ method: 'GET', url: '/conflict' });
+    const metrics = await app.inject({ url: '/metrics' });
+    expect(metrics.body).toMatch(/http_requests_total\{.*route="\/conflict".*status="409"/);
+    const openapi = (await app.inject({ url: '/openapi.json' })).json();
+    expect(openapi.openapi).toBe('3.1.0');
+    expect(Object.keys(openapi.paths)).toContain('/things');
+  });
+});
+
+describe('GET /api/v1/ping/<service>', () => {
+  it('when the gateway stamped an organization, then the service names itself and the organization; else 401', async () => {
+    const app = await buildService({ name: 'kit-test', log: silentLog });
+    const organization = '5b0cbd2e-8d7c-4c53-9d1e-0f8a3c1f4e21';
+    const ok = await app.inject({ url: '/api/v1/ping/kit-test', headers: { 'x-organization-id': organization } });
+    expect(ok.json()).toEqual({ data: { service: 'kit-test', organization_id: organization } });
+    const anonymous = await app.inject({ url: '/api/v1/ping/kit-test' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().code).toBe('UNAUTHORIZED');
+    await app.close();
+  });
+});
+
+describe('/readyz', () => {
+  it('when a dependency is down, then 503 naming it', async () => {
+    const app = await buildService({
+      name: 'kit-test',
+      log: silentLog,
+      readiness: [
+        { name: 'database', check: async () => undefined },
+        { name: 'nats', check: async () => Promise.reject(new Error('down')) },
+      ],
+    });
+    const response = await app.inject({ url: '/readyz' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ status: 'unavailable', checks: { database: 'ok', nats: 'unavailable' } });
+    await app.close();
+  });
+});

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { randomUUID } from 'node:crypto';
+import { defineEvent, defineStream } from '@app/contracts';
+import { Bus, OutboxRelay, recordEvent } from '../src/index.js';
+import { OwnNatsServer } from '../src/testing/index.js';
+import { eventually, kitSchema, silentLog } from './support/kit-env.js';
+import type { PgDb } from './support/pg-db.js';
+
+const thingCreated = defineEvent('kit.thing.created', z.object({ name: z.string() }));
+const STREAM = defineStream('KIT_OUTBOX', [thingCreated]);
+
+/** Every message in the stream, in order. */
+async function streamMessages(bus: Bus): Promise<{ id: string; data: { name: string } }[]> {
+  const name = bus.streamName(STREAM.name);
+  const info = await bus.jsm.streams.info(name);
+  const messages = [];
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq += 1) {
+    const msg = await bus.jsm.streams.getMessage(name, { seq });
+    if (msg) messages.push(msg.json<{ id: string; data: { name: string } }>());
+  }
+  return messages;
+}
+
+describe('outbox relay', () => {
+  let nats: OwnNatsServer;
+  let bus: Bus;
+  let schema: Awaited<ReturnType<typeof kitSchema>>;
+  let db: PgDb;
+  let relay: OutboxRelay;
+
+  beforeAll(async () => {
+    nats = await OwnNatsServer.start();
+    bus = await Bus.connect({ url: nats.url, prefix: '', service: 'kit-test', requestTimeoutMs: 500, log: silentLog });
+    schema = await kitSchema();
+    db = schema.db;
+    relay = new OutboxRelay({ db, bus, stream: STREAM, pollMs: 100 });
+    await relay.start();
+  });
+  afterAll(async () => {
+    await relay.stop();
+    await bus.close();
+    await nats.destroy();
+    await schema.close();
+  });
+
+  it('when a change commits, then its event is published once with msgID = event id', async () => {
+    const event = await db.$transaction((tx) => recordEvent(tx, thingCreated, { name: 'first' }, { organizationId: randomUUID() }));
+    relay.wake();
+    const messages = await eventually(async () => {
+      const all = await streamMessages(bus);
+      return all.some((m) => m.id === event.id) ? all : undefined;
+    });
+    expect(messages.filter((m) => m.id === event.id)).toHaveLength(1);
+    const [row] = await db.$queryRawUnsafe<{ published_at: Date | null }[]>('SELECT published_at FROM outbox WHERE id = $1', event.id);
+    expect(row?.published_at).toBeInstanceOf(Date);
+  });
+
+  it('when the transaction rolls back, then nothing is published', async () => {
+    const doomed = await db
+      .$transaction(async (tx) => {
+        const event = await recordEvent(tx, thingCreated, { name: 'doomed' }, { organizationId: randomUUID() });
+        throw Object.assign(new Error('rollback'), { event });
+      })
+      .catch((error: { event: { id: string } }) => error.event);
+    const marker = await db.$transaction((tx) =>
+      recordEvent(tx, thingCreated, { name: 'after-rollback' }, { organizationId: randomUUID() }),
+    );
+    relay.wake();
+    const messages = await eventually(async () => {
+      const all = await streamMessages(bus);
+      return all.some((m) => m.id === marker.id) ? all : undefined;
+    });
+    expect(messages.some((m) => m.id === doomed.id)).toBe(false);
+    expect(await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM outbox WHERE id = $1', doomed.id)).toHaveLength(0);
+  });
+
+  it('when NATS is down while events are written, then each is delivered exactly once after it returns', async () => {
+    await nats.stop();
+    const written = [];
+    for (let i = 0; i < 5; i += 1) {
+      written.push(
+        await db.$transaction((tx) => recordEvent(tx, thingCreated, { name: `offline-${i}` }, { organizationId: randomUUID() })),
+      );
+      relay.wake();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const [pending] = await db.$queryRawUnsafe<{ count: string }[]>('SELECT count(*) FROM outbox WHERE published_at IS NULL');
+    expect(Number(pending?.count)).toBe(5);
+
+    await nats.resume();
+    const ids = written.map((e) => e.id);
+    const messages = await eventually(async () => {
+      const all = await streamMessages(bus).catch(() => []);
+      return ids.every((id) => all.some((m) => m.id === id)) ? all : undefined;
+    }, 20_000);
+    for (const id of ids) expect(messages.filter((m) => m.id === id)).toHaveLength(1);
+    expect(messages.filter((m) => ids.includes(m.id)).map((m) => m.data.name)).toEqual(written.map((e) => e.data.name));
+  });
+
+  it('when two relays race over the same rows, then every row is published once', async () => {
+    // Count real publish calls: JetStream's msgID dedupe would otherwise hide a double publish.
+    const published = new Map<string, number>();
+    const counting = (target: Bus): Bus =>
+      Object.assign(Object.create(target) as Bus, {
+        publish: (subject: string, payload: unknown, msgID: string) => {
+          published.set(msgID, (published.get(msgID) ?? 0) + 1);
+          return target.publish(subject, payload, msgID);
+        },
+      });
+    await relay.stop();
+    relay = new OutboxRelay({ db, bus: counting(bus), stream: STREAM, pollMs: 50 });
+    await relay.start();
+    const second = new OutboxRelay({ db, bus: counting(bus), stream: STREAM, pollMs: 50 });
+    await second.start();
+    const written = [];
+    for (let i = 0; i < 30; i += 1) {
+      written.push(await db.$transaction((tx) => recordEvent(tx, thingCreated, { name: `race-${i}` }, { organizationId: randomUUID() })));
+      relay.wake();
+      second.wake();
+    }
+    const ids = written.map((e) => e.id);
+    const messages = await eventually(async () => {
+      const all = await streamMessages(bus);
+      return ids.every((id) => all.some((m) => m.id === id)) ? all : undefined;
+    });
+    await second.stop();
+    for (const id of ids) expect(messages.filter((m) => m.id === id)).toHaveLength(1);
+    for (const id of ids) expect(published.get(id)).toBe(1);
+  });
+});

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { pino } from 'pino';
+import { inject } from 'vitest';
+import { Bus, migrate } from '../../src/index.js';
+import { PgDb } from './pg-db.js';
+
+export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/** A schema of the test's own with the kit's tables (outbox, inbox) migrated into it. */
+export async function kitSchema(): Promise<{ schema: string; db: PgDb; close: () => Promise<void> }> {
+  const schema = `kit_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = inject('databaseUrl');
+  await migrate({ databaseUrl, schema, dir: mkdtempSync(join(tmpdir(), 'no-migrations-')) });
+  const pool = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}`, max: 4 });
+  return { schema, db: new PgDb(pool), close: () => pool.end() };
+}
+
+/** A bus on the run's NATS with a prefix of the test's own. */
+export function kitBus(options: { url?: string; prefix?: string; timeoutMs?: number } = {}): Promise<Bus> {
+  return Bus.connect({
+    url: options.url ?? inject('natsUrl'),
+    prefix: options.prefix ?? `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`,
+    service: 'kit-test',
+    requestTimeoutMs: options.timeoutMs ?? 500,
+    log: silentLog,
+  });
+}
+
+export { eventually } from '../../src/testing/index.js';

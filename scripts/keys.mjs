@@ -1,0 +1,17 @@
+// `npm run keys -- create-org "Acme"`: organizations and API keys from a shell (see services/gateway/src/cli/keys.ts).
+import { ensureModernNode } from './ensure-node.mjs';
+ensureModernNode();
+
+const { execFileSync, spawnSync } = await import('node:child_process');
+const { join } = await import('node:path');
+const ROOT = join(import.meta.dirname, '..');
+
+execFileSync('npx', ['turbo', 'run', 'build', '--filter=@app/gateway', '--output-logs=errors-only'], {
+  cwd: ROOT,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+});
+const result = spawnSync(process.execPath, [join(ROOT, 'services', 'gateway', 'dist', 'cli', 'keys.js'), ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
+process.exit(result.status ?? 1);

@@ -1,0 +1,30 @@
+import type { ChildProcess } from 'node:child_process';
+
+export interface StackChild {
+  name: string;
+  port: number;
+  child: ChildProcess;
+}
+
+export interface Stack {
+  gatewayUrl: string;
+  children: StackChild[];
+  /** Starts a child again on its port (after it was killed) and waits until it is ready. */
+  restart(child: StackChild): Promise<StackChild>;
+  stop(): Promise<void>;
+}
+
+export const SERVICES: { name: string; offset: number; urlVar: string }[];
+export function formatLogLine(line: string): string;
+export function isReachable(host: string, port: number, ms?: number): Promise<boolean>;
+export function checkInfrastructure(databaseUrl: string, natsUrl: string): Promise<string | null>;
+export function startStack(options?: {
+  port?: number;
+  env?: NodeJS.ProcessEnv;
+  replicas?: Record<string, number>;
+  output?: 'pretty' | 'errors' | 'none';
+  readyTimeoutMs?: number;
+}): Promise<Stack>;
+export function stopAll(children: StackChild[]): Promise<void>;
+export function recreateDatabase(url: string): Promise<void>;
+export function deleteStreams(natsUrl: string, prefix: string): Promise<void>;

@@ -1,0 +1,187 @@
+// Starts the whole system as separate processes (gateway + five services), the way `npm start` does;
+// also used by the end-to-end tests and the benchmarks. Build first (`npx turbo run build`).
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import pg from 'pg';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Services in start order, with their port offset from the gateway port. */
+export const SERVICES = [
+  { name: 'scheduling', offset: 2, urlVar: 'SCHEDULING_URL' },
+  { name: 'events', offset: 4, urlVar: 'EVENTS_URL' },
+  { name: 'bookings', offset: 1, urlVar: 'BOOKINGS_URL' },
+  { name: 'catalog', offset: 3, urlVar: 'CATALOG_URL' },
+  { name: 'calendar-sync', offset: 5, urlVar: 'CALENDAR_SYNC_URL' },
+];
+
+const COLORS = { gateway: 36, bookings: 33, scheduling: 32, catalog: 35, events: 34, 'calendar-sync': 31 };
+const LEVELS = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/** One readable line from a pino JSON line: time, level, message, request id and the interesting fields. */
+export function formatLogLine(line) {
+  let entry;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  const { time, level, msg, request_id: requestId, service: _service, err, method, url, status, ms, ...rest } = entry;
+  const parts = [String(time ?? '').slice(11, 19), (LEVELS[level] ?? level).padEnd(5), msg];
+  if (method) parts.push(`${method} ${url} ${status} ${ms}ms`);
+  if (requestId) parts.push(`req=${String(requestId).slice(0, 8)}`);
+  const extra = Object.keys(rest).length ? JSON.stringify(rest) : '';
+  if (extra && !method) parts.push(extra);
+  if (err) parts.push(`\n    ${err.type}: ${err.message}${err.stack ? `\n${err.stack.split('\n').slice(1, 4).join('\n')}` : ''}`);
+  return parts.join(' ');
+}
+
+export function isReachable(host, port, ms = 1000) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(ms, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Says which of Postgres and NATS is unreachable, and how to start it; null when both answer. */
+export async function checkInfrastructure(databaseUrl, natsUrl) {
+  const db = new URL(databaseUrl);
+  const nats = new URL(natsUrl.replace(/^nats:/, 'http:'));
+  const problems = [];
+  if (!(await isReachable(db.hostname, Number(db.port || 5432)))) {
+    problems.push(
+      `PostgreSQL is not reachable at ${db.hostname}:${db.port || 5432} (DATABASE_URL).\n  Start it: docker compose up -d postgres  — or the local service (pg_ctlcluster <version> main start).`,
+    );
+  }
+  if (!(await isReachable(nats.hostname, Number(nats.port || 4222)))) {
+    problems.push(
+      `NATS is not reachable at ${nats.hostname}:${nats.port || 4222} (NATS_URL).\n  Start it with JetStream: docker compose up -d nats  — or nats-server -js.`,
+    );
+  }
+  return problems.length ? problems.join('\n') : null;
+}
+
+async function waitReady(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url} exited with code ${child.exitCode} before it was ready`);
+    try {
+      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`${url} was not ready within ${timeoutMs} ms`);
+}
+
+/**
+ * Spawns every process with `env` (DATABASE_URL, NATS_URL, NATS_PREFIX… pass through), waits until each
+ * answers /readyz, and returns the gateway URL and a stop function. `replicas` runs N copies of a service
+ * (ports after the base block), balanced by the gateway.
+ */
+export async function startStack({ port = 3000, env = process.env, replicas = {}, output = 'pretty', readyTimeoutMs = 60_000 } = {}) {
+  const children = [];
+  const urls = {};
+  const spawnService = (name, servicePort, extraEnv) => {
+    const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'server.js')], {
+      env: { ...env, ...extraEnv, PORT: String(servicePort), HOST: env.HOST ?? '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const label = `\x1b[${COLORS[name] ?? 37}m[${name}${servicePort ? `:${servicePort}` : ''}]\x1b[0m`;
+    for (const stream of [child.stdout, child.stderr]) {
+      const lines = createInterface({ input: stream });
+      lines.on('line', (line) => {
+        if (output === 'pretty') console.log(`${label} ${formatLogLine(line)}`);
+        // Quiet mode still shows errors and anything that is not a log line (a startup failure).
+        else if (output === 'errors' && (/"level":(5|6)0/.test(line) || !line.startsWith('{')))
+          console.error(`${label} ${formatLogLine(line)}`);
+      });
+    }
+    children.push({ name, port: servicePort, child });
+    return child;
+  };
+
+  let extraPort = port + 10;
+  try {
+    for (const service of SERVICES) {
+      const count = replicas[service.name] ?? 1;
+      const ports = [port + service.offset, ...Array.from({ length: count - 1 }, () => extraPort++)];
+      urls[service.urlVar] = ports.map((p) => `http://127.0.0.1:${p}`).join(',');
+      await Promise.all(ports.map((p) => waitReady(`http://127.0.0.1:${p}`, spawnService(service.name, p, {}), readyTimeoutMs)));
+    }
+    const gateway = spawnService('gateway', port, urls);
+    const gatewayUrl = `http://127.0.0.1:${port}`;
+    await waitReady(gatewayUrl, gateway, readyTimeoutMs);
+    /** Starts a process again on its port after it died or was killed (fault tests). */
+    const restart = async (entry) => {
+      const index = children.indexOf(entry);
+      if (index >= 0) children.splice(index, 1);
+      const child = spawnService(entry.name, entry.port, entry.name === 'gateway' ? urls : {});
+      await waitReady(`http://127.0.0.1:${entry.port}`, child, readyTimeoutMs);
+      return children[children.length - 1];
+    };
+    return { gatewayUrl, children, restart, stop: () => stopAll(children) };
+  } catch (error) {
+    await stopAll(children);
+    throw error;
+  }
+}
+
+/** SIGTERM to every process (graceful: stop accepting, drain, close NATS and the pool), SIGKILL after 10 s. */
+export async function stopAll(children) {
+  await Promise.all(
+    children.map(
+      ({ child }) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          child.once('exit', () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+/** Drops and creates the database of `url` (benchmarks and soak runs start from nothing). */
+export async function recreateDatabase(url) {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Deletes the JetStream streams of a NATS prefix (a benchmark or soak run leaves nothing behind). */
+export async function deleteStreams(natsUrl, prefix) {
+  const nc = await connect({ servers: natsUrl });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for await (const stream of jsm.streams.list()) {
+      if (stream.config.name.startsWith(`${prefix}_`)) await jsm.streams.delete(stream.config.name);
+    }
+  } finally {
+    await nc.close();
+  }
+}

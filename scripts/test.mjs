@@ -1,0 +1,39 @@
+// `npm test`: typecheck and build every workspace (generating Prisma clients first), lint, check formatting, then every
+// vitest suite on real Postgres and NATS. Extra arguments go to vitest (`npm test -- --project events`).
+import { ensureModernNode } from './ensure-node.mjs';
+ensureModernNode();
+
+const { spawnSync } = await import('node:child_process');
+const { join } = await import('node:path');
+const ROOT = join(import.meta.dirname, '..');
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
+
+function run(command, args) {
+  console.log(`\n> ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+run('npx', ['turbo', 'run', 'typecheck', 'build', '--output-logs=errors-only']);
+run('npx', ['eslint', '.']);
+run('npx', ['prettier', '--check', '.']);
+// The JSON report gives CI one plain closing line (`vitest: N passed, N failed`) whatever the console reporter prints.
+const { mkdtempSync, readFileSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const report = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'results.json');
+const vitest = spawnSync(
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env,
+  },
+);
+try {
+  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
+  console.log(`\nvitest: ${numPassedTests} passed, ${numFailedTests} failed${numPendingTests ? `, ${numPendingTests} skipped` : ''}`);
+} catch {
+  console.log('\nvitest: no result report was written');
+}
+process.exit(vitest.status ?? 1);

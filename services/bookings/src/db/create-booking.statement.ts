@@ -1,0 +1,42 @@
+import type { Booking } from '../domain/booking.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { Db } from './client.js';
+import type { IdempotencyKeyRef } from './idempotency.repository.js';
+import type { OutboxEvent } from './outbox-event.js';
+
+/** The first response of an Idempotency-Key, stored with the booking it created. */
+export interface FirstResponse extends IdempotencyKeyRef {
+  statusCode: number;
+  body: unknown;
+}
+
+/**
+ * Writes a new booking, its `created` event and (with an Idempotency-Key) the key's first response as
+ * ONE statement: it commits or fails as a whole, in one round trip — creation is the hot path. The
+ * database decides the races: an overlap with a live booking of the schedule fails with 23P01
+ * (isOverlapViolation), a key another request already holds with 23505 on its primary key
+ * (isKeyTaken), after waiting for that request to commit.
+ */
+export async function insertBookingStatement(db: Db, booking: Booking, event: OutboxEvent, key?: FirstResponse): Promise<void> {
+  const keyInsert = key
+    ? Prisma.sql`, first_response AS (
+        INSERT INTO idempotency_keys (organization_id, key, request_hash, status_code, response_body)
+        VALUES (${key.organizationId}::uuid, ${key.key}, ${key.requestHash}, ${key.statusCode}, ${JSON.stringify(key.body)}::jsonb))`
+    : Prisma.empty;
+  const { attendee } = booking;
+  await db.$executeRaw`
+    WITH booking AS (
+      INSERT INTO bookings (id, organization_id, schedule_id, event_type_id, start_time, end_time, status, title, timezone,
+                            location, location_type, metadata, attendee_name, attendee_email, attendee_phone,
+                            attendee_timezone, attendee_notes, version, created_at, updated_at)
+      VALUES (${booking.id}::uuid, ${booking.organizationId}::uuid, ${booking.scheduleId}::uuid, ${booking.eventTypeId}::uuid,
+              ${booking.startTime}::timestamptz, ${booking.endTime}::timestamptz, ${booking.status}, ${booking.title},
+              ${booking.timezone}, ${booking.location}, ${booking.locationType},
+              ${booking.metadata === null ? null : JSON.stringify(booking.metadata)}::jsonb,
+              ${attendee.name}, ${attendee.email}, ${attendee.phone}, ${attendee.timezone}, ${attendee.notes},
+              ${booking.version}, ${booking.createdAt}::timestamptz, ${booking.updatedAt}::timestamptz)),
+    created_event AS (
+      INSERT INTO outbox (id, subject, payload) VALUES (${event.id}::uuid, ${event.subject}, ${event.payload}::jsonb))
+    ${keyInsert}
+    SELECT 1`;
+}

@@ -1,0 +1,53 @@
+import { Prisma } from '../generated/prisma/client.js';
+
+interface DriverCause {
+  originalCode?: string;
+  originalMessage?: string;
+}
+
+function driverCause(error: unknown): DriverCause | undefined {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
+  const meta = error.meta as { driverAdapterError?: { cause?: DriverCause } } | undefined;
+  return meta?.driverAdapterError?.cause;
+}
+
+function violates(error: unknown, sqlState: string, constraint: string): boolean {
+  const cause = driverCause(error);
+  return cause?.originalCode === sqlState && (cause.originalMessage ?? '').includes(`"${constraint}"`);
+}
+
+/**
+ * True when the insert/update hit `bookings_no_overlap`. Prisma 7 with adapter-pg reports an exclusion
+ * violation as a known request error (P2039 from the model API, P2010 from raw SQL) whose
+ * `meta.driverAdapterError.cause.originalCode` is the SQLSTATE 23P01 and whose message names the constraint.
+ */
+export function isOverlapViolation(error: unknown): boolean {
+  return violates(error, '23P01', 'bookings_no_overlap');
+}
+
+/** True when an Idempotency-Key row already exists (23505 on the key's primary key). */
+export function isKeyTaken(error: unknown): boolean {
+  return violates(error, '23505', 'idempotency_keys_pkey');
+}
+
+/** The transaction was chosen as a deadlock victim (40P01) or failed serialization (40001): running it again is safe. */
+export function isRetryableConflict(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034') return true;
+  const code = driverCause(error)?.originalCode;
+  return code === '40P01' || code === '40001';
+}
+
+/**
+ * Runs a write again when Postgres aborted it as a deadlock victim. Two inserts whose intervals overlap
+ * can each add their index entry before checking the exclusion constraint, then wait for each other;
+ * Postgres breaks that by aborting one of them, which on a rerun is either created or a clean 23P01.
+ */
+export async function retryOnDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= attempts || !isRetryableConflict(error)) throw error;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import type { BookingState, BookingStatus, CreateBookingBody } from '@app/contracts';
+
+export type LocationType = 'in_person' | 'phone' | 'video' | 'custom';
+
+export interface Attendee {
+  name: string;
+  email: string;
+  phone: string | null;
+  timezone: string | null;
+  notes: string | null;
+}
+
+/** A booking as the service holds it (the repository's plain object). */
+export interface Booking {
+  id: string;
+  organizationId: string;
+  scheduleId: string;
+  eventTypeId: string | null;
+  startTime: Date;
+  endTime: Date;
+  status: BookingStatus;
+  title: string | null;
+  timezone: string | null;
+  location: string | null;
+  locationType: LocationType | null;
+  metadata: Record<string, unknown> | null;
+  attendee: Attendee;
+  /** Grows by one with every change; each domain event carries the version it produced. */
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The detail fields a PATCH may replace without moving the booking. */
+export interface BookingDetails {
+  title?: string | null;
+  location?: string | null;
+  locationType?: LocationType | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+/** Only PENDING and CONFIRMED bookings hold their interval (the exclusion constraint's predicate). */
+export function holdsInterval(status: BookingStatus): boolean {
+  return status === 'PENDING' || status === 'CONFIRMED';
+}
+
+/** What every booking event carries: the state after the change. */
+export function bookingState(booking: Booking): BookingState {
+  return {
+    booking_id: booking.id,
+    schedule_id: booking.scheduleId,
+    event_type_id: booking.eventTypeId,
+    status: booking.status,
+    start_time: booking.startTime.toISOString(),
+    end_time: booking.endTime.toISOString(),
+    version: booking.version,
+  };
+}
+
+/**
+ * A new booking from a validated creation body: always PENDING (the spec's table), version 1.
+ * `timezone` defaults to the schedule's, the zone the booked time was offered in.
+ */
+export function newBooking(
+  body: CreateBookingBody,
+  owner: { id: string; organizationId: string; scheduleTimezone: string },
+  now: Date,
+): Booking {
+  return {
+    id: owner.id,
+    organizationId: owner.organizationId,
+    scheduleId: body.schedule_id.toLowerCase(),
+    eventTypeId: body.event_type_id?.toLowerCase() ?? null,
+    startTime: body.start_time,
+    endTime: body.end_time,
+    status: 'PENDING',
+    title: body.title ?? null,
+    timezone: body.timezone ?? owner.scheduleTimezone,
+    location: body.location ?? null,
+    locationType: body.location_type ?? null,
+    metadata: body.metadata ?? null,
+    attendee: {
+      name: body.attendee.name,
+      email: body.attendee.email,
+      phone: body.attendee.phone ?? null,
+      timezone: body.attendee.timezone ?? null,
+      notes: body.attendee.notes ?? null,
+    },
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingBody, createEventType, createSchedule, futureDay, interval } from './support/fixtures.js';
+import { call, newOrganization, startStack, type Stack } from './support/stack.js';
+
+describe('GET /api/v1/bookings/{id}', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.stop());
+
+  it('when the booking exists, then every field of API.md is returned', async () => {
+    const organizationId = newOrganization();
+    const scheduleId = await createSchedule(stack, organizationId, { timezone: 'Europe/Berlin' });
+    const eventTypeId = await createEventType(stack, organizationId);
+    const times = interval(futureDay(5), 9 * 60);
+    const created = await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', {
+      ...bookingBody(scheduleId, times),
+      event_type_id: eventTypeId,
+      title: 'Kick-off',
+      location: 'Room 4',
+      location_type: 'in_person',
+      metadata: { source: 'web', tags: ['a'] },
+      attendee: {
+        name: 'Grace Hopper',
+        email: 'Grace@Example.com',
+        phone: '+1 555 0100',
+        timezone: 'America/New_York',
+        notes: 'Bring slides',
+      },
+    });
+    const id = String(created.body.data.id);
+    const reply = await call(stack.bookings, organizationId, 'GET', `/api/v1/bookings/${id}`);
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toEqual({
+      id,
+      schedule_id: scheduleId,
+      event_type_id: eventTypeId,
+      start_time: times.start_time,
+      end_time: times.end_time,
+      status: 'PENDING',
+      title: 'Kick-off',
+      timezone: 'Europe/Berlin',
+      location: 'Room 4',
+      location_type: 'in_person',
+      metadata: { source: 'web', tags: ['a'] },
+      attendee: {
+        name: 'Grace Hopper',
+        email: 'Grace@Example.com',
+        phone: '+1 555 0100',
+        timezone: 'America/New_York',
+        notes: 'Bring slides',
+      },
+      attendee_name: 'Grace Hopper',
+      attendee_email: 'Grace@Example.com',
+      cancelled: false,
+      created_at: created.body.data.created_at,
+      updated_at: created.body.data.created_at,
+    });
+  });
+
+  it("when the booking is unknown or another organization's, then it is a 404", async () => {
+    const organizationId = newOrganization();
+    const scheduleId = await createSchedule(stack, organizationId);
+    const created = await call(
+      stack.bookings,
+      organizationId,
+      'POST',
+      '/api/v1/bookings',
+      bookingBody(scheduleId, interval(futureDay(5), 600)),
+    );
+    const stranger = newOrganization();
+    for (const id of [String(created.body.data.id), randomUUID()]) {
+      const reply = await call(stack.bookings, stranger, 'GET', `/api/v1/bookings/${id}`);
+      expect(reply.status).toBe(404);
+      expect(reply.body).toEqual({ error: 'Booking not found', code: 'NOT_FOUND' });
+    }
+    const listed = await call(stack.bookings, stranger, 'GET', '/api/v1/bookings');
+    expect(listed.body).toEqual({ data: [], meta: { total: 0, limit: 50, offset: 0, hasMore: false } });
+  });
+});

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BookingStatus } from '@app/contracts';
+import { bookingBody, bookingIn as bookingInStatus, futureDay, interval } from './support/fixtures.js';
+import { call, startStack, type Reply, type Stack } from './support/stack.js';
+
+describe('PATCH /api/v1/bookings/{id} with start_time and end_time (reschedule)', () => {
+  let stack: Stack;
+  const day = futureDay(16);
+  let slot = 0;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.stop());
+
+  const patch = (organizationId: string, id: string, body: unknown): Promise<Reply> =>
+    call(stack.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, body);
+  const get = (organizationId: string, id: string): Promise<Reply> => call(stack.bookings, organizationId, 'GET', `/api/v1/bookings/${id}`);
+
+  /** A booking of a fresh organization in `status`, each at its own time of the day. */
+  async function bookingIn(status: BookingStatus = 'PENDING') {
+    slot += 1;
+    return bookingInStatus(stack, status, interval(day, slot * 30));
+  }
+
+  it('when start_time and end_time move to a free interval, then the booking moves and the old slot is free', async () => {
+    const { organizationId, scheduleId, id } = await bookingIn();
+    const before = (await get(organizationId, id)).body.data;
+    const target = interval(day, 20 * 60, 45);
+    const reply = await patch(organizationId, id, target);
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ id, ...target, status: 'PENDING' });
+    const old = { start_time: String(before.start_time), end_time: String(before.end_time) };
+    const rebooked = await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, old));
+    expect(rebooked.status).toBe(201);
+  });
+
+  it('when the new interval overlaps only its own old interval, then it moves', async () => {
+    const { organizationId, id } = await bookingIn('CONFIRMED');
+    const current = (await get(organizationId, id)).body.data;
+    const shifted = new Date(Date.parse(String(current.start_time)) + 15 * 60_000);
+    const reply = await patch(organizationId, id, {
+      start_time: shifted.toISOString(),
+      end_time: new Date(shifted.getTime() + 30 * 60_000).toISOString(),
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.status).toBe('CONFIRMED');
+  });
+
+  it('when the new interval overlaps another live booking, then it is a 409 SLOT_TAKEN and nothing moves', async () => {
+    const { organizationId, scheduleId, id } = await bookingIn();
+    const taken = interval(day, 21 * 60);
+    expect((await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, taken))).status).toBe(201);
+    const before = (await get(organizationId, id)).body.data;
+    const reply = await patch(organizationId, id, interval(day, 21 * 60 + 15));
+    expect(reply.status).toBe(409);
+    expect(reply.body).toEqual({ error: 'This time slot is already booked', code: 'SLOT_TAKEN' });
+    expect((await get(organizationId, id)).body.data).toEqual(before);
+  });
+
+  it('when the new interval is outside the availability, then it is a 409 SLOT_UNAVAILABLE', async () => {
+    const { organizationId, id } = await bookingIn();
+    const reply = await patch(organizationId, id, interval(futureDay(-1), 10 * 60));
+    expect(reply.status).toBe(409);
+    expect(reply.body.code).toBe('SLOT_UNAVAILABLE');
+  });
+
+  it.each(['CANCELLED', 'COMPLETED'] as const)('when the booking is %s, then a reschedule is a 400', async (status) => {
+    const { organizationId, id } = await bookingIn(status);
+    const reply = await patch(organizationId, id, interval(day, 22 * 60));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ error: `Cannot reschedule a ${status} booking`, code: 'INVALID_TRANSITION' });
+  });
+
+  it('when a reschedule and a status move come together, then both apply', async () => {
+    const { organizationId, id } = await bookingIn();
+    const target = interval(day, 23 * 60);
+    const reply = await patch(organizationId, id, { ...target, status: 'CONFIRMED' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ ...target, status: 'CONFIRMED' });
+  });
+});

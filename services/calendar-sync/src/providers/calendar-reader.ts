@@ -1,0 +1,35 @@
+import type { Interval } from '../domain/busy-windows.js';
+import type { CalendarTokens } from '../domain/connection-tokens.js';
+
+export type { CalendarTokens };
+
+/** Access tokens are refreshed this long before they expire, so a request never races the expiry. */
+export const REFRESH_MARGIN_MS = 5 * 60_000;
+
+/** A connection's tokens during one sync: a provider that refreshes them puts the new ones here, and the sync stores them. */
+export class TokenBox {
+  changed = false;
+
+  constructor(public current: CalendarTokens) {}
+
+  replace(tokens: CalendarTokens): void {
+    this.current = tokens;
+    this.changed = true;
+  }
+}
+
+export interface ReadBusyInput {
+  tokens: TokenBox;
+  calendarIds: readonly string[];
+  range: Interval;
+  /** The schedule's zone (Outlook all-day events block that local day). */
+  timeZone: string;
+  signal: AbortSignal;
+}
+
+/** One calendar's answer: its busy windows, or why it could not be read (which is never taken to mean "free"). */
+export type CalendarRead = { calendarId: string; ok: true; windows: Interval[] } | { calendarId: string; ok: false; error: string };
+
+export interface CalendarReader {
+  readBusy(input: ReadBusyInput): Promise<CalendarRead[]>;
+}

@@ -1,0 +1,103 @@
+import { calendar, type calendar_v3 } from '@googleapis/calendar';
+import { OAuth2Client } from 'google-auth-library';
+import { fromIsoWindows, type Interval } from '../domain/busy-windows.js';
+import { chunk, chunkRange } from '../domain/sync-range.js';
+import { REFRESH_MARGIN_MS, type CalendarRead, type CalendarReader, type ReadBusyInput } from './calendar-reader.js';
+import { classifyGoogleError } from './google-errors.js';
+import { ProviderError } from './provider-errors.js';
+import { withRetries, type RetrySettings } from './retry.js';
+
+export interface GoogleSettings {
+  apiUrl: string;
+  tokenUrl: string;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  timeoutMs: number;
+  retry: RetrySettings;
+}
+
+/** freeBusy answers at most 90 days and 50 calendars per query. */
+const MAX_DAYS = 90;
+const MAX_CALENDARS = 50;
+
+/**
+ * Google Calendar v3 `freebusy.query` with the real client. google-auth-library refreshes the access token
+ * before it expires and once more on a 401; the refreshed tokens land in the sync's TokenBox.
+ */
+export function googleCalendarReader(settings: GoogleSettings): CalendarReader {
+  return {
+    async readBusy(input: ReadBusyInput): Promise<CalendarRead[]> {
+      const api = calendar({ version: 'v3', auth: authClient(settings, input) });
+      const windows = new Map<string, Interval[]>(input.calendarIds.map((id) => [id, []]));
+      const failed = new Map<string, string>();
+      for (const part of chunkRange(input.range, MAX_DAYS)) {
+        for (const group of chunk(
+          input.calendarIds.filter((id) => !failed.has(id)),
+          MAX_CALENDARS,
+        )) {
+          const response = await withRetries(
+            () => query(api, settings, part, group, input.signal),
+            classifyGoogleError,
+            settings.retry,
+            input.signal,
+          );
+          for (const id of group) {
+            const entry = response.calendars?.[id];
+            // A calendar with errors (notFound, internalError…) inside a 200 is unreadable, not free.
+            if (!entry) failed.set(id, 'missing from the freeBusy answer');
+            else if (entry.errors?.length) failed.set(id, `Google reported ${entry.errors.map((e) => e.reason ?? 'an error').join(', ')}`);
+            else windows.get(id)?.push(...fromIsoWindows(entry.busy ?? []));
+          }
+        }
+      }
+      return input.calendarIds.map((calendarId) => {
+        const error = failed.get(calendarId);
+        return error === undefined ? { calendarId, ok: true, windows: windows.get(calendarId) ?? [] } : { calendarId, ok: false, error };
+      });
+    },
+  };
+}
+
+function authClient(settings: GoogleSettings, input: ReadBusyInput): OAuth2Client {
+  const tokens = input.tokens.current;
+  if ((!settings.clientId || !settings.clientSecret) && tokens.expiresAt.getTime() - Date.now() < REFRESH_MARGIN_MS) {
+    throw new ProviderError(
+      'the access token has expired and GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET are not set, so it cannot be refreshed',
+    );
+  }
+  const auth = new OAuth2Client({
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    endpoints: { oauth2TokenUrl: settings.tokenUrl },
+    eagerRefreshThresholdMillis: REFRESH_MARGIN_MS,
+    // Also refresh on a 401 although we know the expiry (the token may have been revoked early).
+    forceRefreshOnFailure: true,
+    transporterOptions: { timeout: settings.timeoutMs },
+  });
+  auth.setCredentials({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expiry_date: tokens.expiresAt.getTime() });
+  auth.on('tokens', (fresh) => {
+    if (!fresh.access_token) return;
+    input.tokens.replace({
+      accessToken: fresh.access_token,
+      // Google does not rotate refresh tokens on refresh; keep ours when none comes back.
+      refreshToken: fresh.refresh_token ?? input.tokens.current.refreshToken,
+      expiresAt: new Date(fresh.expiry_date ?? Date.now() + 3600_000),
+    });
+  });
+  return auth;
+}
+
+async function query(
+  api: calendar_v3.Calendar,
+  settings: GoogleSettings,
+  range: Interval,
+  calendarIds: string[],
+  signal: AbortSignal,
+): Promise<calendar_v3.Schema$FreeBusyResponse> {
+  const response = await api.freebusy.query(
+    { requestBody: { timeMin: range.start.toISOString(), timeMax: range.end.toISOString(), items: calendarIds.map((id) => ({ id })) } },
+    // Our own retry rules (Retry-After, jitter, reauth) replace gaxios' built-in retries.
+    { rootUrl: settings.apiUrl, retry: false, timeout: settings.timeoutMs, signal },
+  );
+  return response.data;
+}

@@ -1,0 +1,103 @@
+import type { CalendarProvider } from '@app/contracts';
+import { AppError } from '@app/service-kit';
+import { OAuth2Client, gaxios } from 'google-auth-library';
+import { microsoftEndpoints, type Config } from '../config.js';
+import type { CalendarTokens } from '../domain/connection-tokens.js';
+import { MICROSOFT_SCOPES, MicrosoftTokenClient, TokenEndpointError } from './microsoft-token.client.js';
+
+/** Read-only free/busy access is all a busy-time blocker needs. */
+export const GOOGLE_SCOPES = ['https://www.googleapis.com/auth/calendar.freebusy'];
+
+/** The authorization-code flow of one provider. */
+export interface OAuthProvider {
+  /** Env variables that must be set before the flow can run (empty when configured). */
+  missingVariables(): string[];
+  authorizeUrl(state: string): string;
+  exchangeCode(code: string): Promise<CalendarTokens>;
+}
+
+export function redirectUri(config: Config, provider: CalendarProvider): string {
+  return `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/calendar-connections/oauth/${provider}/callback`;
+}
+
+function missing(entries: Record<string, string | undefined>): string[] {
+  return Object.entries(entries)
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+}
+
+export function googleOAuth(config: Config): OAuthProvider {
+  const client = () =>
+    new OAuth2Client({
+      clientId: config.GOOGLE_CLIENT_ID,
+      clientSecret: config.GOOGLE_CLIENT_SECRET,
+      redirectUri: redirectUri(config, 'google'),
+      endpoints: { oauth2AuthBaseUrl: config.GOOGLE_AUTH_URL, oauth2TokenUrl: config.GOOGLE_TOKEN_URL },
+      transporterOptions: { timeout: config.CALENDAR_HTTP_TIMEOUT_MS },
+    });
+  return {
+    missingVariables: () => missing({ GOOGLE_CLIENT_ID: config.GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: config.GOOGLE_CLIENT_SECRET }),
+    // offline + consent: Google returns a refresh token only then.
+    authorizeUrl: (state) =>
+      client().generateAuthUrl({ access_type: 'offline', prompt: 'consent', scope: GOOGLE_SCOPES, state, include_granted_scopes: true }),
+    async exchangeCode(code) {
+      let tokens;
+      try {
+        ({ tokens } = await client().getToken({ code, redirect_uri: redirectUri(config, 'google') }));
+      } catch (error) {
+        const body = error instanceof gaxios.GaxiosError ? (error.response?.data as { error?: unknown } | undefined) : undefined;
+        if (typeof body?.error === 'string' && error instanceof gaxios.GaxiosError && error.response?.status === 400) {
+          throw new AppError('VALIDATION_ERROR', `Google refused the authorization code (${body.error})`);
+        }
+        throw new AppError('UPSTREAM_UNAVAILABLE', 'Google did not answer the token request');
+      }
+      if (!tokens.access_token || !tokens.refresh_token) {
+        throw new AppError(
+          'VALIDATION_ERROR',
+          'Google returned no refresh token: remove the app from the Google account and connect again',
+        );
+      }
+      return {
+        accessToken: tokens.access_token,
+        refreshToken: tokens.refresh_token,
+        expiresAt: new Date(tokens.expiry_date ?? Date.now() + 3600_000),
+      };
+    },
+  };
+}
+
+export function microsoftOAuth(config: Config): OAuthProvider {
+  const endpoints = microsoftEndpoints(config);
+  const tokens = new MicrosoftTokenClient({
+    tokenUrl: endpoints.tokenUrl,
+    clientId: config.MICROSOFT_CLIENT_ID,
+    clientSecret: config.MICROSOFT_CLIENT_SECRET,
+    timeoutMs: config.CALENDAR_HTTP_TIMEOUT_MS,
+  });
+  return {
+    missingVariables: () =>
+      missing({ MICROSOFT_CLIENT_ID: config.MICROSOFT_CLIENT_ID, MICROSOFT_CLIENT_SECRET: config.MICROSOFT_CLIENT_SECRET }),
+    authorizeUrl(state) {
+      const url = new URL(endpoints.authUrl);
+      url.search = new URLSearchParams({
+        client_id: config.MICROSOFT_CLIENT_ID ?? '',
+        response_type: 'code',
+        redirect_uri: redirectUri(config, 'outlook'),
+        response_mode: 'query',
+        scope: MICROSOFT_SCOPES,
+        state,
+      }).toString();
+      return url.toString();
+    },
+    async exchangeCode(code) {
+      try {
+        return await tokens.exchangeCode(code, redirectUri(config, 'outlook'));
+      } catch (error) {
+        if (error instanceof TokenEndpointError && error.status === 400) {
+          throw new AppError('VALIDATION_ERROR', `Microsoft refused the authorization code (${error.oauthError ?? 'invalid request'})`);
+        }
+        throw new AppError('UPSTREAM_UNAVAILABLE', 'Microsoft did not answer the token request');
+      }
+    },
+  };
+}

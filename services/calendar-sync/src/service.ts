@@ -1,0 +1,80 @@
+import { fileURLToPath } from 'node:url';
+import { CALENDAR_STREAM } from '@app/contracts';
+import { OutboxRelay, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { buildApp } from './app.js';
+import { SchedulingClient } from './clients/scheduling.client.js';
+import { microsoftEndpoints, type Config } from './config.js';
+import { ConnectionRepository } from './db/connection.repository.js';
+import { PrismaClient } from './generated/prisma/client.js';
+import { googleCalendarReader } from './providers/google-calendar.reader.js';
+import { MicrosoftTokenClient } from './providers/microsoft-token.client.js';
+import { googleOAuth, microsoftOAuth } from './providers/oauth-providers.js';
+import { outlookCalendarReader } from './providers/outlook-calendar.reader.js';
+import type { RetrySettings } from './providers/retry.js';
+import { keyRingFrom, stateSecretFrom } from './secrets.js';
+import { SyncLoop } from './sync/sync-loop.js';
+import type { UseCaseContext } from './use-cases/context.js';
+
+export const SCHEMA = 'calendar_sync';
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+const REQUEST_ATTEMPTS = 4;
+
+export const service: ServiceDefinition<Config> = {
+  name: 'calendar-sync',
+  schema: SCHEMA,
+  migrationsDir: MIGRATIONS_DIR,
+  async build(infra) {
+    const { config } = infra;
+    const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
+    const relay = new OutboxRelay({ db: prisma, bus: infra.bus, stream: CALENDAR_STREAM });
+    const ring = keyRingFrom(config);
+    const retry: RetrySettings = {
+      attempts: REQUEST_ATTEMPTS,
+      baseMs: config.CALENDAR_RETRY_BASE_MS,
+      maxWaitMs: config.CALENDAR_RETRY_MAX_WAIT_MS,
+    };
+    const timeoutMs = config.CALENDAR_HTTP_TIMEOUT_MS;
+    const microsoftTokens = new MicrosoftTokenClient({
+      tokenUrl: microsoftEndpoints(config).tokenUrl,
+      clientId: config.MICROSOFT_CLIENT_ID,
+      clientSecret: config.MICROSOFT_CLIENT_SECRET,
+      timeoutMs,
+    });
+    const sync = new SyncLoop(
+      {
+        prisma,
+        ring,
+        readers: {
+          google: googleCalendarReader({
+            apiUrl: config.GOOGLE_API_URL,
+            tokenUrl: config.GOOGLE_TOKEN_URL,
+            clientId: config.GOOGLE_CLIENT_ID,
+            clientSecret: config.GOOGLE_CLIENT_SECRET,
+            timeoutMs,
+            retry,
+          }),
+          outlook: outlookCalendarReader({ graphUrl: config.GRAPH_API_URL, tokens: microsoftTokens, timeoutMs, retry }),
+        },
+        intervalMs: config.CALENDAR_SYNC_INTERVAL_MS,
+        random: Math.random,
+        log: infra.log,
+        published: () => relay.wake(),
+      },
+      { concurrency: config.CALENDAR_SYNC_CONCURRENCY, pollMs: config.CALENDAR_SYNC_POLL_MS, leaseMs: config.CALENDAR_SYNC_LEASE_MS },
+    );
+    const ctx: UseCaseContext = {
+      prisma,
+      connections: new ConnectionRepository(prisma),
+      scheduling: new SchedulingClient(infra.bus),
+      ring,
+      stateSecret: stateSecretFrom(config),
+      oauth: { google: googleOAuth(config), outlook: microsoftOAuth(config) },
+      wakeSync: () => sync.wake(),
+      wakeRelay: () => relay.wake(),
+      now: () => new Date(),
+    };
+    const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
+    return { app, background: [relay, sync], close: () => prisma.$disconnect() };
+  },
+};

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CalendarConnection, EventEnvelope } from '@app/contracts';
+import { ensureDatabase } from '@app/service-kit';
+import { organizationHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
+import type { Subscription } from '@nats-io/nats-core';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { configSchema, type Config } from '../../src/config.js';
+import { openTokens } from '../../src/domain/connection-tokens.js';
+import { parseKeyRing } from '../../src/domain/token-cipher.js';
+import { service } from '../../src/service.js';
+import { serveFakeSchedules } from './fake-scheduling.js';
+import type { FakeProviders } from './fake-providers.js';
+
+export const TEST_KEY_RING = `k2:${Buffer.alloc(32, 2).toString('base64')},k1:${Buffer.alloc(32, 1).toString('base64')}`;
+
+/** Env of calendar-sync under test: providers at the fake, fast retries, no background re-polls during a test. */
+export function testServiceEnv(fake: FakeProviders, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...fake.env(),
+    CALENDAR_ENCRYPTION_KEYS: TEST_KEY_RING,
+    OAUTH_STATE_SECRET: 'test-oauth-state-secret-of-at-least-32-chars',
+    CALENDAR_SYNC_INTERVAL_MS: '3600000',
+    CALENDAR_SYNC_POLL_MS: '100',
+    CALENDAR_RETRY_BASE_MS: '10',
+    CALENDAR_RETRY_MAX_WAIT_MS: '2000',
+    CALENDAR_HTTP_TIMEOUT_MS: '5000',
+    ...extra,
+  };
+}
+
+/**
+ * A database of one test file. Every calendar-sync started on a database is a replica that syncs every due
+ * connection in it, so files that share one would sync each other's connections against their own fake.
+ */
+export class FileDatabase {
+  private constructor(readonly url: string) {}
+
+  static create(): FileDatabase {
+    const url = new URL(inject('databaseUrl'));
+    url.pathname = `${url.pathname}_${randomUUID().slice(0, 8)}`;
+    return new FileDatabase(url.toString());
+  }
+
+  /** Creates it up front: services started side by side would race to create it. */
+  async ensure(): Promise<void> {
+    await ensureDatabase(this.url);
+  }
+
+  async drop(): Promise<void> {
+    const admin = new URL(this.url);
+    const name = admin.pathname.slice(1);
+    admin.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+  }
+}
+
+/** calendar-sync on the file's database and the run's NATS, with the fake scheduling responder. */
+export async function startCalendarSync(
+  fake: FakeProviders,
+  database: FileDatabase,
+  extra: Record<string, string> = {},
+): Promise<RunningService<Config>> {
+  const running = await startTestService(service, configSchema, testServiceEnv(fake, { DATABASE_URL: database.url, ...extra }));
+  serveFakeSchedules(running.infra.bus);
+  return running;
+}
+
+export function newOrganization(): { id: string; headers: Record<string, string> } {
+  const id = randomUUID();
+  return { id, headers: organizationHeaders(id) };
+}
+
+export async function createConnection(
+  running: RunningService<Config>,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<CalendarConnection> {
+  const response = await running.app.inject({ method: 'POST', url: '/api/v1/calendar-connections', headers, payload: body });
+  if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
+  return (response.json() as { data: CalendarConnection }).data;
+}
+
+export async function readConnection(
+  running: RunningService<Config>,
+  headers: Record<string, string>,
+  id: string,
+): Promise<CalendarConnection> {
+  const response = await running.app.inject({ url: `/api/v1/calendar-connections/${id}`, headers });
+  return (response.json() as { data: CalendarConnection }).data;
+}
+
+/** Polls `probe` until it returns a value (not undefined), or fails after `ms`. */
+export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Waits until the connection has finished a sync attempt after `after`. */
+export async function waitForSync(running: RunningService<Config>, id: string, after: Date): Promise<ConnectionRow> {
+  return waitFor(async () => {
+    const row = await connectionRow(running, id);
+    return row && row.last_attempted_at !== null && row.last_attempted_at > after ? row : undefined;
+  }, `a sync of ${id}`);
+}
+
+export interface ConnectionRow {
+  status: string;
+  last_error: string | null;
+  last_synced_at: Date | null;
+  next_sync_at: Date | null;
+  retry_not_before: Date | null;
+  lease_token: string | null;
+  last_attempted_at: Date | null;
+  updated_at: Date;
+  token_key_id: string;
+  access_token_cipher: Buffer;
+  refresh_token_cipher: Buffer;
+  token_expires_at: Date;
+}
+
+export async function connectionRow(running: RunningService<Config>, id: string): Promise<ConnectionRow | undefined> {
+  const { rows } = await running.infra.pool.query<ConnectionRow>('SELECT * FROM calendar_sync.calendar_connections WHERE id = $1', [id]);
+  return rows[0];
+}
+
+/** The tokens stored for a connection, decrypted with the test key ring. */
+export async function storedTokens(running: RunningService<Config>, id: string) {
+  const row = await connectionRow(running, id);
+  if (!row) throw new Error('no such connection');
+  return openTokens(parseKeyRing(TEST_KEY_RING), id, {
+    tokenKeyId: row.token_key_id,
+    accessTokenCipher: new Uint8Array(row.access_token_cipher),
+    refreshTokenCipher: new Uint8Array(row.refresh_token_cipher),
+    tokenExpiresAt: row.token_expires_at,
+  });
+}
+
+/** Collects the domain events published on `subject` (through the real NATS connection). */
+export class EventCollector<T = unknown> {
+  readonly events: EventEnvelope<T>[] = [];
+  private readonly subscription: Subscription;
+
+  constructor(running: RunningService<Config>, subject: string) {
+    this.subscription = running.infra.bus.nc.subscribe(running.infra.bus.subject(subject), {
+      callback: (_error, msg) => {
+        this.events.push(msg.json() as EventEnvelope<T>);
+      },
+    });
+  }
+
+  async waitFor(match: (event: EventEnvelope<T>) => boolean, what: string): Promise<EventEnvelope<T>> {
+    return waitFor(() => this.events.find(match), what);
+  }
+
+  stop(): void {
+    this.subscription.unsubscribe();
+  }
+}
+
+/** Events of a connection recorded in the outbox (written in the sync's transaction, so no waiting is needed). */
+export async function outboxEvents<T = Record<string, unknown>>(
+  running: RunningService<Config>,
+  subject: string,
+  connectionId: string,
+): Promise<T[]> {
+  const { rows } = await running.infra.pool.query<{ data: T }>(
+    `SELECT payload->'data' AS data FROM calendar_sync.outbox WHERE subject = $1 AND payload->'data'->>'connection_id' = $2 ORDER BY created_at`,
+    [subject, connectionId],
+  );
+  return rows.map((row) => row.data);
+}

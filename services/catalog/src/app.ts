@@ -1,0 +1,31 @@
+import multipart from '@fastify/multipart';
+import type { FastifyBaseLogger } from 'fastify';
+import { buildService, type ReadinessCheck, type ServiceApp } from '@app/service-kit';
+import { uploadLimits } from './routes/media-upload.js';
+import { registerMediaContentRoute } from './routes/media-content.route.js';
+import { registerMediaRoutes } from './routes/media.route.js';
+import { registerProductImageRoutes } from './routes/product-images.route.js';
+import { registerProductRoutes } from './routes/products.route.js';
+import type { CatalogDeps } from './use-cases/context.js';
+
+export interface AppDeps extends CatalogDeps {
+  log: FastifyBaseLogger;
+  readiness: ReadinessCheck[];
+}
+
+/** Products, media files and product images. */
+export async function buildApp(deps: AppDeps): Promise<ServiceApp> {
+  const app = await buildService({
+    name: 'catalog',
+    description: 'Products, media files and product images.',
+    log: deps.log,
+    readiness: deps.readiness,
+  });
+  // Uploads are streamed part by part (request.parts()), never buffered or written to temp files.
+  await app.register(multipart, { limits: uploadLimits(deps.maxUploadBytes) });
+  registerMediaRoutes(app, deps);
+  registerMediaContentRoute(app, deps);
+  registerProductRoutes(app, deps);
+  registerProductImageRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,120 @@
+import { centsToDollars, type ProductRecord, type ProductStatus } from '@app/contracts';
+import { Prisma } from '../generated/prisma/client.js';
+import type { Tx } from './client.js';
+import { mediaUrl } from './media.repository.js';
+
+/** A product row with its featured media file joined (what every product response shows). */
+export interface ProductView {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  price_cents: bigint;
+  status: string;
+  stock: number | null;
+  featured_image_id: string | null;
+  featured_token: string | null;
+  featured_public_name: string | null;
+  featured_alt_text: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The columns of ProductView, for `FROM products p LEFT JOIN media_files m ON m.id = p.featured_image_id`. */
+export const PRODUCT_VIEW_COLUMNS = Prisma.sql`
+  p.id::text AS id, p.name, p.slug, p.description, p.price_cents, p.status, p.stock,
+  p.featured_image_id::text AS featured_image_id, m.token AS featured_token, m.public_name AS featured_public_name,
+  m.alt_text AS featured_alt_text, p.created_at, p.updated_at`;
+
+export function toProductRecord(view: ProductView, baseUrl: string): ProductRecord {
+  const featured =
+    view.featured_image_id && view.featured_token && view.featured_public_name
+      ? {
+          id: view.featured_image_id,
+          url: mediaUrl(baseUrl, { token: view.featured_token, publicName: view.featured_public_name }),
+          alt_text: view.featured_alt_text,
+        }
+      : null;
+  return {
+    id: view.id,
+    name: view.name,
+    slug: view.slug,
+    description: view.description,
+    price: centsToDollars(Number(view.price_cents)),
+    status: view.status as ProductStatus,
+    stock: view.stock,
+    featured_image_id: view.featured_image_id,
+    featured_image: featured,
+    created_at: view.created_at.toISOString(),
+    updated_at: view.updated_at.toISOString(),
+  };
+}
+
+export async function findProduct(db: Tx, organizationId: string, id: string): Promise<ProductView | null> {
+  const rows = await db.$queryRaw<ProductView[]>`
+    SELECT ${PRODUCT_VIEW_COLUMNS}
+      FROM products p LEFT JOIN media_files m ON m.id = p.featured_image_id
+     WHERE p.id = ${id}::uuid AND p.organization_id = ${organizationId}::uuid`;
+  return rows[0] ?? null;
+}
+
+/**
+ * Locks the product row for the rest of the transaction (image positions and featuring are changed
+ * under it, so concurrent changes to one product's gallery run one after another).
+ */
+export async function lockProduct(
+  db: Tx,
+  organizationId: string,
+  id: string,
+): Promise<{ id: string; slug: string; featured_image_id: string | null } | null> {
+  const rows = await db.$queryRaw<{ id: string; slug: string; featured_image_id: string | null }[]>`
+    SELECT id::text AS id, slug, featured_image_id::text AS featured_image_id FROM products
+     WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid
+       FOR UPDATE`;
+  return rows[0] ?? null;
+}
+
+export interface ProductChanges {
+  name?: string;
+  slug?: string;
+  description?: string | null;
+  priceCents?: bigint;
+  status?: ProductStatus;
+  stock?: number | null;
+  featuredImageId?: string | null;
+}
+
+export async function insertProduct(
+  db: Tx,
+  product: Required<Pick<ProductChanges, 'name' | 'slug' | 'priceCents' | 'status'>> &
+    ProductChanges & { id: string; organizationId: string },
+): Promise<void> {
+  await db.product.create({ data: product });
+}
+
+export async function updateProduct(db: Tx, id: string, changes: ProductChanges): Promise<void> {
+  await db.product.update({ where: { id }, data: { ...changes, updatedAt: new Date() } });
+}
+
+export async function deleteProduct(db: Tx, organizationId: string, id: string): Promise<boolean> {
+  const { count } = await db.product.deleteMany({ where: { id, organizationId } });
+  return count > 0;
+}
+
+/**
+ * Serialises slug generation for one family (`base`, `base-2`…) in one organization until the
+ * transaction ends, then returns the family's slugs already taken.
+ */
+export async function lockSlugFamily(db: Tx, organizationId: string, base: string): Promise<string[]> {
+  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`catalog.slug:${organizationId}:${base}`}, 0))`;
+  const pattern = `${escapeLike(base)}-%`;
+  const rows = await db.$queryRaw<{ slug: string }[]>`
+    SELECT slug FROM products
+     WHERE organization_id = ${organizationId}::uuid AND (slug = ${base} OR slug LIKE ${pattern})`;
+  return rows.map((row) => row.slug);
+}
+
+/** `%`, `_` and `\` of user text matched literally in LIKE/ILIKE (backslash is the escape character). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}

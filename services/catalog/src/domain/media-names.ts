@@ -1,0 +1,26 @@
+import slugify from 'slugify';
+
+const MAX_FILENAME = 255;
+
+/**
+ * The uploaded file's name as the client gave it, reduced to a base name without control characters
+ * (browsers and some clients send full paths); a fallback when nothing usable is left.
+ */
+export function cleanFilename(raw: string | undefined, ext: string): string {
+  const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (cleaned.length === 0 || cleaned === '.' || cleaned === '..') return `image.${ext}`;
+  return cleaned.slice(0, MAX_FILENAME);
+}
+
+/**
+ * The file-name segment of the public URL: the slug of the name without its extension, plus the
+ * extension of the type the bytes really are (so `photo.PNG` holding a JPEG is served as `photo.jpg`).
+ */
+export function publicFileName(filename: string, ext: string): string {
+  const dot = filename.lastIndexOf('.');
+  const stem = dot > 0 ? filename.slice(0, dot) : filename;
+  const slug = slugify(stem, { lower: true, strict: true, trim: true }).slice(0, 100).replace(/-+$/, '');
+  return `${slug || 'image'}.${ext}`;
+}

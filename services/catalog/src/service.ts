@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { CATALOG_STREAM } from '@app/contracts';
+import { OutboxRelay, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { PrismaClient } from './generated/prisma/client.js';
+import { LocalDiskStorage } from './storage/local-disk.storage.js';
+
+export const SCHEMA = 'catalog';
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export const service: ServiceDefinition<Config> = {
+  name: 'catalog',
+  schema: SCHEMA,
+  migrationsDir: MIGRATIONS_DIR,
+  async build(infra) {
+    const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
+    const relay = new OutboxRelay({ db: prisma, bus: infra.bus, stream: CATALOG_STREAM });
+    const app = await buildApp({
+      log: infra.log,
+      readiness: infra.readiness,
+      prisma,
+      relay,
+      storage: new LocalDiskStorage(infra.config.MEDIA_DIR),
+      publicBaseUrl: infra.config.PUBLIC_BASE_URL,
+      maxUploadBytes: infra.config.MEDIA_MAX_BYTES,
+    });
+    return { app, background: [relay], close: () => prisma.$disconnect() };
+  },
+};

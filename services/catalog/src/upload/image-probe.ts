@@ -1,0 +1,83 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
+import { AppError } from '@app/service-kit';
+import { acceptedImageType, type AcceptedImageType } from '../domain/image-type.js';
+
+/** Enough bytes for the sniffer to recognise every accepted format. */
+const SNIFF_BYTES = 4100;
+/** Kept to read width and height once the upload ended (a JPEG's size comes after its EXIF/ICC blocks). */
+const HEAD_BYTES = 512 * 1024;
+
+export interface ImageFacts extends AcceptedImageType {
+  size: number;
+  width: number;
+  height: number;
+}
+
+export function notAnImage(): AppError {
+  return new AppError('UNSUPPORTED_MEDIA_TYPE', 'File must be a JPEG, PNG, WebP, GIF or AVIF image');
+}
+
+export function tooLarge(maxBytes: number): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `File is larger than the limit of ${maxBytes} bytes`);
+}
+
+/**
+ * Sits between the upload and storage: holds back the first bytes until the sniffer has judged them
+ * (so nothing but an accepted image reaches storage), then passes everything through unchanged while
+ * counting it. Fails with 415 for another type and 413 as soon as the size limit is passed.
+ * Memory use is bounded by HEAD_BYTES, whatever the upload's size.
+ */
+export class ImageProbe extends Transform {
+  private type: AcceptedImageType | undefined;
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+  private size = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) return callback(tooLarge(this.maxBytes));
+    if (this.headBytes < HEAD_BYTES) {
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+    }
+    if (this.type) return callback(null, chunk);
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
+    if (this.heldBytes < SNIFF_BYTES) return callback();
+    this.release().then(() => callback(), callback);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.type) return callback();
+    this.release().then(() => callback(), callback);
+  }
+
+  /** What the bytes are; call after the stream ended. */
+  facts(): ImageFacts {
+    if (!this.type) throw notAnImage();
+    let dimensions: { width: number; height: number };
+    try {
+      dimensions = imageSize(Buffer.concat(this.head));
+    } catch {
+      // The signature says image but its header cannot be read: not an image we can serve.
+      throw notAnImage();
+    }
+    return { ...this.type, size: this.size, width: dimensions.width, height: dimensions.height };
+  }
+
+  private async release(): Promise<void> {
+    const type = acceptedImageType(await fileTypeFromBuffer(Buffer.concat(this.held)));
+    if (!type) throw notAnImage();
+    this.type = type;
+    for (const chunk of this.held) this.push(chunk);
+    this.held = [];
+  }
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, pathOf, startCatalog, storedFiles } from './support/catalog.js';
+import { EventRecorder } from './support/events.js';
+import { JPEG_1X1, png } from './support/images.js';
+
+let catalog: Awaited<ReturnType<typeof startCatalog>>;
+
+beforeAll(async () => {
+  catalog = await startCatalog();
+});
+afterAll(() => catalog.stop());
+
+describe('GET /media/{token}/{name}', () => {
+  it('when the url of an upload is fetched without organization, then it serves the same bytes with long cache headers', async () => {
+    const client = new Client(catalog.running);
+    const bytes = png(60, 40, { noise: true });
+    const media = (await client.upload(bytes, 'served.png')).json().data;
+
+    const response = await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url) });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('image/png');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['content-length']).toBe(String(bytes.length));
+    expect(Buffer.compare(response.rawPayload, bytes)).toBe(0);
+  });
+
+  it('when a JPEG is fetched, then its content type is image/jpeg', async () => {
+    const client = new Client(catalog.running);
+    const media = (await client.upload(JPEG_1X1, 'j.jpg')).json().data;
+    const response = await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url) });
+    expect(response.headers['content-type']).toBe('image/jpeg');
+    expect(Buffer.compare(response.rawPayload, JPEG_1X1)).toBe(0);
+  });
+
+  it.each([
+    ['an unknown token', (path: string) => path.replace(/\/media\/[^/]+\//, `/media/${'A'.repeat(32)}/`)],
+    ['another file name', (path: string) => path.replace(/[^/]+$/, 'other.png')],
+    ['a malformed token', () => '/media/..%2F..%2Fetc/passwd'],
+    ['no file name', (path: string) => path.replace(/\/[^/]+$/, '')],
+  ])('when %s is asked for, then 404', async (_label, mangle) => {
+    const client = new Client(catalog.running);
+    const media = (await client.upload(png(1, 1), 'x.png')).json().data;
+    const response = await catalog.running.app.inject({ method: 'GET', url: mangle(pathOf(media.url)) });
+    expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/v1/media/{id}', () => {
+  it('when the media file is the organization’s, then it is returned as uploaded', async () => {
+    const client = new Client(catalog.running);
+    const uploaded = (await client.upload(png(2, 3), 'g.png', { altText: 'alt' })).json().data;
+    const response = await client.get(`/api/v1/media/${uploaded.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toEqual(uploaded);
+  });
+
+  it.each([
+    ['another organization’s id', 'other'],
+    ['an unknown id', randomUUID()],
+    ['a malformed id', 'not-a-uuid'],
+  ])('when it is %s, then 404 Media file not found', async (_label, which) => {
+    const owner = new Client(catalog.running);
+    const media = await owner.uploadImage();
+    const id = which === 'other' ? media.id : which;
+    const response = await new Client(catalog.running).get(`/api/v1/media/${id}`);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'Media file not found', code: 'MEDIA_NOT_FOUND' });
+  });
+});
+
+describe('GET /api/v1/media', () => {
+  it('when an organization lists its media, then only its own are shown, newest first, with meta', async () => {
+    const client = new Client(catalog.running);
+    const first = await client.uploadImage('one.png');
+    const second = await client.uploadImage('two.png');
+    await new Client(catalog.running).uploadImage();
+
+    const response = await client.get('/api/v1/media?limit=1');
+
+    expect(response.json()).toEqual({
+      data: [expect.objectContaining({ id: second.id })],
+      meta: { total: 2, limit: 1, offset: 0, hasMore: true },
+    });
+    const next = (await client.get('/api/v1/media?limit=1&offset=1')).json();
+    expect(next.data[0].id).toBe(first.id);
+  });
+});
+
+describe('DELETE /api/v1/media/{id}', () => {
+  it('when the media file is unused, then it is deleted, its bytes are removed and the URL stops serving', async () => {
+    const events = new EventRecorder(catalog.running, ['catalog.media.deleted']);
+    const client = new Client(catalog.running);
+    const media = await client.uploadImage();
+    const before = storedFiles(catalog.mediaDir);
+
+    const response = await client.delete(`/api/v1/media/${media.id}`);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ data: { id: media.id, deleted: true } });
+    expect(storedFiles(catalog.mediaDir)).toHaveLength(before.length - 1);
+    expect((await catalog.running.app.inject({ url: pathOf(media.url) })).statusCode).toBe(404);
+    expect((await client.get(`/api/v1/media/${media.id}`)).statusCode).toBe(404);
+    await events.waitFor((e) => e.data.id === media.id);
+    events.close();
+  });
+
+  it('when the media file is a product image, then 409 and it stays', async () => {
+    const client = new Client(catalog.running);
+    const media = await client.uploadImage();
+    const product = await client.product();
+    await client.post(`/api/v1/products/${product.id}/images`, { media_file_id: media.id });
+
+    const response = await client.delete(`/api/v1/media/${media.id}`);
+
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({ code: 'CONFLICT' });
+    expect((await catalog.running.app.inject({ url: pathOf(media.url) })).statusCode).toBe(200);
+  });
+
+  it('when the media file is a product’s featured image, then 409', async () => {
+    const client = new Client(catalog.running);
+    const media = await client.uploadImage();
+    await client.product({ featured_image_id: media.id });
+    expect((await client.delete(`/api/v1/media/${media.id}`)).statusCode).toBe(409);
+  });
+
+  it('when another organization deletes it, then 404 and it stays', async () => {
+    const owner = new Client(catalog.running);
+    const media = await owner.uploadImage();
+    expect((await new Client(catalog.running).delete(`/api/v1/media/${media.id}`)).statusCode).toBe(404);
+    expect((await owner.get(`/api/v1/media/${media.id}`)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, PUBLIC_BASE_URL, startCatalog, storedFiles } from './support/catalog.js';
+import { EventRecorder } from './support/events.js';
+import { GIF_1X1, JPEG_1X1, WEBP_1X1, png } from './support/images.js';
+
+const MAX_BYTES = 256 * 1024;
+let catalog: Awaited<ReturnType<typeof startCatalog>>;
+
+beforeAll(async () => {
+  catalog = await startCatalog({ MEDIA_MAX_BYTES: String(MAX_BYTES) });
+});
+afterAll(() => catalog.stop());
+
+describe('POST /api/v1/media', () => {
+  it.each([
+    ['a PNG', png(3, 2), 'photo.png', 'image/png', 3, 2, 'photo.png'],
+    ['a JPEG', JPEG_1X1, 'Holiday Snap.JPG', 'image/jpeg', 1, 1, 'holiday-snap.jpg'],
+    ['a WebP', WEBP_1X1, 'tiny.webp', 'image/webp', 1, 1, 'tiny.webp'],
+    ['a GIF', GIF_1X1, 'dot.gif', 'image/gif', 1, 1, 'dot.gif'],
+  ])('when %s is uploaded, then 201 with its type, size and dimensions', async (_label, bytes, name, mime, width, height, publicName) => {
+    const client = new Client(catalog.running);
+
+    const response = await client.upload(bytes, name, { altText: 'A picture' });
+
+    expect(response.statusCode).toBe(201);
+    const data = response.json().data;
+    expect(data).toEqual({
+      id: expect.any(String),
+      url: expect.stringMatching(new RegExp(`^${PUBLIC_BASE_URL}/media/[A-Za-z0-9_-]{32}/${publicName.replace('.', '\\.')}$`)),
+      alt_text: 'A picture',
+      filename: name,
+      mime_type: mime,
+      size: bytes.length,
+      width,
+      height,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+  });
+
+  it('when the image bytes arrive under a misleading name and type, then the bytes decide', async () => {
+    const client = new Client(catalog.running);
+
+    const response = await client.upload(JPEG_1X1, 'really.png', { type: 'image/png' });
+
+    expect(response.statusCode).toBe(201);
+    expect(response.json().data).toMatchObject({
+      mime_type: 'image/jpeg',
+      filename: 'really.png',
+      url: expect.stringMatching(/\/really\.jpg$/),
+    });
+  });
+
+  it('when alt_text comes before the file, then it is kept too', async () => {
+    const client = new Client(catalog.running);
+    const response = await client.upload(png(1, 1), 'a.png', { altText: '  first  ', altTextFirst: true });
+    expect(response.json().data.alt_text).toBe('first');
+  });
+
+  it('when no alt_text is sent, then alt_text is null', async () => {
+    const client = new Client(catalog.running);
+    const response = await client.upload(png(1, 1), 'a.png');
+    expect(response.json().data.alt_text).toBeNull();
+  });
+
+  it('when a text file named .png is uploaded, then 415 and nothing is stored', async () => {
+    const client = new Client(catalog.running);
+    const before = storedFiles(catalog.mediaDir);
+
+    const response = await client.upload(Buffer.from('just some text, not an image\n'.repeat(10)), 'fake.png', { type: 'image/png' });
+
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toEqual({ error: 'File must be a JPEG, PNG, WebP, GIF or AVIF image', code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(storedFiles(catalog.mediaDir)).toEqual(before);
+  });
+
+  it.each([
+    ['an SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'), 'x.svg'],
+    ['a PDF', Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n'), 'x.pdf'],
+    ['an empty file', Buffer.alloc(0), 'empty.png'],
+    [
+      'a PNG signature with a broken header',
+      Buffer.concat([png(1, 1).subarray(0, 8), Buffer.from('garbage garbage garbage')]),
+      'broken.png',
+    ],
+  ])('when %s is uploaded, then 415', async (_label, bytes, name) => {
+    const client = new Client(catalog.running);
+    const before = storedFiles(catalog.mediaDir);
+    const response = await client.upload(bytes, name);
+    expect(response.statusCode).toBe(415);
+    expect(storedFiles(catalog.mediaDir)).toEqual(before);
+  });
+
+  it('when the upload is over the size limit, then 413 and nothing is left on disk', async () => {
+    const client = new Client(catalog.running);
+    const before = storedFiles(catalog.mediaDir);
+    const big = png(320, 320, { noise: true });
+    expect(big.length).toBeGreaterThan(MAX_BYTES);
+
+    const response = await client.upload(big, 'big.png');
+
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(storedFiles(catalog.mediaDir)).toEqual(before);
+  });
+
+  it('when the upload is exactly at the limit, then it is accepted', async () => {
+    const client = new Client(catalog.running);
+    const image = png(150, 150, { noise: true });
+    // Pad with a trailing chunk-less tail so the size is exactly the limit (PNG readers stop at IEND).
+    const exact = Buffer.concat([image, Buffer.alloc(MAX_BYTES - image.length)]);
+
+    const response = await client.upload(exact, 'exact.png');
+
+    expect(response.statusCode).toBe(201);
+    expect(response.json().data.size).toBe(MAX_BYTES);
+  });
+
+  it.each([
+    ['no file', () => new FormData(), 400],
+    [
+      'the file under another field',
+      () => {
+        const form = new FormData();
+        form.append('image', new Blob([new Uint8Array(png(1, 1))]), 'a.png');
+        return form;
+      },
+      400,
+    ],
+    [
+      'two files',
+      () => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(png(1, 1))]), 'a.png');
+        form.append('file', new Blob([new Uint8Array(png(1, 1))]), 'b.png');
+        return form;
+      },
+      400,
+    ],
+    [
+      'an alt_text with a NUL character',
+      () => {
+        const form = new FormData();
+        form.append('alt_text', 'a\u0000b');
+        form.append('file', new Blob([new Uint8Array(png(1, 1))]), 'a.png');
+        return form;
+      },
+      400,
+    ],
+    [
+      'an alt_text over 1000 characters',
+      () => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(png(1, 1))]), 'a.png');
+        form.append('alt_text', 'x'.repeat(1001));
+        return form;
+      },
+      400,
+    ],
+  ])('when the form has %s, then %i and nothing is stored', async (_label, form, status) => {
+    const client = new Client(catalog.running);
+    const before = storedFiles(catalog.mediaDir);
+    const response = await catalog.running.app.inject({ method: 'POST', url: '/api/v1/media', headers: client.headers, payload: form() });
+    expect(response.statusCode).toBe(status);
+    expect(response.json().code).toBe('VALIDATION_ERROR');
+    expect(storedFiles(catalog.mediaDir)).toEqual(before);
+  });
+
+  it.each([
+    ['JSON', { 'content-type': 'application/json' }, '{"file":"x"}', 415],
+    ['multipart without a boundary', { 'content-type': 'multipart/form-data' }, 'whatever', 400],
+    [
+      'a truncated multipart body',
+      { 'content-type': 'multipart/form-data; boundary=XYZ' },
+      '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n\x89PNG',
+      400,
+    ],
+    ['plain text', { 'content-type': 'text/plain' }, 'hello', 415],
+  ])('when the body is %s, then %s', async (_label, headers, payload, status) => {
+    const client = new Client(catalog.running);
+    const response = await catalog.running.app.inject({
+      method: 'POST',
+      url: '/api/v1/media',
+      headers: { ...client.headers, ...headers },
+      payload,
+    });
+    expect(response.statusCode).toBe(status);
+  });
+
+  it('when an image is uploaded, then catalog.media.created is published once', async () => {
+    const events = new EventRecorder(catalog.running, ['catalog.media.created']);
+    const client = new Client(catalog.running);
+
+    const media = (await client.upload(png(4, 5), 'e.png')).json().data;
+
+    const [event] = await events.waitFor((e) => e.organization_id === client.organizationId);
+    events.close();
+    expect(event).toMatchObject({
+      type: 'catalog.media.created',
+      data: { id: media.id, mime_type: 'image/png', size: media.size, width: 4, height: 5 },
+    });
+  });
+});

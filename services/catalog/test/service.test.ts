@@ -1,0 +1,60 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
+import { SCHEMA } from '../src/service.js';
+import { Client, startCatalog } from './support/catalog.js';
+
+const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
+
+describe('catalog service', () => {
+  let catalog: Awaited<ReturnType<typeof startCatalog>>;
+  beforeAll(async () => {
+    catalog = await startCatalog();
+  });
+  afterAll(() => catalog.stop());
+
+  it('when started, then it is ready with database and NATS', async () => {
+    const response = await catalog.running.app.inject({ url: '/readyz' });
+    expect(response.json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+  });
+
+  it('when the migrations ran, then the Prisma schema mirrors them', async () => {
+    expect(await schemaDrift(catalog.running.infra.pool, SCHEMA, prismaDatamodel(PRISMA_SCHEMA))).toEqual([]);
+  });
+
+  it('when the drift check reads the Prisma schema, then it sees every model', () => {
+    expect(prismaDatamodel(PRISMA_SCHEMA).models.map((model) => model.dbName)).toEqual(['media_files', 'products', 'product_images']);
+  });
+
+  it('when a pooled connection runs SQL, then the catalog schema comes first on its search_path', async () => {
+    const { rows } = await catalog.running.infra.pool.query<{ search_path: string }>('SHOW search_path');
+    expect(rows[0]?.search_path.replace(/\s/g, '')).toBe(`${SCHEMA},public`);
+  });
+
+  it('when a request carries no organization, then it is refused with 401', async () => {
+    const response = await catalog.running.app.inject({ method: 'GET', url: '/api/v1/products' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('when the OpenAPI document is asked for, then it lists every catalog path', async () => {
+    const document = (await catalog.running.app.inject({ url: '/openapi.json' })).json();
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/media',
+        '/api/v1/media/{id}',
+        '/api/v1/products',
+        '/api/v1/products/{id}',
+        '/api/v1/products/{id}/images',
+        '/api/v1/products/{id}/images/{imageId}',
+      ]),
+    );
+  });
+
+  it('when the same organization header differs only in case, then it is the same organization', async () => {
+    const lower = new Client(catalog.running);
+    const product = await lower.product();
+    const upper = new Client(catalog.running, lower.organizationId.toUpperCase());
+    expect((await upper.get(`/api/v1/products/${product.id}`)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStatus } from '@app/contracts';
+import { Prisma } from '../generated/prisma/client.js';
+import type { Db } from './prisma.js';
+
+/** An event as stored, with the local fields as the client gave them and the derived instants. */
+export interface EventRow extends EventState {
+  id: string;
+  organizationId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Places taken, when the query asked for counts. */
+  placesTaken?: number;
+}
+
+/** Every field a create or an update writes. */
+export interface EventState {
+  siteId: string | null;
+  title: string;
+  description: string | null;
+  startDate: string;
+  startTime: string | null;
+  endTime: string | null;
+  timezone: string;
+  startsAt: Date;
+  endsAt: Date | null;
+  location: string | null;
+  costCents: number;
+  slots: number | null;
+  status: EventStatus;
+}
+
+/** The columns of an event under the names of EventRow (dates as text, cents as a JS number). */
+export const EVENT_COLUMNS = Prisma.sql`e.id::text AS id, e.organization_id::text AS "organizationId", e.site_id AS "siteId",
+  e.title, e.description, to_char(e.start_date, 'YYYY-MM-DD') AS "startDate", e.start_time AS "startTime",
+  e.end_time AS "endTime", e.timezone, e.starts_at AS "startsAt", e.ends_at AS "endsAt", e.location,
+  e.cost_cents::float8 AS "costCents", e.slots, e.status, e.created_at AS "createdAt", e.updated_at AS "updatedAt"`;
+
+/** Places taken at an event: the sum of the quantities of its active registrations. */
+export function placesTakenOf(eventId: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT COALESCE(sum(r.quantity), 0)::int FROM registrations r WHERE r.event_id = ${eventId} AND r.status = 'active')`;
+}
+
+export async function insertEvent(db: Db, organizationId: string, state: EventState): Promise<EventRow> {
+  const rows = await db.$queryRaw<EventRow[]>`
+    INSERT INTO events AS e (id, organization_id, site_id, title, description, start_date, start_time, end_time, timezone,
+                             starts_at, ends_at, location, cost_cents, slots, status)
+    VALUES (${randomUUID()}::uuid, ${organizationId}::uuid, ${state.siteId}, ${state.title}, ${state.description},
+            ${state.startDate}::date, ${state.startTime}, ${state.endTime}, ${state.timezone}, ${state.startsAt}::timestamptz,
+            ${state.endsAt}::timestamptz, ${state.location}, ${state.costCents}::bigint, ${state.slots}::int, ${state.status})
+    RETURNING ${EVENT_COLUMNS}`;
+  return only(rows);
+}
+
+export async function findEvent(db: Db, organizationId: string, id: string, withCounts: boolean): Promise<EventRow | null> {
+  const counts = withCounts ? Prisma.sql`, ${placesTakenOf(Prisma.sql`e.id`)} AS "placesTaken"` : Prisma.empty;
+  const rows = await db.$queryRaw<EventRow[]>`
+    SELECT ${EVENT_COLUMNS} ${counts} FROM events e WHERE e.id = ${id}::uuid AND e.organization_id = ${organizationId}::uuid`;
+  return rows[0] ?? null;
+}
+
+/**
+ * Reads the event and locks its row until the transaction ends, with the places taken at that moment.
+ * Every write that depends on capacity (registering, lowering slots, unpublishing) goes through here,
+ * so they are serialized per event.
+ */
+export async function lockEvent(db: Db, organizationId: string, id: string): Promise<(EventRow & { placesTaken: number }) | null> {
+  const rows = await db.$queryRaw<EventRow[]>`
+    SELECT ${EVENT_COLUMNS} FROM events e
+     WHERE e.id = ${id}::uuid AND e.organization_id = ${organizationId}::uuid FOR UPDATE`;
+  const row = rows[0];
+  if (!row) return null;
+  // Read after the lock is granted, so it sees every registration committed before it.
+  const [taken] = await db.$queryRaw<{ placesTaken: number }[]>`SELECT ${placesTakenOf(Prisma.sql`${id}::uuid`)} AS "placesTaken"`;
+  return { ...row, placesTaken: taken?.placesTaken ?? 0 };
+}
+
+export async function updateEvent(db: Db, id: string, state: EventState): Promise<EventRow> {
+  const rows = await db.$queryRaw<EventRow[]>`
+    UPDATE events AS e SET site_id = ${state.siteId}, title = ${state.title}, description = ${state.description},
+           start_date = ${state.startDate}::date, start_time = ${state.startTime}, end_time = ${state.endTime},
+           timezone = ${state.timezone}, starts_at = ${state.startsAt}::timestamptz, ends_at = ${state.endsAt}::timestamptz,
+           location = ${state.location}, cost_cents = ${state.costCents}::bigint, slots = ${state.slots}::int,
+           status = ${state.status}, updated_at = now()
+     WHERE e.id = ${id}::uuid
+    RETURNING ${EVENT_COLUMNS}`;
+  return only(rows);
+}
+
+/** Deletes the event (its registrations go with it); false when there was none in the organization. */
+export async function deleteEvent(db: Db, organizationId: string, id: string): Promise<boolean> {
+  const count = await db.$executeRaw`DELETE FROM events WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid`;
+  return count > 0;
+}
+
+function only<T>(rows: T[]): T {
+  const [row] = rows;
+  if (!row) throw new Error('expected one row');
+  return row;
+}

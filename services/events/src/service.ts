@@ -1,0 +1,25 @@
+import { fileURLToPath } from 'node:url';
+import { EVENTS_STREAM } from '@app/contracts';
+import { OutboxRelay, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { PrismaClient } from './generated/prisma/client.js';
+import { serveEventTypeGet } from './handlers/event-type-get.handler.js';
+import type { UseCaseContext } from './use-cases/context.js';
+
+export const SCHEMA = 'events';
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export const service: ServiceDefinition<Config> = {
+  name: 'events',
+  schema: SCHEMA,
+  migrationsDir: MIGRATIONS_DIR,
+  async build(infra) {
+    const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
+    const relay = new OutboxRelay({ db: prisma, bus: infra.bus, stream: EVENTS_STREAM });
+    const context: UseCaseContext = { prisma, relay, now: () => new Date() };
+    serveEventTypeGet(infra.bus, context);
+    const app = await buildApp({ log: infra.log, readiness: infra.readiness, context });
+    return { app, background: [relay], close: () => prisma.$disconnect() };
+  },
+};

@@ -1,0 +1,39 @@
+import type { ListEventsQuery } from '@app/contracts';
+import { AppError } from '@app/service-kit';
+import { listEvents as listEventRows } from '../db/event-list.query.js';
+import { findEvent, type EventRow } from '../db/event.repository.js';
+import { notFoundError, requireId, type Caller, type UseCaseContext } from './context.js';
+
+export async function getEvent(id: string, includeCounts: boolean, caller: Caller, ctx: UseCaseContext): Promise<EventRow> {
+  requireId(id, 'Event');
+  const event = await findEvent(ctx.prisma, caller.organizationId, id, includeCounts);
+  if (!event) throw notFoundError('Event');
+  return event;
+}
+
+export async function listEvents(
+  query: ListEventsQuery,
+  caller: Caller,
+  ctx: UseCaseContext,
+): Promise<{ rows: EventRow[]; total: number }> {
+  if (query.upcoming && query.past) throw invalid('past', 'upcoming and past cannot both be true');
+  if (query.start_date && query.end_date && query.end_date < query.start_date)
+    throw invalid('end_date', 'end_date must not be before start_date');
+  return listEventRows(ctx.prisma, {
+    organizationId: caller.organizationId,
+    siteId: query.site_id,
+    status: query.status,
+    upcoming: query.upcoming,
+    past: query.past,
+    startDate: query.start_date,
+    endDate: query.end_date,
+    includeCounts: query.include_counts ?? false,
+    limit: query.limit,
+    offset: query.offset,
+    now: ctx.now(),
+  });
+}
+
+function invalid(path: string, message: string): AppError {
+  return new AppError('VALIDATION_ERROR', message, undefined, [{ path, message }]);
+}

@@ -1,0 +1,109 @@
+import {
+  eventTypeCreatedEvent,
+  eventTypeDeletedEvent,
+  eventTypeUpdatedEvent,
+  type CreateEventTypeBody,
+  type UpdateEventTypeBody,
+} from '@app/contracts';
+import { AppError, recordEvent } from '@app/service-kit';
+import { Prisma } from '../generated/prisma/client.js';
+import {
+  deleteEventType as deleteEventTypeRow,
+  findEventType,
+  insertEventTypeUnlessSlugTaken,
+  listEventTypes as listEventTypeRows,
+  slugsLike,
+  updateEventType as updateEventTypeRow,
+  type EventTypeRow,
+  type EventTypeState,
+} from '../db/event-type.repository.js';
+import type { Db } from '../db/prisma.js';
+import { firstFreeSlug, slugFromTitle } from '../domain/slug.js';
+import { eventContext, notFoundError, requireId, write, type Caller, type UseCaseContext } from './context.js';
+
+const SLUG_TAKEN_MESSAGE = 'An event type with this slug already exists';
+/** Each attempt loses only to a slug committed meanwhile, so this bounds a burst of same-title creates. */
+const MAX_SLUG_ATTEMPTS = 100;
+
+export async function createEventType(body: CreateEventTypeBody, caller: Caller, ctx: UseCaseContext): Promise<EventTypeRow> {
+  const state: Omit<EventTypeState, 'slug'> = {
+    title: body.title,
+    description: body.description ?? null,
+    duration: body.duration,
+    locationType: body.location_type ?? 'video',
+    locationDetails: body.location_details ?? null,
+    color: body.color ?? null,
+    requiresApproval: body.requires_approval ?? false,
+    isActive: body.is_active ?? true,
+  };
+  return write(ctx, async (tx) => {
+    const eventType = body.slug
+      ? await insertEventTypeUnlessSlugTaken(tx, caller.organizationId, { ...state, slug: body.slug })
+      : await insertWithGeneratedSlug(tx, caller.organizationId, state);
+    if (!eventType) throw new AppError('SLUG_TAKEN', SLUG_TAKEN_MESSAGE);
+    await recordEvent(tx, eventTypeCreatedEvent, { id: eventType.id, slug: eventType.slug }, eventContext(caller));
+    return eventType;
+  });
+}
+
+/** Tries `base`, `base-2`, `base-3`… re-reading the taken slugs after each lost race. */
+async function insertWithGeneratedSlug(tx: Db, organizationId: string, state: Omit<EventTypeState, 'slug'>): Promise<EventTypeRow> {
+  const base = slugFromTitle(state.title);
+  for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt += 1) {
+    const slug = firstFreeSlug(base, await slugsLike(tx, organizationId, base));
+    const eventType = await insertEventTypeUnlessSlugTaken(tx, organizationId, { ...state, slug });
+    if (eventType) return eventType;
+  }
+  throw new AppError('CONFLICT', 'Could not generate a unique slug; send one explicitly');
+}
+
+export async function getEventType(id: string, caller: Caller, ctx: UseCaseContext): Promise<EventTypeRow> {
+  requireId(id, 'Event type');
+  const eventType = await findEventType(ctx.prisma, caller.organizationId, id);
+  if (!eventType) throw notFoundError('Event type');
+  return eventType;
+}
+
+export async function listEventTypes(
+  query: { active: boolean; limit: number; offset: number },
+  caller: Caller,
+  ctx: UseCaseContext,
+): Promise<{ rows: EventTypeRow[]; total: number }> {
+  return listEventTypeRows(ctx.prisma, caller.organizationId, query);
+}
+
+export async function updateEventType(id: string, patch: UpdateEventTypeBody, caller: Caller, ctx: UseCaseContext): Promise<EventTypeRow> {
+  requireId(id, 'Event type');
+  const state: Partial<EventTypeState> = {
+    title: patch.title,
+    slug: patch.slug,
+    description: patch.description,
+    duration: patch.duration,
+    locationType: patch.location_type,
+    locationDetails: patch.location_details,
+    color: patch.color,
+    requiresApproval: patch.requires_approval,
+    isActive: patch.is_active,
+  };
+  try {
+    return await write(ctx, async (tx) => {
+      const eventType = await updateEventTypeRow(tx, caller.organizationId, id, state);
+      if (!eventType) throw notFoundError('Event type');
+      await recordEvent(tx, eventTypeUpdatedEvent, { id: eventType.id, slug: eventType.slug }, eventContext(caller));
+      return eventType;
+    });
+  } catch (error) {
+    // The unique index is the judge of a renamed slug: no check-then-write race.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
+      throw new AppError('SLUG_TAKEN', SLUG_TAKEN_MESSAGE);
+    throw error;
+  }
+}
+
+export async function deleteEventType(id: string, caller: Caller, ctx: UseCaseContext): Promise<void> {
+  requireId(id, 'Event type');
+  await write(ctx, async (tx) => {
+    if (!(await deleteEventTypeRow(tx, caller.organizationId, id))) throw notFoundError('Event type');
+    await recordEvent(tx, eventTypeDeletedEvent, { id }, eventContext(caller));
+  });
+}

@@ -1,0 +1,88 @@
+import { dollarsToCents, eventCreatedEvent, eventDeletedEvent, eventUpdatedEvent } from '@app/contracts';
+import type { CreateEventBody, UpdateEventBody } from '@app/contracts';
+import { AppError, recordEvent } from '@app/service-kit';
+import { deleteEvent as deleteEventRow, insertEvent, lockEvent, updateEvent as updateEventRow } from '../db/event.repository.js';
+import type { EventRow, EventState } from '../db/event.repository.js';
+import { canTransition, transitionMessage } from '../domain/event-status.js';
+import { eventInstants, type LocalEventTime } from '../domain/event-time.js';
+import { eventContext, notFoundError, requireId, write, type Caller, type UseCaseContext } from './context.js';
+
+export async function createEvent(body: CreateEventBody, caller: Caller, ctx: UseCaseContext): Promise<EventRow> {
+  const state: EventState = {
+    ...withInstants({
+      startDate: body.start_date,
+      startTime: body.start_time ?? null,
+      endTime: body.end_time ?? null,
+      timezone: body.timezone ?? caller.timezone,
+    }),
+    siteId: body.site_id ?? null,
+    title: body.title,
+    description: body.description ?? null,
+    location: body.location ?? null,
+    costCents: dollarsToCents(body.cost ?? 0),
+    slots: body.slots ?? null,
+    status: body.status ?? 'draft',
+  };
+  return write(ctx, async (tx) => {
+    const event = await insertEvent(tx, caller.organizationId, state);
+    await recordEvent(tx, eventCreatedEvent, { id: event.id, status: event.status }, eventContext(caller));
+    return event;
+  });
+}
+
+/**
+ * Applies any subset of fields and recomputes the instants. Runs under the event's row lock, so the
+ * places taken cannot grow between the checks (slots, unpublishing) and the write.
+ */
+export async function updateEvent(id: string, patch: UpdateEventBody, caller: Caller, ctx: UseCaseContext): Promise<EventRow> {
+  requireId(id, 'Event');
+  return write(ctx, async (tx) => {
+    const current = await lockEvent(tx, caller.organizationId, id);
+    if (!current) throw notFoundError('Event');
+    const next = merge(current, patch);
+    if (!canTransition(current.status, next.status, current.placesTaken))
+      throw new AppError('INVALID_TRANSITION', transitionMessage(current.status, next.status));
+    if (next.slots !== null && next.slots < current.placesTaken)
+      throw new AppError('CONFLICT', `slots cannot be lower than the ${current.placesTaken} places already taken`);
+    const event = await updateEventRow(tx, id, next);
+    await recordEvent(tx, eventUpdatedEvent, { id: event.id, status: event.status }, eventContext(caller));
+    return event;
+  });
+}
+
+export async function deleteEvent(id: string, caller: Caller, ctx: UseCaseContext): Promise<void> {
+  requireId(id, 'Event');
+  await write(ctx, async (tx) => {
+    if (!(await deleteEventRow(tx, caller.organizationId, id))) throw notFoundError('Event');
+    await recordEvent(tx, eventDeletedEvent, { id }, eventContext(caller));
+  });
+}
+
+function merge(current: EventRow, patch: UpdateEventBody): EventState {
+  const local: LocalEventTime = {
+    startDate: patch.start_date ?? current.startDate,
+    startTime: patch.start_time !== undefined ? patch.start_time : current.startTime,
+    endTime: patch.end_time !== undefined ? patch.end_time : current.endTime,
+    timezone: patch.timezone ?? current.timezone,
+  };
+  return {
+    ...withInstants(local),
+    siteId: patch.site_id !== undefined ? patch.site_id : current.siteId,
+    title: patch.title ?? current.title,
+    description: patch.description !== undefined ? patch.description : current.description,
+    location: patch.location !== undefined ? patch.location : current.location,
+    costCents: patch.cost !== undefined ? dollarsToCents(patch.cost) : current.costCents,
+    slots: patch.slots !== undefined ? patch.slots : current.slots,
+    status: patch.status ?? current.status,
+  };
+}
+
+/** The local fields with their UTC instants; an end that falls before the start (inside a DST gap) is refused. */
+function withInstants(local: LocalEventTime): Pick<EventState, 'startDate' | 'startTime' | 'endTime' | 'timezone' | 'startsAt' | 'endsAt'> {
+  const { startsAt, endsAt } = eventInstants(local);
+  if (endsAt !== null && endsAt < startsAt) {
+    const message = 'end_time must not be before start_time';
+    throw new AppError('VALIDATION_ERROR', message, undefined, [{ path: 'end_time', message }]);
+  }
+  return { ...local, startsAt, endsAt };
+}

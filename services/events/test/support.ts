@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { organizationHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
+import { configSchema, type Config } from '../src/config.js';
+import { service } from '../src/service.js';
+
+export type Running = RunningService<Config>;
+
+export function startEvents(): Promise<Running> {
+  return startTestService(service, configSchema);
+}
+
+export interface Reply {
+  status: number;
+  // Response bodies are whatever the service sent; tests assert on their shape.
+  body: Record<string, unknown> & { data?: unknown; meta?: unknown; error?: string; code?: string };
+}
+
+/** An API client for one organization, talking to the service the way the gateway does. */
+export function client(running: Running, organizationId: string = randomUUID(), timezone = 'UTC') {
+  const headers = organizationHeaders(organizationId, timezone);
+  async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<Reply> {
+    const response = await running.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    return { status: response.statusCode, body: response.json() };
+  }
+  return {
+    organizationId,
+    get: (url: string) => call('GET', url),
+    post: (url: string, payload: unknown) => call('POST', url, payload),
+    patch: (url: string, payload: unknown) => call('PATCH', url, payload),
+    delete: (url: string) => call('DELETE', url),
+  };
+}
+export type Client = ReturnType<typeof client>;
+
+/** `data` of a reply, typed loosely for field assertions. */
+export function data(reply: Reply): Record<string, unknown> {
+  return reply.body.data as Record<string, unknown>;
+}
+
+export function list(reply: Reply): Record<string, unknown>[] {
+  return reply.body.data as Record<string, unknown>[];
+}
+
+export interface Envelope {
+  id: string;
+  type: string;
+  occurred_at: string;
+  organization_id: string;
+  correlation_id: string | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Listens on the run's domain-event subjects over a real NATS connection and keeps what arrives, so a
+ * test can wait for the envelopes of its own organization.
+ */
+export async function listen(running: Running, subjects: string[]) {
+  const { bus } = running.infra;
+  const received: Envelope[] = [];
+  const subscriptions = subjects.map((subject) =>
+    bus.nc.subscribe(bus.subject(subject), {
+      callback: (error, msg) => {
+        if (!error) received.push(msg.json<Envelope>());
+      },
+    }),
+  );
+  await bus.nc.flush();
+  return {
+    /** The envelopes for `organizationId`, once `count` of them have arrived. */
+    async forOrganization(organizationId: string, count: number): Promise<Envelope[]> {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const mine = received.filter((envelope) => envelope.organization_id === organizationId);
+        if (mine.length >= count) return mine;
+        if (Date.now() > deadline) throw new Error(`expected ${count} events, got ${mine.length}: ${JSON.stringify(mine)}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    close(): void {
+      for (const subscription of subscriptions) subscription.unsubscribe();
+    },
+  };
+}
+
+/** A published event that opens for registration: dated years ahead. */
+export function openEvent(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { title: 'Workshop', start_date: '2031-05-20', start_time: '10:00', end_time: '12:00', status: 'published', ...overrides };
+}

@@ -1,0 +1,56 @@
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyBaseLogger } from 'fastify';
+import { buildService, type ReadinessCheck, type ServiceApp } from '@app/service-kit';
+import { authHook } from './auth/auth.hook.js';
+import { CallerCache } from './auth/caller-cache.js';
+import { registerRateLimit } from './auth/rate-limit.js';
+import type { Config } from './config.js';
+import type { IdentityRepository } from './db/identity.repository.js';
+import { OpenApiAggregator } from './proxy/openapi-merge.js';
+import { bodyLimitHook } from './proxy/body-limits.js';
+import { registerProxies } from './proxy/register-proxies.js';
+import { upstreamsOf } from './proxy/route-table.js';
+import { registerAdminRoutes } from './routes/admin.routes.js';
+
+export interface GatewayDeps {
+  config: Config;
+  identity: IdentityRepository;
+  log: FastifyBaseLogger;
+  readiness: ReadinessCheck[];
+}
+
+/** The only door: API-key auth, rate limits, the admin API, merged API docs, and proxies to every service. */
+export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
+  const { config } = deps;
+  const app = await buildService({
+    name: 'gateway',
+    log: deps.log,
+    readiness: deps.readiness,
+    exposeOpenApi: false,
+    securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the gateway' } },
+  });
+  const cache = new CallerCache((key) => deps.identity.findCaller(key), config.AUTH_CACHE_TTL_MS);
+  const upstreams = upstreamsOf(config);
+
+  app.addHook('onRequest', authHook(cache));
+  app.addHook('onRequest', bodyLimitHook({ maxBodyBytes: config.MAX_BODY_BYTES, maxUploadBytes: config.MAX_UPLOAD_BYTES }));
+  await registerRateLimit(app, { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+  registerAdminRoutes(app, { identity: deps.identity, cache, adminToken: config.ADMIN_TOKEN });
+  await registerProxies(app, { upstreams, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+
+  const aggregator = new OpenApiAggregator(() => app.swagger() as Record<string, unknown>, upstreams, deps.log);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => aggregator.document());
+  let latest: Record<string, unknown> = {};
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    uiHooks: {
+      onRequest: async () => {
+        latest = await aggregator.document();
+      },
+    },
+    transformSpecificationClone: false,
+    transformSpecification: () => latest,
+  });
+  return app;
+}

@@ -1,0 +1,46 @@
+import type { Config } from '../config.js';
+
+export type ServiceName = 'bookings' | 'scheduling' | 'catalog' | 'events' | 'calendar-sync';
+
+/** Which service owns which path prefix. `public` prefixes need no API key (one, if sent, is still checked). */
+export const ROUTE_TABLE: readonly { prefix: string; service: ServiceName; public?: boolean }[] = [
+  { prefix: '/api/v1/bookings', service: 'bookings' },
+  { prefix: '/api/v1/schedules', service: 'scheduling' },
+  { prefix: '/api/bookings/slots', service: 'scheduling', public: true },
+  { prefix: '/api/v1/products', service: 'catalog' },
+  { prefix: '/api/v1/media', service: 'catalog' },
+  { prefix: '/media', service: 'catalog', public: true },
+  { prefix: '/api/v1/events', service: 'events' },
+  { prefix: '/api/v1/event-types', service: 'events' },
+  { prefix: '/api/v1/calendar-connections', service: 'calendar-sync' },
+  { prefix: '/api/calendar-connections', service: 'calendar-sync', public: true },
+  ...(['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'] as const).map((service) => ({
+    prefix: `/api/v1/ping/${service}`,
+    service,
+  })),
+];
+
+export function upstreamsOf(config: Config): Record<ServiceName, string[]> {
+  return {
+    bookings: config.BOOKINGS_URL,
+    scheduling: config.SCHEDULING_URL,
+    catalog: config.CATALOG_URL,
+    events: config.EVENTS_URL,
+    'calendar-sync': config.CALENDAR_SYNC_URL,
+  };
+}
+
+/** Round-robin over a service's replicas. */
+export function roundRobin(urls: string[]): () => string {
+  let next = 0;
+  return () => {
+    const url = urls[next % urls.length] as string;
+    next += 1;
+    return url;
+  };
+}
+
+/** True for a path under a public prefix of the route table (no key needed). */
+export function isPublicPath(path: string): boolean {
+  return ROUTE_TABLE.some((route) => route.public && (path === route.prefix || path.startsWith(`${route.prefix}/`)));
+}

@@ -1,0 +1,76 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+  createdOrganizationSchema,
+  createOrganizationBodySchema,
+  dataEnvelope,
+  errorBodySchema,
+  isUuid,
+  revokedApiKeySchema,
+} from '@app/contracts';
+import { notFound, type ServiceApp } from '@app/service-kit';
+import { requireAdmin } from '../auth/admin-token.js';
+import type { CallerCache } from '../auth/caller-cache.js';
+import type { IdentityRepository } from '../db/identity.repository.js';
+
+const idParams = z.object({ id: z.string() });
+
+/** Admin API of API.md: organizations and their keys, behind ADMIN_TOKEN. */
+export function registerAdminRoutes(app: ServiceApp, deps: { identity: IdentityRepository; cache: CallerCache; adminToken: string }): void {
+  const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+  const security = [{ adminToken: [] }];
+
+  const onRequest = async (request: FastifyRequest) => requireAdmin(request, deps.adminToken);
+
+  app.post(
+    '/admin/v1/organizations',
+    {
+      onRequest,
+      schema: {
+        tags: ['admin'],
+        security,
+        body: createOrganizationBodySchema,
+        response: { 201: dataEnvelope(createdOrganizationSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const org = await deps.identity.createOrganization(request.body.name, request.body.timezone ?? 'UTC');
+      void reply.code(201);
+      return { data: { id: org.id, name: org.name, timezone: org.timezone, created_at: org.createdAt.toISOString(), api_key: org.apiKey } };
+    },
+  );
+
+  app.post(
+    '/admin/v1/organizations/:id/api-keys',
+    {
+      onRequest,
+      schema: {
+        tags: ['admin'],
+        security,
+        params: idParams,
+        body: createApiKeyBodySchema.optional(),
+        response: { 201: dataEnvelope(createdApiKeySchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!isUuid(id) || !(await deps.identity.organizationExists(id))) throw notFound('Organization');
+      const key = await deps.identity.createApiKey(id, request.body?.name ?? null);
+      void reply.code(201);
+      return { data: { id: key.id, key: key.key, name: key.name, created_at: key.createdAt.toISOString() } };
+    },
+  );
+
+  app.delete(
+    '/admin/v1/api-keys/:id',
+    { onRequest, schema: { tags: ['admin'], security, params: idParams, response: { 200: dataEnvelope(revokedApiKeySchema), ...errors } } },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id) || !(await deps.identity.revokeApiKey(id))) throw notFound('API key');
+      deps.cache.clear();
+      return { data: { id, revoked: true as const } };
+    },
+  );
+}

@@ -1,0 +1,25 @@
+import { fileURLToPath } from 'node:url';
+import { prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { IdentityRepository } from './db/identity.repository.js';
+import { PrismaClient } from './generated/prisma/client.js';
+
+export const SCHEMA = 'identity';
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export const service: ServiceDefinition<Config> = {
+  name: 'gateway',
+  schema: SCHEMA,
+  migrationsDir: MIGRATIONS_DIR,
+  async build(infra) {
+    const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
+    const app = await buildApp({
+      config: infra.config,
+      identity: new IdentityRepository(prisma),
+      log: infra.log,
+      readiness: infra.readiness,
+    });
+    return { app, close: () => prisma.$disconnect() };
+  },
+};

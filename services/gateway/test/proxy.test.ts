@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@app/service-kit/testing';
+import { ROUTE_TABLE } from '../src/proxy/route-table.js';
+import { startEchoUpstreams, type Echo } from './support/echo-upstreams.js';
+import { createOrganization, startGateway, type Gateway } from './support/gateway.js';
+
+describe('proxying', () => {
+  let gateway: Gateway;
+  let upstreams: Awaited<ReturnType<typeof startEchoUpstreams>>;
+  let org: Awaited<ReturnType<typeof createOrganization>>;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    upstreams = await startEchoUpstreams();
+    gateway = await startGateway(upstreams.env);
+    org = await createOrganization(gateway, 'Proxy Co', 'America/New_York');
+    auth = { authorization: `Bearer ${org.api_key}` };
+  });
+  afterAll(async () => {
+    await gateway.stop();
+    await upstreams.close();
+  });
+
+  it.each(ROUTE_TABLE.map((route) => [route.prefix, route.service] as const))(
+    'when %s/… is requested, then %s answers',
+    async (prefix, service) => {
+      const response = await gateway.app.inject({ url: `${prefix}/abc?x=1`, headers: auth });
+      expect(response.statusCode).toBe(200);
+      const echo: Echo = response.json();
+      expect(echo.service).toBe(service);
+      expect(echo.url).toBe(`${prefix}/abc?x=1`);
+    },
+  );
+
+  it('when a client sends x-organization-id, then it is replaced by the key’s organization', async () => {
+    const response = await gateway.app.inject({
+      url: '/api/v1/events',
+      headers: { ...auth, 'x-organization-id': '11111111-1111-4111-8111-111111111111', 'x-organization-timezone': 'Asia/Tokyo' },
+    });
+    const echo: Echo = response.json();
+    expect(echo.headers['x-organization-id']).toBe(org.id);
+    expect(echo.headers['x-organization-timezone']).toBe('America/New_York');
+    expect(echo.headers.authorization).toBeUndefined();
+  });
+
+  it('when a public route is called without a key, then it is proxied with no organization, even one the client sends', async () => {
+    const response = await gateway.app.inject({
+      url: '/api/bookings/slots?scheduleId=x',
+      headers: { 'x-organization-id': '11111111-1111-4111-8111-111111111111' },
+    });
+    expect(response.statusCode).toBe(200);
+    const echo: Echo = response.json();
+    expect(echo.service).toBe('scheduling');
+    expect(echo.headers['x-organization-id']).toBeUndefined();
+  });
+
+  it('when a public route is called with a bad key, then 401; with a good one, the organization is stamped', async () => {
+    const bad = await gateway.app.inject({
+      url: '/api/bookings/slots?scheduleId=x',
+      headers: { authorization: 'Bearer sk_unknownunknownunknownunknown123' },
+    });
+    expect(bad.statusCode).toBe(401);
+    const good = await gateway.app.inject({ url: '/api/bookings/slots?scheduleId=x', headers: auth });
+    expect((good.json() as Echo).headers['x-organization-id']).toBe(org.id);
+  });
+
+  it('when x-request-id is given, then the service receives it and the response carries it', async () => {
+    const response = await gateway.app.inject({ url: '/api/v1/products', headers: { ...auth, 'x-request-id': 'trace-42' } });
+    expect(response.headers['x-request-id']).toBe('trace-42');
+    expect((response.json() as Echo).headers['x-request-id']).toBe('trace-42');
+  });
+
+  it('when no x-request-id is given, then the gateway generates one and forwards it', async () => {
+    const response = await gateway.app.inject({ url: '/api/v1/products', headers: auth });
+    const id = response.headers['x-request-id'];
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((response.json() as Echo).headers['x-request-id']).toBe(id);
+  });
+
+  it('when a body is posted, then it reaches the service unchanged', async () => {
+    const response = await gateway.app.inject({ method: 'POST', url: '/api/v1/bookings', headers: auth, payload: { hello: 'world' } });
+    expect((response.json() as Echo).body).toEqual({ hello: 'world' });
+  });
+
+  it('when a client sends Expect: 100-continue (curl does over 1 MB), then the upload is proxied, not refused', async () => {
+    const body = 'x'.repeat(900_000);
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/media',
+      headers: { ...auth, expect: '100-continue', 'content-type': 'multipart/form-data; boundary=b' },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(200);
+    const echo: Echo = response.json();
+    expect(echo.service).toBe('catalog');
+    expect(echo.headers.expect).toBeUndefined();
+    expect(String(echo.body).length).toBe(body.length);
+  });
+
+  it.each([
+    ['a JSON body over 1 MB', 'application/json', 1024 * 1024 + 1],
+    ['an upload over 10 MB and its form', 'multipart/form-data; boundary=b', 10 * 1024 * 1024 + 64 * 1024 + 1],
+  ])('when %s is declared, then 413 PAYLOAD_TOO_LARGE before anything is proxied', async (_case, contentType, size) => {
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/media',
+      headers: { ...auth, 'content-type': contentType },
+      payload: Buffer.alloc(size, 120),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+});
+
+describe('an upstream that is down', () => {
+  it('when the service does not answer, then 503 UPSTREAM_UNAVAILABLE quickly, never a hang or 500', async () => {
+    const upstreams = await startEchoUpstreams();
+    const gateway = await startGateway({ ...upstreams.env, CATALOG_URL: `http://127.0.0.1:${await freePort()}` });
+    try {
+      const org = await createOrganization(gateway);
+      const response = await gateway.app.inject({ url: '/api/v1/products', headers: { authorization: `Bearer ${org.api_key}` } });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ error: 'A service this request needs did not answer in time', code: 'UPSTREAM_UNAVAILABLE' });
+    } finally {
+      await gateway.stop();
+      await upstreams.close();
+    }
+  });
+});
+
+describe('replicas', () => {
+  it('when a service has two upstream URLs, then requests are balanced across both', async () => {
+    const first = await startEchoUpstreams();
+    const second = await startEchoUpstreams();
+    const gateway = await startGateway({ ...first.env, EVENTS_URL: `${first.env.EVENTS_URL},${second.env.EVENTS_URL}` });
+    try {
+      const org = await createOrganization(gateway);
+      const ports: number[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        const echo: Echo = (
+          await gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${org.api_key}` } })
+        ).json();
+        ports.push(echo.port); // the server that answered, not the Host header the gateway wrote
+      }
+      const replicaPorts = [first.env.EVENTS_URL, second.env.EVENTS_URL].map((url) => Number(new URL(String(url)).port));
+      expect(ports.sort()).toEqual([...replicaPorts, ...replicaPorts].sort());
+    } finally {
+      await gateway.stop();
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
+
+describe('rate limiting', () => {
+  it('when a key exceeds its limit, then 429 RATE_LIMITED with Retry-After, and other keys are unaffected', async () => {
+    const upstreams = await startEchoUpstreams();
+    const gateway = await startGateway({ ...upstreams.env, RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
+    try {
+      const [a, b] = [await createOrganization(gateway, 'A'), await createOrganization(gateway, 'B')];
+      const call = (key: string) => gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${key}` } });
+      for (let i = 0; i < 3; i += 1) expect((await call(a.api_key)).statusCode).toBe(200);
+      const limited = await call(a.api_key);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await call(b.api_key)).statusCode).toBe(200);
+    } finally {
+      await gateway.stop();
+      await upstreams.close();
+    }
+  });
+});
+
+describe('probes and docs', () => {
+  it('when probed, then /healthz and /readyz (database + NATS) answer and /openapi.json has the admin API', async () => {
+    const upstreams = await startEchoUpstreams();
+    const gateway = await startGateway(upstreams.env);
+    try {
+      expect((await gateway.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+      expect((await gateway.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+      const doc = (await gateway.app.inject({ url: '/openapi.json' })).json();
+      expect(Object.keys(doc.paths)).toContain('/admin/v1/organizations');
+      expect((await gateway.app.inject({ url: '/docs' })).statusCode).toBe(200);
+    } finally {
+      await gateway.stop();
+      await upstreams.close();
+    }
+  });
+});

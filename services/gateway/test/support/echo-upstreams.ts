@@ -1,0 +1,45 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServiceName } from '../../src/proxy/route-table.js';
+
+const SERVICES: ServiceName[] = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'];
+
+export interface Echo {
+  service: ServiceName;
+  /** The port of the server that really answered (the Host header only says where the gateway meant to go). */
+  port: number;
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/**
+ * Stand-ins for the five services behind the gateway: each answers every request with what it received,
+ * so a test can see where the gateway sent a request and with which headers.
+ */
+export async function startEchoUpstreams(): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
+  const servers: FastifyInstance[] = [];
+  const env: Record<string, string> = {};
+  for (const service of SERVICES) {
+    const server = Fastify();
+    server.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    server.all(
+      '/*',
+      async (request) =>
+        ({
+          service,
+          port: request.socket.localPort ?? 0,
+          method: request.method,
+          url: request.url,
+          headers: request.headers,
+          body: request.body,
+        }) satisfies Echo,
+    );
+    await server.listen({ host: '127.0.0.1', port: 0 });
+    servers.push(server);
+    const address = server.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    env[`${service.toUpperCase().replace('-', '_')}_URL`] = `http://127.0.0.1:${port}`;
+  }
+  return { env, close: async () => void (await Promise.all(servers.map((s) => s.close()))) };
+}

@@ -1,0 +1,122 @@
+import type { CreateScheduleBody, ScheduleRecord, UpdateScheduleBody } from '@app/contracts';
+import type { ScheduleRules } from '../domain/availability.js';
+import type { Prisma, PrismaClient, Schedule } from '../generated/prisma/client.js';
+
+/** A Prisma client or an interactive transaction of one. */
+export type Db = PrismaClient | Prisma.TransactionClient;
+
+export interface ScheduleInput extends CreateScheduleBody {
+  timezone: string;
+}
+
+/** The API record of a stored schedule (the stored JSON was validated by the contracts on the way in). */
+export function toRecord(row: Schedule): ScheduleRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    timezone: row.timezone,
+    slot_duration: row.slotDuration,
+    slot_interval: row.slotInterval ?? row.slotDuration,
+    is_active: row.isActive,
+    availability: row.availability as ScheduleRecord['availability'],
+    date_overrides: row.dateOverrides as ScheduleRecord['date_overrides'],
+    buffer_before: row.bufferBefore,
+    buffer_after: row.bufferAfter,
+    minimum_notice: row.minimumNotice,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export function rulesOf(
+  record: Pick<
+    ScheduleRecord,
+    'timezone' | 'slot_duration' | 'slot_interval' | 'availability' | 'date_overrides' | 'buffer_before' | 'buffer_after' | 'minimum_notice'
+  >,
+): ScheduleRules {
+  return {
+    timezone: record.timezone,
+    slotDuration: record.slot_duration,
+    slotInterval: record.slot_interval,
+    availability: record.availability,
+    dateOverrides: record.date_overrides,
+    bufferBefore: record.buffer_before,
+    bufferAfter: record.buffer_after,
+    minimumNotice: record.minimum_notice,
+  };
+}
+
+export async function insertSchedule(db: Db, organizationId: string, input: ScheduleInput, now: Date): Promise<ScheduleRecord> {
+  const row = await db.schedule.create({
+    data: {
+      organizationId,
+      name: input.name,
+      timezone: input.timezone,
+      slotDuration: input.slot_duration,
+      slotInterval: input.slot_interval ?? null,
+      isActive: input.is_active,
+      availability: input.availability,
+      dateOverrides: input.date_overrides,
+      bufferBefore: input.buffer_before,
+      bufferAfter: input.buffer_after,
+      minimumNotice: input.minimum_notice,
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+  return toRecord(row);
+}
+
+export async function findSchedule(db: Db, organizationId: string, id: string): Promise<ScheduleRecord | null> {
+  const row = await db.schedule.findFirst({ where: { id, organizationId } });
+  return row && toRecord(row);
+}
+
+export async function listSchedules(
+  db: Db,
+  organizationId: string,
+  page: { limit: number; offset: number; active?: boolean | undefined },
+): Promise<{ records: ScheduleRecord[]; total: number }> {
+  const where = { organizationId, ...(page.active === undefined ? {} : { isActive: page.active }) };
+  const [rows, total] = await Promise.all([
+    db.schedule.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+    db.schedule.count({ where }),
+  ]);
+  return { records: rows.map(toRecord), total };
+}
+
+/** Applies a validated PATCH to a schedule of the organization, locking it; null when there is none. */
+export async function updateSchedule(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: UpdateScheduleBody,
+  now: Date,
+): Promise<ScheduleRecord | null> {
+  const { count } = await db.schedule.updateMany({
+    where: { id, organizationId },
+    data: {
+      name: changes.name,
+      timezone: changes.timezone,
+      slotDuration: changes.slot_duration,
+      slotInterval: changes.slot_interval,
+      isActive: changes.is_active,
+      availability: changes.availability,
+      dateOverrides: changes.date_overrides,
+      bufferBefore: changes.buffer_before,
+      bufferAfter: changes.buffer_after,
+      minimumNotice: changes.minimum_notice,
+      updatedAt: now,
+    },
+  });
+  return count === 0 ? null : findSchedule(db, organizationId, id);
+}
+
+/** Deactivates an active schedule of the organization; false when there is none (or it is inactive already). */
+export async function deactivateActiveSchedule(db: Db, organizationId: string, id: string, now: Date): Promise<boolean> {
+  const { count } = await db.schedule.updateMany({
+    where: { id, organizationId, isActive: true },
+    data: { isActive: false, updatedAt: now },
+  });
+  return count === 1;
+}

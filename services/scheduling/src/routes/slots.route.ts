@@ -1,0 +1,21 @@
+import { errorBodySchema, slotsQuerySchema, slotsResponseSchema } from '@app/contracts';
+import type { ServiceApp } from '@app/service-kit';
+import type { UseCaseContext } from '../use-cases/context.js';
+import { findSlots } from '../use-cases/slots.js';
+import { optionalOrganizationId } from './caller.js';
+
+/** `GET /api/bookings/slots`: public (booking pages call it without a key), so the organization is optional. */
+export function registerSlotRoutes(app: ServiceApp, ctx: UseCaseContext): void {
+  app.get(
+    '/api/bookings/slots',
+    {
+      schema: {
+        tags: ['slots'],
+        security: [],
+        querystring: slotsQuerySchema,
+        response: { 200: slotsResponseSchema, 400: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => findSlots(request.query, optionalOrganizationId(request), ctx),
+  );
+}

@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+import { SCHEDULING_STREAM } from '@app/contracts';
+import { OutboxRelay, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { PrismaClient } from './generated/prisma/client.js';
+import { bookingsProjection, calendarProjection } from './handlers/projections.consumer.js';
+import { serveRequests } from './handlers/requests.handler.js';
+import type { UseCaseContext } from './use-cases/context.js';
+
+export const SCHEMA = 'scheduling';
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+/** The service with an injectable clock (tests pin `now` for minimum notice and default dates). */
+export function createServiceDefinition({ now = () => new Date() }: { now?: () => Date } = {}): ServiceDefinition<Config> {
+  return {
+    name: 'scheduling',
+    schema: SCHEMA,
+    migrationsDir: MIGRATIONS_DIR,
+    async build(infra) {
+      const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
+      const relay = new OutboxRelay({ db: prisma, bus: infra.bus, stream: SCHEDULING_STREAM });
+      const ctx: UseCaseContext = { prisma, pool: infra.pool, relay, now };
+      serveRequests(infra.bus, ctx);
+      const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
+      return {
+        app,
+        background: [relay, bookingsProjection(infra.bus, prisma), calendarProjection(infra.bus, prisma)],
+        close: () => prisma.$disconnect(),
+      };
+    },
+  };
+}
+
+export const service = createServiceDefinition();
