@@ -15,6 +15,11 @@ export const baseConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only')
     .default(''),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  /**
+   * On SIGTERM, how long the process keeps serving while `/readyz` already says 503, so that load balancers
+   * (the gateway's replica probes) stop sending it new requests before the listener closes.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 

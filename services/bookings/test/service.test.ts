@@ -16,7 +16,7 @@ describe('bookings service', () => {
 
   it('when started, then it is ready with database and NATS', async () => {
     const response = await running.app.inject({ url: '/readyz' });
-    expect(response.json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+    expect(response.json()).toEqual({ status: 'ok', checks: { accepting: 'ok', database: 'ok', nats: 'ok' } });
   });
 
   it('when the migrations have run, then the Prisma schema mirrors them', async () => {

@@ -25,7 +25,7 @@ afterAll(async () => {
 describe('calendar-sync service', () => {
   it('when started, then it is ready with database and NATS', async () => {
     const response = await running.app.inject({ url: '/readyz' });
-    expect(response.json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+    expect(response.json()).toEqual({ status: 'ok', checks: { accepting: 'ok', database: 'ok', nats: 'ok' } });
   });
 
   it('when migrated, then the Prisma schema mirrors the tables', async () => {

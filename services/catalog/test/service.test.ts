@@ -15,7 +15,7 @@ describe('catalog service', () => {
 
   it('when started, then it is ready with database and NATS', async () => {
     const response = await catalog.running.app.inject({ url: '/readyz' });
-    expect(response.json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+    expect(response.json()).toEqual({ status: 'ok', checks: { accepting: 'ok', database: 'ok', nats: 'ok' } });
   });
 
   it('when the migrations ran, then the Prisma schema mirrors them', async () => {

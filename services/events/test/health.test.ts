@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
+import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
 import { SCHEMA } from '../src/service.js';
 import { startEvents, type Running } from './support.js';
 
@@ -15,7 +16,22 @@ describe('events service', () => {
 
   it('when started, then it is ready with database and NATS', async () => {
     const response = await running.app.inject({ url: '/readyz' });
-    expect(response.json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+    expect(response.json()).toEqual({ status: 'ok', checks: { accepting: 'ok', database: 'ok', nats: 'ok' } });
+  });
+
+  it('when draining before a shutdown, then /readyz says 503 while requests are still served', async () => {
+    const draining = await startEvents();
+    try {
+      const drained = draining.drain(50);
+      const ready = await draining.app.inject({ url: '/readyz' });
+      const served = await draining.app.inject({ url: '/api/v1/event-types', headers: organizationHeaders(randomUUID()) });
+      await drained;
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'unavailable', checks: { accepting: 'unavailable', database: 'ok', nats: 'ok' } });
+      expect(served.statusCode).toBe(200);
+    } finally {
+      await draining.stop();
+    }
   });
 
   it('when migrated, then the Prisma schema mirrors the tables', async () => {

@@ -9,7 +9,8 @@ import type { IdentityRepository } from './db/identity.repository.js';
 import { OpenApiAggregator } from './proxy/openapi-merge.js';
 import { bodyLimitHook } from './proxy/body-limits.js';
 import { registerProxies } from './proxy/register-proxies.js';
-import { upstreamsOf } from './proxy/route-table.js';
+import { ReplicaPool } from './proxy/replica-pool.js';
+import { upstreamsOf, type ServiceName } from './proxy/route-table.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
 
 export interface GatewayDeps {
@@ -36,7 +37,10 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   app.addHook('onRequest', bodyLimitHook({ maxBodyBytes: config.MAX_BODY_BYTES, maxUploadBytes: config.MAX_UPLOAD_BYTES }));
   await registerRateLimit(app, { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
   registerAdminRoutes(app, { identity: deps.identity, cache, adminToken: config.ADMIN_TOKEN });
-  await registerProxies(app, { upstreams, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  const replicas = replicaPools(upstreams, config.UPSTREAM_PROBE_MS);
+  app.addHook('onReady', async () => Object.values(replicas).forEach((pool) => pool.start()));
+  app.addHook('onClose', async () => Object.values(replicas).forEach((pool) => pool.stop()));
+  await registerProxies(app, { replicas, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
 
   const aggregator = new OpenApiAggregator(() => app.swagger() as Record<string, unknown>, upstreams, deps.log);
   app.get('/openapi.json', { schema: { hide: true } }, async () => aggregator.document());
@@ -53,4 +57,12 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
     transformSpecification: () => latest,
   });
   return app;
+}
+
+function replicaPools(upstreams: Record<ServiceName, string[]>, probeMs: number): Record<ServiceName, ReplicaPool> {
+  const probe = { intervalMs: probeMs, timeoutMs: Math.min(probeMs, 1000) };
+  return Object.fromEntries(Object.entries(upstreams).map(([service, urls]) => [service, new ReplicaPool(urls, probe)])) as Record<
+    ServiceName,
+    ReplicaPool
+  >;
 }

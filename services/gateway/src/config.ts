@@ -41,6 +41,8 @@ export const configSchema = baseConfigSchema
       .int()
       .min(1)
       .default(10 * 1024 * 1024 + 64 * 1024),
+    /** How often the gateway asks each replica of a replicated service whether it is ready (routing skips those that are not). */
+    UPSTREAM_PROBE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
     /** Upper bound on a proxied request (uploads included). */
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '@app/service-kit/testing';
+import { eventually, freePort } from '@app/service-kit/testing';
 import { ROUTE_TABLE } from '../src/proxy/route-table.js';
 import { startEchoUpstreams, type Echo } from './support/echo-upstreams.js';
 import { createOrganization, startGateway, type Gateway } from './support/gateway.js';
@@ -149,6 +149,42 @@ describe('replicas', () => {
       await Promise.all([first.close(), second.close()]);
     }
   });
+
+  it('when a replica reports not ready (draining), then requests go to the others until it is ready again', async () => {
+    let secondReady = true;
+    const first = await startEchoUpstreams();
+    const second = await startEchoUpstreams({ ready: () => secondReady });
+    const gateway = await startGateway({
+      ...first.env,
+      EVENTS_URL: `${first.env.EVENTS_URL},${second.env.EVENTS_URL}`,
+      UPSTREAM_PROBE_MS: '50',
+    });
+    const portOf = (url: string | undefined) => Number(new URL(String(url)).port);
+    try {
+      const org = await createOrganization(gateway);
+      const answered = async () => {
+        const ports = new Set<number>();
+        for (let i = 0; i < 6; i += 1) {
+          const response = await gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${org.api_key}` } });
+          ports.add(response.json<Echo>().port);
+        }
+        return [...ports].sort();
+      };
+      const both = [portOf(first.env.EVENTS_URL), portOf(second.env.EVENTS_URL)].sort();
+      const until = async (expected: number[]) => {
+        const ports = await answered();
+        return JSON.stringify(ports) === JSON.stringify(expected) ? ports : undefined;
+      };
+      expect(await answered()).toEqual(both);
+      secondReady = false;
+      expect(await eventually(() => until([portOf(first.env.EVENTS_URL)]), 5000)).toEqual([portOf(first.env.EVENTS_URL)]);
+      secondReady = true;
+      expect(await eventually(() => until(both), 5000)).toEqual(both);
+    } finally {
+      await gateway.stop();
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
 });
 
 describe('rate limiting', () => {
@@ -177,7 +213,10 @@ describe('probes and docs', () => {
     const gateway = await startGateway(upstreams.env);
     try {
       expect((await gateway.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
-      expect((await gateway.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+      expect((await gateway.app.inject({ url: '/readyz' })).json()).toEqual({
+        status: 'ok',
+        checks: { accepting: 'ok', database: 'ok', nats: 'ok' },
+      });
       const doc = (await gateway.app.inject({ url: '/openapi.json' })).json();
       expect(Object.keys(doc.paths)).toContain('/admin/v1/organizations');
       expect((await gateway.app.inject({ url: '/docs' })).statusCode).toBe(200);

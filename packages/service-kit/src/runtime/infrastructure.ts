@@ -12,6 +12,8 @@ export interface Infrastructure<C extends BaseConfig = BaseConfig> {
   pool: pg.Pool;
   bus: Bus;
   readiness: ReadinessCheck[];
+  /** From now on `/readyz` answers 503: the process is about to stop and wants no new requests. */
+  startDraining(): void;
   close(): Promise<void>;
 }
 
@@ -32,15 +34,25 @@ export async function openInfrastructure<C extends BaseConfig>(
     await pool.end();
     throw error;
   });
+  let draining = false;
   return {
     config,
     log,
     pool,
     bus,
     readiness: [
+      {
+        name: 'accepting',
+        check: async () => {
+          if (draining) throw new Error('shutting down');
+        },
+      },
       { name: 'database', check: async () => void (await pool.query('SELECT 1')) },
       { name: 'nats', check: () => bus.nc.flush() },
     ],
+    startDraining() {
+      draining = true;
+    },
     async close() {
       await bus.close();
       await pool.end();

@@ -22,16 +22,20 @@ export async function runMain<S extends z.ZodType<BaseConfig>>(definition: Servi
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    service.app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    service.app.log.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, 'shutting down: draining, then closing');
+    const force = setTimeout(() => process.exit(1), config.SHUTDOWN_DRAIN_MS + 10_000);
     force.unref();
-    service.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        service.app.log.error({ err: error }, 'unclean shutdown');
-        process.exit(1);
-      },
-    );
+    // Not-ready first (balancers stop routing here), then close: in-flight requests finish, none is dropped.
+    service
+      .drain(config.SHUTDOWN_DRAIN_MS)
+      .then(() => service.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          service.app.log.error({ err: error }, 'unclean shutdown');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

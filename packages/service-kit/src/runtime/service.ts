@@ -31,6 +31,8 @@ export interface RunningService<C extends BaseConfig> extends Built {
   infra: Infrastructure<C>;
   /** The address it listens on, when started with `listen`. */
   url?: string;
+  /** Reports not-ready on `/readyz` and keeps serving for `ms`, so traffic moves away before `stop`. */
+  drain(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,10 @@ export async function startService<C extends BaseConfig>(
     ...built,
     infra,
     url,
+    async drain(ms) {
+      infra.startDraining();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    },
     async stop() {
       // Graceful: stop accepting and let in-flight requests finish, but cut connections that are still
       // open after the grace period (a client that keeps streaming must not hold shutdown forever).

@@ -1,8 +1,9 @@
 import type { Booking } from '../domain/booking.js';
 import { Prisma } from '../generated/prisma/client.js';
-import type { Db } from './client.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 import type { IdempotencyKeyRef } from './idempotency.repository.js';
 import type { OutboxEvent } from './outbox-event.js';
+import { lockScheduleWrites } from './schedule-lock.js';
 
 /** The first response of an Idempotency-Key, stored with the booking it created. */
 export interface FirstResponse extends IdempotencyKeyRef {
@@ -12,19 +13,19 @@ export interface FirstResponse extends IdempotencyKeyRef {
 
 /**
  * Writes a new booking, its `created` event and (with an Idempotency-Key) the key's first response as
- * ONE statement: it commits or fails as a whole, in one round trip — creation is the hot path. The
- * database decides the races: an overlap with a live booking of the schedule fails with 23P01
- * (isOverlapViolation), a key another request already holds with 23505 on its primary key
+ * ONE statement, after taking the schedule's write lock in the same transaction: it commits or fails as
+ * a whole. The database decides the races: an overlap with a live booking of the schedule fails with
+ * 23P01 (isOverlapViolation), a key another request already holds with 23505 on its primary key
  * (isKeyTaken), after waiting for that request to commit.
  */
-export async function insertBookingStatement(db: Db, booking: Booking, event: OutboxEvent, key?: FirstResponse): Promise<void> {
+export async function insertBookingStatement(db: PrismaClient, booking: Booking, event: OutboxEvent, key?: FirstResponse): Promise<void> {
   const keyInsert = key
     ? Prisma.sql`, first_response AS (
         INSERT INTO idempotency_keys (organization_id, key, request_hash, status_code, response_body)
         VALUES (${key.organizationId}::uuid, ${key.key}, ${key.requestHash}, ${key.statusCode}, ${JSON.stringify(key.body)}::jsonb))`
     : Prisma.empty;
   const { attendee } = booking;
-  await db.$executeRaw`
+  const insert = db.$executeRaw`
     WITH booking AS (
       INSERT INTO bookings (id, organization_id, schedule_id, event_type_id, start_time, end_time, status, title, timezone,
                             location, location_type, metadata, attendee_name, attendee_email, attendee_phone,
@@ -39,4 +40,5 @@ export async function insertBookingStatement(db: Db, booking: Booking, event: Ou
       INSERT INTO outbox (id, subject, payload) VALUES (${event.id}::uuid, ${event.subject}, ${event.payload}::jsonb))
     ${keyInsert}
     SELECT 1`;
+  await db.$transaction([db.$executeRaw(lockScheduleWrites(booking.scheduleId)), insert]);
 }

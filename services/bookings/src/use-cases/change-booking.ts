@@ -4,6 +4,7 @@ import type { Booking } from '../domain/booking.js';
 import { planCancel, planUpdate, type UpdatePlan, type UpdateRequest } from '../domain/booking-update.js';
 import { findBooking, lockBooking, saveBooking } from '../db/booking.repository.js';
 import { isOverlapViolation, retryOnDeadlock } from '../db/errors.js';
+import { lockScheduleWrites } from '../db/schedule-lock.js';
 import type { BookingContext, Caller } from './context.js';
 import { slotTaken } from './create-booking.js';
 import { recordSteps } from './record-events.js';
@@ -19,7 +20,8 @@ function toUpdateRequest(body: UpdateBookingBody): UpdateRequest {
 /**
  * Applies a planned change under the booking's row lock: concurrent changes of one booking run one
  * after the other, and each is judged against the state the previous one left (one wins, the other
- * sees the new state). The new state and one event per step commit together.
+ * sees the new state). The write itself also holds the schedule's write lock (see schedule-lock.ts).
+ * The new state and one event per step commit together.
  */
 async function applyLocked(id: string, caller: Caller, ctx: BookingContext, plan: (current: Booking) => UpdatePlan): Promise<Booking> {
   const saved = await retryOnDeadlock(() =>
@@ -29,6 +31,8 @@ async function applyLocked(id: string, caller: Caller, ctx: BookingContext, plan
       const planned = plan(current);
       if (planned.refusal !== undefined) throw new AppError('INVALID_TRANSITION', planned.refusal);
       if (planned.steps.length === 0) return { booking: current, changed: false };
+      // Row lock first, then the schedule's: creates take only the latter, so no two writers wait in a circle.
+      await tx.$executeRaw(lockScheduleWrites(current.scheduleId));
       await saveBooking(tx, planned.result);
       await recordSteps(tx, planned.steps, caller);
       return { booking: planned.result, changed: true };

@@ -2,7 +2,8 @@ import proxy from '@fastify/http-proxy';
 import type { FastifyRequest } from 'fastify';
 import { ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER, REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
 import type { ServiceApp } from '@app/service-kit';
-import { ROUTE_TABLE, roundRobin, type ServiceName } from './route-table.js';
+import type { ReplicaPool } from './replica-pool.js';
+import { ROUTE_TABLE, type ServiceName } from './route-table.js';
 
 /** Headers only the gateway may set: whatever a client sends under these names is dropped. */
 const TRUSTED_HEADERS = [ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER];
@@ -27,20 +28,19 @@ function forwardedHeaders(request: Pick<FastifyRequest, 'id' | 'caller'>, header
 /** One proxy per prefix of the route table: stamp trusted headers, forward, map failures to 503 (auth ran in onRequest). */
 export async function registerProxies(
   app: ServiceApp,
-  deps: { upstreams: Record<ServiceName, string[]>; timeoutMs: number },
+  deps: { replicas: Record<ServiceName, ReplicaPool>; timeoutMs: number },
 ): Promise<void> {
   for (const route of ROUTE_TABLE) {
-    const urls = deps.upstreams[route.service];
-    const pick = roundRobin(urls);
+    const replicas = deps.replicas[route.service];
     await app.register(proxy, {
       // No fixed upstream: reply-from would then send every request to that one origin whatever getUpstream
-      // picks. Without it, each request goes to the replica getUpstream chose (round-robin).
+      // picks. Without it, each request goes to the replica getUpstream chose (round-robin over ready ones).
       upstream: '',
       prefix: route.prefix,
       rewritePrefix: route.prefix,
       undici: { headersTimeout: deps.timeoutMs, bodyTimeout: deps.timeoutMs, connect: { timeout: 2000 } },
       replyOptions: {
-        getUpstream: () => pick(),
+        getUpstream: () => replicas.pick(),
         rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers),
         onError: (reply, { error }) => {
           reply.log.warn({ err: error, service: route.service }, 'upstream unavailable');

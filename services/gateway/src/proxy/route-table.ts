@@ -30,16 +30,6 @@ export function upstreamsOf(config: Config): Record<ServiceName, string[]> {
   };
 }
 
-/** Round-robin over a service's replicas. */
-export function roundRobin(urls: string[]): () => string {
-  let next = 0;
-  return () => {
-    const url = urls[next % urls.length] as string;
-    next += 1;
-    return url;
-  };
-}
-
 /** True for a path under a public prefix of the route table (no key needed). */
 export function isPublicPath(path: string): boolean {
   return ROUTE_TABLE.some((route) => route.public && (path === route.prefix || path.startsWith(`${route.prefix}/`)));

@@ -17,12 +17,15 @@ export interface Echo {
  * Stand-ins for the five services behind the gateway: each answers every request with what it received,
  * so a test can see where the gateway sent a request and with which headers.
  */
-export async function startEchoUpstreams(): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
+export async function startEchoUpstreams(
+  options: { ready?: () => boolean } = {},
+): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
   const servers: FastifyInstance[] = [];
   const env: Record<string, string> = {};
   for (const service of SERVICES) {
     const server = Fastify();
     server.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    server.get('/readyz', async (_request, reply) => reply.code(options.ready?.() === false ? 503 : 200).send({}));
     server.all(
       '/*',
       async (request) =>

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { organizationWithSchedule } from '../support/organization.js';
+
+const DRAIN_MS = 1500;
+
+describe('a replica stopped with SIGTERM under load', () => {
+  let stack: E2eStack;
+
+  beforeAll(async () => {
+    stack = await startE2eStack({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS), UPSTREAM_PROBE_MS: '200' }, { events: 2 });
+  }, 120_000);
+  afterAll(() => stack?.stop());
+
+  it('when one events replica is told to stop, then it reports not-ready first, drains, and no request is dropped', async () => {
+    const { key } = await organizationWithSchedule(stack);
+    const replicas = stack.children.filter((child) => child.name === 'events');
+    expect(replicas).toHaveLength(2);
+    const [leaving] = replicas;
+    if (!leaving) throw new Error('no events replica');
+
+    const statuses: number[] = [];
+    let running = true;
+    const client = async (n: number) => {
+      for (let i = 0; running; i += 1) {
+        const response =
+          i % 2 === 0
+            ? await stack.call('GET', '/api/v1/event-types', { key })
+            : await stack.call('POST', '/api/v1/event-types', { key, body: { title: `Drain ${n}-${i}`, duration: 30 } });
+        statuses.push(response.status);
+      }
+    };
+    const clients = Promise.all([0, 1, 2, 3].map(client));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    const readiness: number[] = [];
+    const exited = new Promise<number | null>((resolve) => leaving.child.once('exit', (code) => resolve(code)));
+    let gone = false;
+    void exited.then(() => (gone = true));
+    const watchReadiness = (async () => {
+      while (!gone) {
+        const status = await fetch(`http://127.0.0.1:${leaving.port}/readyz`).then(
+          (response) => response.status,
+          () => 0,
+        );
+        if (!gone) readiness.push(status);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    const sentAt = Date.now();
+    leaving.child.kill('SIGTERM');
+    const exitCode = await exited;
+    const stoppedAfter = Date.now() - sentAt;
+    await watchReadiness;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    running = false;
+    await clients;
+
+    expect(exitCode).toBe(0);
+    expect(stoppedAfter).toBeGreaterThanOrEqual(DRAIN_MS);
+    expect(readiness).toContain(503);
+    expect(statuses.length).toBeGreaterThan(20);
+    expect(statuses.filter((status) => status !== 200 && status !== 201)).toEqual([]);
+  });
+});
