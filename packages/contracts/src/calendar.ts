@@ -87,14 +87,14 @@ export const calendarIdsSchema = z
   .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat a calendar' });
 
 /** OAuth tokens of a connection: accepted on creation, stored encrypted, never returned. */
-export const calendarCredentialsSchema = z.object({
+export const calendarCredentialsSchema = z.strictObject({
   access_token: tokenSchema,
   refresh_token: tokenSchema,
   expires_at: instantSchema,
 });
 
 /** POST /api/v1/calendar-connections */
-export const createCalendarConnectionBodySchema = z.object({
+export const createCalendarConnectionBodySchema = z.strictObject({
   provider: calendarProviderSchema,
   schedule_id: z.string().min(1, { message: 'is required' }).max(100),
   calendar_ids: calendarIdsSchema.default(['primary']),
@@ -117,7 +117,8 @@ export const calendarConnectionSchema = z
 export type CalendarConnection = z.infer<typeof calendarConnectionSchema>;
 
 /** GET /api/v1/calendar-connections */
-export const listCalendarConnectionsQuerySchema = paginationQuerySchema.extend({
+export const listCalendarConnectionsQuerySchema = z.strictObject({
+  ...paginationQuerySchema.shape,
   schedule_id: z.string().max(100).optional(),
   provider: calendarProviderSchema.optional(),
   status: connectionStatusSchema.optional(),
@@ -126,7 +127,7 @@ export const listCalendarConnectionsQuerySchema = paginationQuerySchema.extend({
 export const deletedCalendarConnectionSchema = z.object({ id: z.uuid(), deleted: z.literal(true) });
 
 /** GET /api/v1/calendar-connections/oauth/{provider}/authorize */
-export const oauthAuthorizeQuerySchema = z.object({
+export const oauthAuthorizeQuerySchema = z.strictObject({
   schedule_id: z.string().min(1, { message: 'is required' }).max(100),
   /** Comma-separated calendar ids; default `primary`. */
   calendar_ids: z

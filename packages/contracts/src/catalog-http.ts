@@ -96,7 +96,8 @@ export const listProductsQuerySchema = paginationQuerySchema.extend({
 export type ListProductsQuery = z.infer<typeof listProductsQuerySchema>;
 
 /** How a product or image refers to a media file. */
-export const mediaRefSchema = z.object({ id: z.uuid(), url: z.string(), alt_text: z.string().nullable() });
+/** `alt_text` is a string as the spec types it: "" when the file has none. */
+export const mediaRefSchema = z.object({ id: z.uuid(), url: z.string(), alt_text: z.string() });
 
 export const productSchema = z
   .object({
@@ -122,7 +123,7 @@ export const mediaFileSchema = z
   .object({
     id: z.uuid(),
     url: z.string(),
-    alt_text: z.string().nullable(),
+    alt_text: z.string(),
     filename: z.string(),
     mime_type: z.enum(MEDIA_MIME_TYPES),
     size: z.number().int(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { timeZoneSchema, uuidSchema } from './scalars.js';
 
 /** POST /admin/v1/organizations */
-export const createOrganizationBodySchema = z.object({
+export const createOrganizationBodySchema = z.strictObject({
   name: z.string().trim().min(1, { message: 'is required' }).max(200),
   timezone: timeZoneSchema.optional(),
 });
@@ -18,7 +18,7 @@ export const organizationSchema = z.object({
 export const createdOrganizationSchema = organizationSchema.extend({ api_key: z.string() });
 
 /** POST /admin/v1/organizations/{id}/api-keys */
-export const createApiKeyBodySchema = z.object({ name: z.string().trim().min(1).max(200).optional() });
+export const createApiKeyBodySchema = z.strictObject({ name: z.string().trim().min(1).max(200).optional() });
 
 export const createdApiKeySchema = z.object({
   id: uuidSchema,

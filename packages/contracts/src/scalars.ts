@@ -29,11 +29,21 @@ function isRealDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
+/**
+ * Years a date may have. Before 1900 the zone database gives local mean times (Kiritimati −10:40) and
+ * JavaScript reads years below 100 as 19xx; past 9998 the next day (an overnight event) has five digits.
+ */
+const FIRST_YEAR = 1900;
+const LAST_YEAR = 9998;
+
+/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30), in the years 1900–9998. */
 export const localDateSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD' })
-  .refine(isRealDate, { message: 'must be a date YYYY-MM-DD' });
+  .refine(isRealDate, { message: 'must be a date YYYY-MM-DD' })
+  .refine((value) => Number(value.slice(0, 4)) >= FIRST_YEAR && Number(value.slice(0, 4)) <= LAST_YEAR, {
+    message: `must be a date from ${FIRST_YEAR}-01-01 to ${LAST_YEAR}-12-31`,
+  });
 
 /** A local wall-clock time `HH:MM` (00:00–23:59). */
 export const localTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be a time HH:MM' });
@@ -57,9 +67,9 @@ export const dollarsSchema = z
   .number({ message: 'must be a number' })
   .nonnegative({ message: 'must not be negative' })
   .max(1_000_000_000, { message: 'must be at most 1000000000' })
-  .refine((value) => Number.isInteger(Math.round(value * 100)) && Math.abs(Math.round(value * 100) - value * 100) < 1e-6, {
-    message: 'must have at most two decimals',
-  });
+  // Judged on the number as the client wrote it (JSON's shortest decimal form): 19.99 passes although
+  // 19.99 * 100 is 1998.9999999999998, while 0.000000001 or 19.999999999 do not slip through a tolerance.
+  .refine((value) => /^\d+(\.\d{1,2})?$/.test(String(value)), { message: 'must have at most two decimals' });
 
 export function dollarsToCents(dollars: number): number {
   return Math.round(dollars * 100);

@@ -49,16 +49,31 @@ describe('shared scalars', () => {
   it.each([
     [19.99, 1999],
     [0.3, 30],
-    [0.1 + 0.2, 30],
+    [1.1, 110],
+    [1000000000, 100000000000],
     [0, 0],
   ])('when %s dollars are given, then they are %s cents exactly', (dollars, cents) => {
     expect(dollarsSchema.safeParse(dollars).success).toBe(true);
     expect(dollarsToCents(dollars)).toBe(cents);
   });
 
-  it.each([-1, 1.999, 0.001])('when %s dollars are given, then they are refused', (dollars) => {
+  // More than two decimals as written, however close to a cent: 0.1 + 0.2 is 0.30000000000000004.
+  it.each([-1, 1.999, 0.001, 0.1 + 0.2, 0.000000001, 19.999999999, 1e-7])('when %s dollars are given, then they are refused', (dollars) => {
     expect(dollarsSchema.safeParse(dollars).success).toBe(false);
   });
+});
+
+describe('local dates', () => {
+  it.each(['1900-01-01', '2026-02-28', '2028-02-29', '9998-12-31'])('when %s is given, then it is accepted', (date) => {
+    expect(localDateSchema.safeParse(date).success).toBe(true);
+  });
+
+  it.each(['0000-01-01', '0099-06-01', '1899-12-31', '9999-12-31', '2026-02-30', '2026-13-01'])(
+    'when %s is given, then it is refused',
+    (date) => {
+      expect(localDateSchema.safeParse(date).success).toBe(false);
+    },
+  );
 });
 
 describe('pagination query', () => {
@@ -66,12 +81,17 @@ describe('pagination query', () => {
     expect(paginationQuerySchema.parse({})).toEqual({ limit: 50, offset: 0 });
   });
 
-  it.each([{ limit: '0' }, { limit: '201' }, { limit: 'ten' }, { offset: '-1' }, { limit: '1.5' }])(
-    'when %j is given, then it is refused',
-    (query) => {
-      expect(paginationQuerySchema.safeParse(query).success).toBe(false);
-    },
-  );
+  it.each([
+    { limit: '0' },
+    { limit: '201' },
+    { limit: 'ten' },
+    { offset: '-1' },
+    { limit: '1.5' },
+    { offset: '2147483648' },
+    { page: '2' },
+  ])('when %j is given, then it is refused', (query) => {
+    expect(paginationQuerySchema.safeParse(query).success).toBe(false);
+  });
 
   it('when limit is 200, then it is accepted', () => {
     expect(paginationQuerySchema.parse({ limit: '200', offset: '10' })).toEqual({ limit: 200, offset: 10 });

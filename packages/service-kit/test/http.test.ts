@@ -25,6 +25,10 @@ describe('buildService', () => {
     app.get('/boom', async () => {
       throw new Error('relation "secret_table" does not exist: SELECT * FROM secret_table');
     });
+    app.post('/boom', { schema: { body: z.object({ title: z.string() }) } }, async () => {
+      throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+    });
+    app.post('/anything', { schema: { body: z.unknown() } }, async (request) => ({ data: request.body }));
     await app.ready();
   });
   afterAll(() => app.close());
@@ -37,6 +41,37 @@ describe('buildService', () => {
       code: 'VALIDATION_ERROR',
       details: [{ path: 'title', message: 'title is required' }],
     });
+  });
+
+  it('when a route with a body fails unexpectedly, then 500 INTERNAL (never disguised as a client error)', async () => {
+    const response = await app.inject({ method: 'POST', url: '/boom', payload: { title: 'x' } });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ error: 'Internal server error', code: 'INTERNAL' });
+  });
+
+  it.each([
+    ['a NUL in a nested string', { attendee: { name: 'a\u0000b' } }, 'attendee.name', 'attendee.name must not contain NUL characters'],
+    ['a NUL in a key', { metadata: { 'k\u0000': 1 } }, 'metadata.k\\0', 'metadata.k\\0 must not have NUL characters in its name'],
+    ['a NUL in an array item', { tags: ['ok', '\u0000'] }, 'tags.1', 'tags.1 must not contain NUL characters'],
+  ])('when the body has %s, then 400 naming where, before any schema or database sees it', async (_case, payload, path, message) => {
+    const response = await app.inject({ method: 'POST', url: '/anything', payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: message, code: 'VALIDATION_ERROR', details: [{ path, message }] });
+  });
+
+  it('when the body is nested deeper than 32 levels, then 400; 32 levels are fine', async () => {
+    const nest = (levels: number): unknown => (levels === 0 ? 'leaf' : { a: nest(levels - 1) });
+    expect((await app.inject({ method: 'POST', url: '/anything', payload: nest(31) as object })).statusCode).toBe(200);
+    const deepJson = `${'{"a":'.repeat(4500)}"leaf"${'}'.repeat(4500)}`;
+    const deep = await app.inject({ method: 'POST', url: '/anything', headers: { 'content-type': 'application/json' }, payload: deepJson });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().error).toMatch(/must not be nested more than 32 levels deep$/);
+  });
+
+  it('when a query parameter holds a NUL, then 400 naming it', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things?mode=a%00', payload: { title: 'x' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details).toEqual([{ path: 'mode', message: 'mode must not contain NUL characters' }]);
   });
 
   it('when a field has the wrong type, then the message names the field', async () => {

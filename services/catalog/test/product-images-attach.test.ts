@@ -25,7 +25,7 @@ describe('POST /api/v1/products/{id}/images', () => {
       media_file_id: media[0]?.id,
       order_index: 0,
       is_featured: false,
-      media_file: { id: media[0]?.id, url: media[0]?.url, alt_text: null },
+      media_file: { id: media[0]?.id, url: media[0]?.url, alt_text: '' },
       created_at: expect.stringMatching(/Z$/),
     });
   });
@@ -68,7 +68,7 @@ describe('POST /api/v1/products/{id}/images', () => {
     expect((await gallery()).map((image) => image.is_featured)).toEqual([false, true]);
     const current = (await client.get(`/api/v1/products/${product.id}`)).json().data;
     expect(current.featured_image_id).toBe(nth(media, 1).id);
-    expect(current.featured_image).toEqual({ id: nth(media, 1).id, url: nth(media, 1).url, alt_text: null });
+    expect(current.featured_image).toEqual({ id: nth(media, 1).id, url: nth(media, 1).url, alt_text: '' });
   });
 
   it('when 10 media files are attached at once, then they get the 10 positions 0..9, each once', async () => {

@@ -107,7 +107,7 @@ describe('POST /api/v1/products', () => {
     const media = await c.uploadImage();
     const product = await c.product({ featured_image_id: media.id });
     expect(product.featured_image_id).toBe(media.id);
-    expect(product.featured_image).toEqual({ id: media.id, url: media.url, alt_text: null });
+    expect(product.featured_image).toEqual({ id: media.id, url: media.url, alt_text: '' });
   });
 
   it.each([

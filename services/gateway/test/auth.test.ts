@@ -157,6 +157,20 @@ describe('admin API', () => {
     });
   });
 
+  it('when a key is created with no body or with a name, then 201; with an unknown field, then 400', async () => {
+    const org = await createOrganization(gateway, 'Keys');
+    const url = `/admin/v1/organizations/${org.id}/api-keys`;
+    const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const bare = await gateway.app.inject({ method: 'POST', url, headers });
+    expect(bare.statusCode).toBe(201);
+    expect(bare.json().data).toMatchObject({ name: null, key: expect.stringMatching(/^sk_/) });
+    const named = await gateway.app.inject({ method: 'POST', url, headers, payload: { name: 'ci' } });
+    expect(named.json().data.name).toBe('ci');
+    const unknown = await gateway.app.inject({ method: 'POST', url, headers, payload: { name: 'ci', scope: 'all' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().code).toBe('VALIDATION_ERROR');
+  });
+
   it('when a key is created for an unknown or malformed organization id, then 404', async () => {
     const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {

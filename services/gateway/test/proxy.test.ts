@@ -43,6 +43,14 @@ describe('proxying', () => {
     expect(echo.headers.authorization).toBeUndefined();
   });
 
+  it('when a client sends x-organization-id to a route the gateway answers itself, then only the key’s organization counts', async () => {
+    const spoofed = { 'x-organization-id': '00000000-0000-4000-8000-000000000000' };
+    const withKey = await gateway.app.inject({ url: '/api/v1/ping/gateway', headers: { ...auth, ...spoofed } });
+    expect(withKey.json().data.organization_id).toBe(org.id);
+    const withoutKey = await gateway.app.inject({ url: '/api/v1/ping/gateway', headers: spoofed });
+    expect(withoutKey.statusCode).toBe(401);
+  });
+
   it('when a public route is called without a key, then it is proxied with no organization, even one the client sends', async () => {
     const response = await gateway.app.inject({
       url: '/api/bookings/slots?scheduleId=x',
@@ -219,6 +227,8 @@ describe('probes and docs', () => {
       });
       const doc = (await gateway.app.inject({ url: '/openapi.json' })).json();
       expect(Object.keys(doc.paths)).toContain('/admin/v1/organizations');
+      // The proxy catch-alls and the gateway's own ping are no operations of the API.
+      expect(Object.keys(doc.paths).filter((path) => path.includes('{*}') || path.startsWith('/api/v1/ping'))).toEqual([]);
       expect((await gateway.app.inject({ url: '/docs' })).statusCode).toBe(200);
     } finally {
       await gateway.stop();

@@ -101,6 +101,8 @@ describe('GET /api/bookings/slots', () => {
     ['endDate is before startDate', { startDate: '2026-03-10', endDate: '2026-03-09' }, 'endDate must not be before startDate'],
     ['the range is over 62 days', { startDate: '2026-03-02', endDate: '2026-05-04' }, 'endDate must be at most 62 days after startDate'],
     ['only endDate is given and it is before today', { endDate: '2026-03-01' }, 'endDate must not be before startDate'],
+    ['only endDate is given and it is weeks before today', { endDate: '2026-02-01' }, 'endDate must not be before startDate'],
+    ['only endDate is given and it is years before today', { endDate: '2020-01-01' }, 'endDate must not be before startDate'],
     ['only endDate is given and it is far away', { endDate: '2027-03-01' }, 'endDate must be at most 62 days after startDate'],
     ['startDate does not exist', { startDate: '2026-02-30' }, 'startDate must be a date YYYY-MM-DD'],
     ['startDate is not a date', { startDate: 'tomorrow' }, 'startDate must be a date YYYY-MM-DD'],
@@ -153,14 +155,26 @@ function dates(first: string, count: number): string[] {
 
 describe('GET /api/bookings/slots at the edges of the calendar', () => {
   it.each([
-    ['the first days of year 1', '0001-01-01', '0001-01-03'],
-    ['days of the 19th century (local mean time offsets)', '1850-06-01', '1850-06-03'],
-    ['the last days of year 9999', '9999-12-29', '9999-12-31'],
+    ['the first days of 1900', '1900-01-01', '1900-01-03'],
+    ['the last days of 9998', '9998-12-29', '9998-12-31'],
   ])('when the range is %s, then it answers 200 with those dates', async (_case, startDate, endDate) => {
     now = NOW;
     const schedule = await createSchedule(running, organizationHeaders(), { timezone: 'America/New_York' });
     const { status, body } = await getSlots(running, { scheduleId: schedule.id, startDate, endDate });
     expect(status).toBe(200);
     expect(body.days.map((day) => day.date)).toEqual(dates(startDate, 3));
+  });
+
+  // Dates are 1900-01-01 to 9998-12-31 everywhere in the API (contracts' localDateSchema).
+  it.each([
+    ['startDate', { startDate: '0001-01-01', endDate: '0001-01-03' }],
+    ['startDate', { startDate: '1850-06-01', endDate: '1850-06-03' }],
+    ['endDate', { startDate: '9998-12-29', endDate: '9999-12-31' }],
+  ])('when %s is outside the years 1900-9998, then it is a 400 naming it', async (field, query) => {
+    now = NOW;
+    const schedule = await createSchedule(running, organizationHeaders(), { timezone: 'America/New_York' });
+    const { status, body } = await getSlots(running, { scheduleId: schedule.id, ...query });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: 'VALIDATION_ERROR', error: `${field} must be a date from 1900-01-01 to 9998-12-31` });
   });
 });

@@ -22,6 +22,7 @@ import { dataEnvelope } from '@app/contracts';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { organizationId } from './organization.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
+import { inputGuard } from './input-guard.js';
 import { registerMetrics } from './metrics.js';
 import { requestIdFrom } from './request-id.js';
 
@@ -87,6 +88,8 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
     if (length === '0' || (length === undefined && request.headers['transfer-encoding'] === undefined))
       delete request.headers['content-type'];
   });
+
+  app.addHook('preValidation', inputGuard);
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -14,7 +14,7 @@ export function toMediaRecord(row: MediaRow, baseUrl: string): MediaFileRecord {
   return {
     id: row.id,
     url: mediaUrl(baseUrl, row),
-    alt_text: row.altText,
+    alt_text: row.altText ?? '',
     filename: row.filename,
     mime_type: row.mimeType as MediaMimeType,
     size: row.size,

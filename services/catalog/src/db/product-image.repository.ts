@@ -25,7 +25,7 @@ export function toImageRecord(view: ImageView, featuredImageId: string | null, b
     media_file: {
       id: view.media_file_id,
       url: mediaUrl(baseUrl, { token: view.token, publicName: view.public_name }),
-      alt_text: view.alt_text,
+      alt_text: view.alt_text ?? '',
     },
     created_at: view.created_at.toISOString(),
   };

@@ -32,7 +32,7 @@ export function toProductRecord(view: ProductView, baseUrl: string): ProductReco
       ? {
           id: view.featured_image_id,
           url: mediaUrl(baseUrl, { token: view.featured_token, publicName: view.featured_public_name }),
-          alt_text: view.featured_alt_text,
+          alt_text: view.featured_alt_text ?? '',
         }
       : null;
   return {

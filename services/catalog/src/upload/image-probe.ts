@@ -9,6 +9,21 @@ const SNIFF_BYTES = 4100;
 /** Kept to read width and height once the upload ended (a JPEG's size comes after its EXIF/ICC blocks). */
 const HEAD_BYTES = 512 * 1024;
 
+/** A width or height an image can really have (and the int4 columns can hold). */
+function isDimension(value: number): boolean {
+  return Number.isInteger(value) && value >= 1 && value <= 2_147_483_647;
+}
+
+/**
+ * The head in an ArrayBuffer of its own and of its exact length. `Buffer.concat` of a few bytes returns a
+ * slice of Node's shared pool, and image-size reads through a DataView of the whole underlying buffer:
+ * a truncated header would then be "completed" with other bytes of the process (and report them as size).
+ * Here a read past the end throws, and the file is refused.
+ */
+function ownedCopy(chunks: Buffer[]): Uint8Array {
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
 export interface ImageFacts extends AcceptedImageType {
   size: number;
   width: number;
@@ -65,11 +80,12 @@ export class ImageProbe extends Transform {
     if (!this.type) throw notAnImage();
     let dimensions: { width: number; height: number };
     try {
-      dimensions = imageSize(Buffer.concat(this.head));
+      dimensions = imageSize(ownedCopy(this.head));
     } catch {
       // The signature says image but its header cannot be read: not an image we can serve.
       throw notAnImage();
     }
+    if (!isDimension(dimensions.width) || !isDimension(dimensions.height)) throw notAnImage();
     return { ...this.type, size: this.size, width: dimensions.width, height: dimensions.height };
   }
 

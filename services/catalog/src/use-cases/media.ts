@@ -42,7 +42,11 @@ export async function storeUpload(deps: CatalogDeps, file: Readable, clientFilen
   const failure: unknown = stored.status === 'rejected' ? stored.reason : piped.status === 'rejected' ? piped.reason : undefined;
   if (failure !== undefined) {
     await discardUpload(deps, { token });
-    throw isMalformedUpload(failure, sourceError) ? new AppError('VALIDATION_ERROR', 'Malformed or incomplete multipart body') : failure;
+    throw isMalformedUpload(failure, sourceError)
+      ? new AppError('VALIDATION_ERROR', 'Malformed or incomplete multipart body', undefined, [
+          { path: 'body', message: 'the multipart body ended before its closing boundary' },
+        ])
+      : failure;
   }
   try {
     const facts = probe.facts();

@@ -27,12 +27,14 @@ export class OpenApiAggregator {
   async document(): Promise<OpenApiDocument> {
     if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.document;
     const merged = structuredClone(this.own());
+    // The gateway's own document also holds its proxy catch-alls (`/api/v1/bookings/{*}` …), which are not
+    // operations of the API: of its own paths only the admin API is real. The services' paths follow.
+    merged.paths = Object.fromEntries(Object.entries(merged.paths ?? {}).filter(([path]) => path.startsWith('/admin/')));
     merged.info = {
       title: 'Scheduling and shop API',
       version: '1.0.0',
       description: 'Bookings, schedules and slots, events and event types, products and media, calendar connections.',
     };
-    merged.paths ??= {};
     merged.components ??= {};
     merged.components.schemas ??= {};
     const services = Object.keys(this.upstreams) as ServiceName[];

@@ -50,7 +50,7 @@ export function registerAdminRoutes(app: ServiceApp, deps: { identity: IdentityR
         tags: ['admin'],
         security,
         params: idParams,
-        body: createApiKeyBodySchema.optional(),
+        body: createApiKeyBodySchema.nullish(), // `{name?}`: no body at all is fine too
         response: { 201: dataEnvelope(createdApiKeySchema), ...errors },
       },
     },

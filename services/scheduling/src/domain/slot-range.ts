@@ -36,7 +36,10 @@ export function fetchWindow(query: DateQuery, now: number): Interval {
   const today = Math.floor(now / DAY_MS);
   const first = query.startDate ? dayNumberOf(query.startDate) : today - 1;
   const requestedLast = query.endDate ? dayNumberOf(query.endDate) : (query.startDate ? first : today + 1) + DEFAULT_RANGE_DAYS;
-  const last = Math.min(requestedLast, first + MAX_RANGE_DAYS + 2);
+  // Never an empty or reversed window, even for a range that resolveRange will refuse (an end date long
+  // before today with no start date): the query runs before the zone is known, and Postgres rejects a
+  // range whose lower bound exceeds its upper.
+  const last = Math.max(first, Math.min(requestedLast, first + MAX_RANGE_DAYS + 2));
   return { start: (first - 2) * DAY_MS, end: (last + 3) * DAY_MS };
 }
 

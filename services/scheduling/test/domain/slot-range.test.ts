@@ -38,6 +38,14 @@ describe('resolveRange', () => {
     expect(explicitRangeProblem({ startDate: '2026-03-05', endDate: '2026-03-04' })).toBe('endDate must not be before startDate');
     expect(explicitRangeProblem({ startDate: '2026-03-05' })).toBeNull();
   });
+
+  it.each([{ endDate: '2026-02-01' }, { endDate: '2020-01-01' }])(
+    'when the range is reversed (%o), then the window is still a valid one',
+    (query) => {
+      const window = fetchWindow(query, NOW);
+      expect(window.end).toBeGreaterThan(window.start);
+    },
+  );
 });
 
 describe('fetchWindow', () => {
@@ -57,4 +65,12 @@ describe('fetchWindow', () => {
       expect(window.end).toBeGreaterThanOrEqual(to + 86_400_000);
     }
   });
+
+  it.each([{ endDate: '2026-02-01' }, { endDate: '2020-01-01' }])(
+    'when the range is reversed (%o), then the window is still a valid one',
+    (query) => {
+      const window = fetchWindow(query, NOW);
+      expect(window.end).toBeGreaterThan(window.start);
+    },
+  );
 });
