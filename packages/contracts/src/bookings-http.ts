@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bookingStatusSchema } from './bookings.js';
 import { locationTypeSchema } from './events.js';
 import { paginationQuerySchema } from './pagination.js';
-import { instantSchema, isIanaTimeZone, localDateSchema, queryBooleanSchema, uuidSchema } from './scalars.js';
+import { instantSchema, localDateSchema, queryBooleanSchema, uuidSchema, zoneNameSchema } from './scalars.js';
 
 const text = (max: number) =>
   z
@@ -10,12 +10,8 @@ const text = (max: number) =>
     .trim()
     .max(max, { message: `must be at most ${max} characters` });
 const requiredText = (max: number) => text(max).min(1, { message: 'must not be empty' });
-/** An IANA zone, kept in its canonical spelling (`europe/berlin` → `Europe/Berlin`). */
-const zoneSchema = z
-  .string({ message: 'must be a string' })
-  .max(64, { message: 'must be an IANA time zone name' })
-  .refine(isIanaTimeZone, { message: 'must be an IANA time zone name' })
-  .transform((zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone);
+/** An IANA zone, in its proper case and otherwise as sent (`europe/berlin` → `Europe/Berlin`). */
+const zoneSchema = zoneNameSchema;
 
 /** Bodies and queries are strict, as in the other services: an unknown field is a 400 naming it. */
 const strict = {

@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import { allOptional, eventDeletionSchema, optionalText, strict, text } from './events-http-fields.js';
 import { paginationQuerySchema } from './pagination.js';
-import { dollarsSchema, isIanaTimeZone, localDateSchema, localTimeSchema, queryBooleanSchema } from './scalars.js';
+import { dollarsSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
 
 /** HTTP bodies, queries and records of events and their registrations (events service). */
 
-/** An IANA zone name, kept as the client spelled it. */
-const zoneSchema = z
-  .string()
-  .max(64, { message: 'must be an IANA time zone name' })
-  .refine(isIanaTimeZone, { message: 'must be an IANA time zone name' });
+/** An IANA zone name, in its proper case and otherwise as the client spelled it. */
+const zoneSchema = zoneNameSchema;
 
 export const EVENT_STATUSES = ['draft', 'published', 'cancelled'] as const;
 export const eventStatusSchema = z.enum(EVENT_STATUSES, { message: `must be one of ${EVENT_STATUSES.join(', ')}` });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { timeZoneSchema, uuidSchema } from './scalars.js';
+import { uuidSchema, zoneNameSchema } from './scalars.js';
 
 /** POST /admin/v1/organizations */
 export const createOrganizationBodySchema = z.strictObject({
   name: z.string().trim().min(1, { message: 'is required' }).max(200),
-  timezone: timeZoneSchema.optional(),
+  timezone: zoneNameSchema.optional(),
 });
 
 export const organizationSchema = z.object({

@@ -21,8 +21,23 @@ export function isIanaTimeZone(name: string): boolean {
   }
 }
 
-/** An IANA time zone name such as `Europe/Berlin`, checked against the real zone database. */
-export const timeZoneSchema = z.string().refine(isIanaTimeZone, { message: 'must be an IANA time zone name' });
+/**
+ * The zone's name in its proper case (`america/new_york` → `America/New_York`), otherwise as the client
+ * wrote it. ICU's own canonical names are the old ones (`Asia/Kolkata` → `Asia/Calcutta`, `Europe/Kyiv`
+ * → `Europe/Kiev`): a client must get back the name it sent, so ICU's answer is taken only when it
+ * differs from the input by case alone.
+ */
+export function properZoneName(zone: string): string {
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
+}
+
+/** An IANA time zone name such as `Europe/Berlin`: checked against the real zone database, then spelled as properZoneName says. */
+export const zoneNameSchema = z
+  .string({ message: 'must be a string' })
+  .max(64, { message: 'must be an IANA time zone name' })
+  .refine(isIanaTimeZone, { message: 'must be an IANA time zone name' })
+  .transform(properZoneName);
 
 function isRealDate(value: string): boolean {
   const date = new Date(`${value}T00:00:00Z`);

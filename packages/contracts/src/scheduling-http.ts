@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationQuerySchema } from './pagination.js';
-import { dayEndTimeSchema, isIanaTimeZone, localDateSchema, localTimeSchema, queryBooleanSchema } from './scalars.js';
+import { dayEndTimeSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
 import { scheduleStateSchema, weekdaySchema, type Weekday } from './scheduling.js';
 
 /*
@@ -13,12 +13,8 @@ const strict = {
     issue.code === 'unrecognized_keys' ? `has unknown field ${issue.keys?.join(', ') ?? ''}` : undefined,
 };
 
-/** An IANA zone, kept in its canonical spelling (`america/new_york` → `America/New_York`). */
-export const scheduleZoneSchema = z
-  .string()
-  .max(64, { message: 'must be an IANA time zone name' })
-  .refine(isIanaTimeZone, { message: 'must be an IANA time zone name' })
-  .transform((zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone);
+/** An IANA zone, in its proper case and otherwise as sent (`america/new_york` → `America/New_York`). */
+export const scheduleZoneSchema = zoneNameSchema;
 
 const minutes = (min: number, max: number) =>
   z

@@ -32,6 +32,8 @@ export const availabilityCheckRequest = defineRequest(
   z.object({
     available: z.boolean(),
     reason: z.enum(['outside_availability', 'minimum_notice', 'calendar_busy']).nullable(),
+    /** The schedule's own zone: the one question a booking has of its schedule, answered in the same trip. */
+    timezone: z.string(),
   }),
 );
 

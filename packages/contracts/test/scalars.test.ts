@@ -6,7 +6,7 @@ import {
   localDateSchema,
   localTimeSchema,
   paginationQuerySchema,
-  timeZoneSchema,
+  zoneNameSchema,
 } from '../src/index.js';
 
 describe('shared scalars', () => {
@@ -19,7 +19,17 @@ describe('shared scalars', () => {
     ['', false],
     ['Europe/Berlin; DROP', false],
   ])('when the time zone is %j, then validity is %s', (zone, valid) => {
-    expect(timeZoneSchema.safeParse(zone).success).toBe(valid);
+    expect(zoneNameSchema.safeParse(zone).success).toBe(valid);
+  });
+
+  it.each([
+    ['Asia/Kolkata', 'Asia/Kolkata'],
+    ['Europe/Kyiv', 'Europe/Kyiv'],
+    ['Asia/Kathmandu', 'Asia/Kathmandu'],
+    ['america/new_york', 'America/New_York'],
+    ['utc', 'UTC'],
+  ])('when the time zone %s is given, then it is kept as %s (case fixed, never renamed to an older alias)', (zone, kept) => {
+    expect(zoneNameSchema.parse(zone)).toBe(kept);
   });
 
   it.each([

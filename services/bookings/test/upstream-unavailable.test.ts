@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { scheduleGetRequest } from '@app/contracts';
+import { availabilityCheckRequest } from '@app/contracts';
 import { startTestService } from '@app/service-kit/testing';
 import { configSchema as schedulingConfigSchema } from '../../scheduling/src/config.js';
 import { service as schedulingService } from '../../scheduling/src/service.js';
@@ -51,7 +51,7 @@ describe('POST /api/v1/bookings when scheduling hangs', () => {
   beforeAll(async () => {
     bookings = await startBookings({ NATS_PREFIX: prefix, REQUEST_TIMEOUT_MS: '300' });
     // Something takes the requests and never answers (a stuck scheduling replica).
-    bookings.infra.bus.nc.subscribe(bookings.infra.bus.subject(scheduleGetRequest.subject), { callback: () => undefined });
+    bookings.infra.bus.nc.subscribe(bookings.infra.bus.subject(availabilityCheckRequest.subject), { callback: () => undefined });
     await bookings.infra.bus.nc.flush();
   });
   afterAll(() => bookings.stop());

@@ -63,13 +63,25 @@ describe('scheduling.schedule.get', () => {
 });
 
 describe('scheduling.availability.check', () => {
-  const check = (organizationId: string, scheduleId: string, start: string, end: string) =>
+  const ask = (organizationId: string, scheduleId: string, start: string, end: string) =>
     running.infra.bus.request(availabilityCheckRequest, {
       organization_id: organizationId,
       schedule_id: scheduleId,
       start_time: start,
       end_time: end,
     });
+  /** The verdict alone (the reply also carries the schedule's zone, asserted on its own). */
+  const check = async (organizationId: string, scheduleId: string, start: string, end: string) => {
+    const { available, reason } = await ask(organizationId, scheduleId, start, end);
+    return { available, reason };
+  };
+
+  it('when asked, then the reply also names the schedule’s own time zone (a booking needs nothing else of it)', async () => {
+    const organizationId = randomUUID();
+    const schedule = await createSchedule(running, headersOf(organizationId), { timezone: 'Asia/Kathmandu' });
+    const reply = await ask(organizationId, schedule.id, '2026-03-03T04:00:00Z', '2026-03-03T04:30:00Z');
+    expect(reply.timezone).toBe('Asia/Kathmandu');
+  });
 
   it.each([
     ['inside the weekly hours', '2026-03-03T10:00:00Z', '2026-03-03T11:00:00Z', null],

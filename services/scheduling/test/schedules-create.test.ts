@@ -71,6 +71,14 @@ describe('POST /api/v1/schedules', () => {
     expect(schedule).toMatchObject({ ...body, timezone: 'America/New_York' });
   });
 
+  it.each(['Asia/Kolkata', 'Europe/Kyiv', 'Asia/Kathmandu'])(
+    'when the zone is %s, then the schedule keeps that name (not an older alias of it)',
+    async (timezone) => {
+      const schedule = await createSchedule(running, organizationHeaders(), { name: 'Zone', timezone });
+      expect(schedule.timezone).toBe(timezone);
+    },
+  );
+
   it('when it is created, then scheduling.schedule.created is published with the record', async () => {
     const schedule = await createSchedule(running, organizationHeaders());
     const stream = running.infra.bus.streamName(SCHEDULING_STREAM.name);

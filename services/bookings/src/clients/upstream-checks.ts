@@ -1,5 +1,5 @@
-import { availabilityCheckRequest, eventTypeGetRequest, isUuid, scheduleGetRequest } from '@app/contracts';
-import { AppError, type Bus } from '@app/service-kit';
+import { availabilityCheckRequest, eventTypeGetRequest, isUuid } from '@app/contracts';
+import { AppError, isAppError, type Bus } from '@app/service-kit';
 
 const UNAVAILABLE_MESSAGES = {
   outside_availability: "The requested time is outside the schedule's availability",
@@ -30,38 +30,43 @@ export class UpstreamChecks {
 
   /**
    * API.md's checks, in its order: the schedule (exists, active, the caller's) → the event type, if
-   * given → the interval inside availability and clear of calendar busy time. The three requests go
-   * out together (the answers are read-only lookups) and are judged in that order, so the first
-   * failing check is the one reported while the latency is one round trip, not three.
+   * given → the interval inside availability and clear of calendar busy time. The availability check
+   * answers the schedule question too (SCHEDULE_NOT_FOUND, else the schedule's zone), so two requests
+   * go out together, and their answers are judged in that order: the first failing check is the one
+   * reported while the latency is one round trip.
    */
   async verifyBookable(slot: BookableSlot, requestId?: string): Promise<BookableSchedule> {
     if (!isUuid(slot.scheduleId)) throw scheduleNotFound();
     const organization_id = slot.organizationId;
-    const schedule = this.bus.request(scheduleGetRequest, { organization_id, schedule_id: slot.scheduleId }, requestId);
     const eventType = slot.eventTypeId
       ? this.bus.request(eventTypeGetRequest, { organization_id, event_type_id: slot.eventTypeId }, requestId)
       : Promise.resolve(null);
-    const availability = this.bus.request(
-      availabilityCheckRequest,
-      {
-        organization_id,
-        schedule_id: slot.scheduleId,
-        start_time: slot.startTime.toISOString(),
-        end_time: slot.endTime.toISOString(),
-      },
-      requestId,
-    );
-    // An earlier failure is reported; the later answers must not become unhandled rejections.
-    for (const pending of [schedule, eventType, availability]) pending.catch(() => undefined);
+    const availability = this.bus
+      .request(
+        availabilityCheckRequest,
+        {
+          organization_id,
+          schedule_id: slot.scheduleId,
+          start_time: slot.startTime.toISOString(),
+          end_time: slot.endTime.toISOString(),
+        },
+        requestId,
+      )
+      .then(
+        (answer) => ({ answer, error: undefined }),
+        (error: unknown) => ({ answer: undefined, error }),
+      );
+    // An earlier failure is reported; the later answer must not become an unhandled rejection.
+    eventType.catch(() => undefined);
 
-    const found = await schedule;
-    if (!found.is_active) throw scheduleNotFound();
+    const checked = await availability;
+    if (isAppError(checked.error) && checked.error.code === 'SCHEDULE_NOT_FOUND') throw checked.error;
     await eventType;
-    const answer = await availability;
-    if (!answer.available) {
-      const message = answer.reason ? UNAVAILABLE_MESSAGES[answer.reason] : 'The requested time is not available';
-      throw new AppError('SLOT_UNAVAILABLE', message);
+    if (!checked.answer) throw checked.error;
+    if (!checked.answer.available) {
+      const reason = checked.answer.reason;
+      throw new AppError('SLOT_UNAVAILABLE', reason ? UNAVAILABLE_MESSAGES[reason] : 'The requested time is not available');
     }
-    return { id: found.id, timezone: found.timezone };
+    return { id: slot.scheduleId, timezone: checked.answer.timezone };
   }
 }

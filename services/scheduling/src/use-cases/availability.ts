@@ -29,7 +29,9 @@ export async function activeSchedule(request: ScheduleGet, ctx: UseCaseContext):
 
 /**
  * `scheduling.availability.check`: is [start, end) inside the schedule's hours, past its minimum notice and
- * clear of calendar busy time (with buffers)? Other bookings are the bookings service's own check.
+ * clear of calendar busy time (with buffers)? Other bookings are the bookings service's own check. An
+ * unknown, inactive or foreign schedule is SCHEDULE_NOT_FOUND, so this one request also answers
+ * `scheduling.schedule.get`'s question for a booking.
  */
 export async function checkAvailability(request: AvailabilityCheck, ctx: UseCaseContext): Promise<AvailabilityCheckReply> {
   const start = Date.parse(request.start_time);
@@ -43,5 +45,5 @@ export async function checkAvailability(request: AvailabilityCheck, ctx: UseCase
   });
   if (!schedule) throw scheduleNotFound();
   const reason = whyUnavailable({ now: ctx.now().getTime(), rules: schedule.rules, busy: schedule.blockers, start, end });
-  return { available: reason === null, reason };
+  return { available: reason === null, reason, timezone: schedule.rules.timezone };
 }
