@@ -1,14 +1,17 @@
 // `npm run soak`: 60 s of mixed traffic (slot reads, event lists, bookings, registrations) at 50 connections
 // through the gateway, then checks what must hold whatever the load: no 5xx, no double booking, no
 // over-registration, every booking event applied once by the scheduling projection, the outbox published
-// once per row, and the memory of every process (RSS at start and end). `SOAK_REPLICAS=2` runs two replicas
+// once per row, and flat memory in every process (live heap after a full GC, before and after the load; RSS
+// is printed beside it). `SOAK_REPLICAS=2` runs two replicas
 // of bookings, scheduling and events behind the gateway (scale-out proof). Exits 1 when an invariant fails.
 import { ensureModernNode } from '../scripts/ensure-node.mjs';
 ensureModernNode();
 
 const { execFileSync } = await import('node:child_process');
-const { readFileSync } = await import('node:fs');
+const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
 const { join } = await import('node:path');
+const { heapSnapshotOptions, liveHeaps } = await import('./live-heap.mjs');
 const { default: autocannon } = await import('autocannon');
 const { default: pg } = await import('pg');
 const { startStack, checkInfrastructure, deleteStreams, recreateDatabase } = await import('../scripts/stack.mjs');
@@ -35,6 +38,7 @@ async function main() {
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
   });
   const natsPrefix = `soak_${Date.now().toString(36)}`;
+  const snapshots = mkdtempSync(join(tmpdir(), 'soak-heap-'));
   const replicas = REPLICAS > 1 ? { bookings: REPLICAS, scheduling: REPLICAS, events: REPLICAS } : {};
   const stack = await startStack({
     port: Number(process.env.SOAK_PORT ?? 3300),
@@ -42,6 +46,7 @@ async function main() {
     output: 'errors',
     env: {
       ...process.env,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${heapSnapshotOptions(snapshots)}`.trim(),
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATABASE_URL,
@@ -59,23 +64,25 @@ async function main() {
     console.log(`warm-up ${WARMUP} s (${REPLICAS} replica(s) of bookings, scheduling, events) ...`);
     await traffic(stack.gatewayUrl, world, WARMUP);
     const rssStart = Object.fromEntries(stack.children.map(({ name, port, child }) => [`${name}:${port}`, rssMb(child.pid)]));
+    const heapStart = await liveHeaps(stack.children, snapshots);
     console.log(`load: ${DURATION} s at ${CONNECTIONS} connections ...`);
-    const heap = sampleHeaps(stack.children);
     const result = await traffic(stack.gatewayUrl, world, DURATION);
-    const heaps = heap.stop();
     const rssEnd = Object.fromEntries(stack.children.map(({ name, port, child }) => [`${name}:${port}`, rssMb(child.pid)]));
+    const heapEnd = await liveHeaps(stack.children, snapshots);
     // The projections trail the load by however long the consumers need: give them up to a minute.
     let checks = await invariants(pool, world);
     for (let waited = 0; !checks.every((check) => check.ok) && waited < 60; waited += 2) {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       checks = await invariants(pool, world);
     }
-    report(result, rssStart, rssEnd, heaps, checks);
+    checks.push(memoryFlat(heapStart, heapEnd));
+    report(result, rssStart, rssEnd, heapStart, heapEnd, checks);
     if (!checks.every((check) => check.ok)) process.exitCode = 1;
   } finally {
     await pool.end();
     await stack.stop();
     await deleteStreams(NATS_URL, natsPrefix);
+    rmSync(snapshots, { recursive: true, force: true });
   }
 }
 
@@ -193,34 +200,22 @@ async function invariants(pool, world) {
 }
 
 /**
- * The live JS heap of every process (prom-client's nodejs_heap_size_used_bytes) every 2 s. RSS alone cannot
- * tell a leak from V8 keeping freed pages; the heap's range early and late in the run can.
+ * Flat memory: no process holds much more live heap after the load than before it. Live heap is measured
+ * after a full GC (live-heap.mjs), so a leak shows and V8's lazy collection does not; the allowance covers
+ * caches that fill once (compiled code, prepared plans, connection buffers).
  */
-function sampleHeaps(children) {
-  const samples = new Map(children.map(({ name, port }) => [`${name}:${port}`, []]));
-  const timer = setInterval(async () => {
-    for (const { name, port } of children) {
-      const text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
-        (r) => r.text(),
-        () => '',
-      );
-      const used = /^nodejs_heap_size_used_bytes\S* (\d+(\.\d+)?)/m.exec(text)?.[1];
-      if (used) samples.get(`${name}:${port}`).push(Math.round(Number(used) / 1048576));
-    }
-  }, 2000);
+function memoryFlat(start, end) {
+  const grown = Object.keys(start).filter((name) => end[name] - start[name] > Math.max(10, start[name] * 0.2));
   return {
-    stop() {
-      clearInterval(timer);
-      return samples;
-    },
+    name: 'memory flat after warm-up',
+    ok: grown.length === 0,
+    detail: grown.length
+      ? `live heap grew in ${grown.join(', ')}`
+      : 'live heap after a full GC grew by at most max(10 MB, 20 %) in every process',
   };
 }
 
-function range(values) {
-  return values.length ? `${Math.min(...values)}–${Math.max(...values)}` : '?';
-}
-
-function report(result, rssStart, rssEnd, heaps, checks) {
+function report(result, rssStart, rssEnd, heapStart, heapEnd, checks) {
   const codes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count]));
   const fiveHundreds = Object.entries(codes)
     .filter(([code]) => code.startsWith('5'))
@@ -233,14 +228,10 @@ function report(result, rssStart, rssEnd, heaps, checks) {
   console.log(
     `\n${Math.round(result.requests.average)} req/s mixed, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.requests.total} requests`,
   );
-  console.log('\nMemory (MB): RSS after warm-up → at the end; live heap range in the first third → last third of the load:');
+  console.log('\nMemory (MB) after warm-up → after the load: RSS, and live JS heap after a full GC (heap snapshot):');
   for (const name of Object.keys(rssStart)) {
-    const series = heaps.get(name) ?? [];
-    const third = Math.max(1, Math.floor(series.length / 3));
     const rss = `RSS ${String(rssStart[name]).padStart(4)} → ${String(rssEnd[name]).padStart(4)}`;
-    console.log(
-      `  ${name.padEnd(20)} ${rss}   heap ${range(series.slice(0, third)).padStart(8)} → ${range(series.slice(-third)).padStart(8)}`,
-    );
+    console.log(`  ${name.padEnd(20)} ${rss}   live heap ${String(heapStart[name]).padStart(5)} → ${String(heapEnd[name]).padStart(5)}`);
   }
   console.log('\nInvariants:');
   for (const { name, ok, detail } of checks) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}`);
