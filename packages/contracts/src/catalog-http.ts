@@ -22,33 +22,17 @@ export const productImageParamsSchema = z.object({ id: idParam, imageId: idParam
 export const mediaParamsSchema = z.object({ id: idParam });
 export const mediaContentParamsSchema = z.object({ token: z.string(), name: z.string() });
 
-/** Postgres text cannot hold NUL characters: refused as input rather than failing in the database. */
-const NO_NUL = [(value: string) => !value.includes('\u0000'), { message: 'must not contain NUL characters' }] as const;
-
-const name = z
-  .string({ message: 'must be a string' })
-  .refine(...NO_NUL)
-  .trim()
-  .min(1, { message: 'must not be empty' })
-  .max(200, {
-    message: 'must be at most 200 characters',
-  });
-const description = z
-  .string({ message: 'must be a string' })
-  .max(10_000, { message: 'must be at most 10000 characters' })
-  .refine(...NO_NUL)
-  .nullable();
+const name = z.string({ message: 'must be a string' }).trim().min(1, { message: 'must not be empty' }).max(200, {
+  message: 'must be at most 200 characters',
+});
+const description = z.string({ message: 'must be a string' }).max(10_000, { message: 'must be at most 10000 characters' }).nullable();
 const stock = z
   .number({ message: 'must be an integer' })
   .int({ message: 'must be an integer' })
   .min(0, { message: 'must not be negative' })
   .max(2_147_483_647, { message: 'is too large' })
   .nullable();
-const altText = z
-  .string({ message: 'must be a string' })
-  .max(1000, { message: 'must be at most 1000 characters' })
-  .refine(...NO_NUL)
-  .nullable();
+const altText = z.string({ message: 'must be a string' }).max(1000, { message: 'must be at most 1000 characters' }).nullable();
 const orderIndex = z
   .number({ message: 'must be an integer' })
   .int({ message: 'must be an integer' })
@@ -84,11 +68,7 @@ const priceFilter = queryNumberSchema.pipe(dollarsSchema);
 /** GET /api/v1/products */
 export const listProductsQuerySchema = paginationQuerySchema.extend({
   status: productStatusSchema.optional(),
-  search: z
-    .string({ message: 'must be a single string' })
-    .max(200, { message: 'must be at most 200 characters' })
-    .refine(...NO_NUL)
-    .optional(),
+  search: z.string({ message: 'must be a single string' }).max(200, { message: 'must be at most 200 characters' }).optional(),
   min_price: priceFilter.optional(),
   max_price: priceFilter.optional(),
   in_stock: queryBooleanSchema.optional(),

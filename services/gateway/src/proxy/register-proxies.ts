@@ -1,27 +1,23 @@
 import proxy from '@fastify/http-proxy';
 import type { FastifyRequest } from 'fastify';
-import { ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER, REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
+import { REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
 import type { ServiceApp } from '@app/service-kit';
 import type { ReplicaPool } from './replica-pool.js';
 import { ROUTE_TABLE, type ServiceName } from './route-table.js';
 
-/** Headers only the gateway may set: whatever a client sends under these names is dropped. */
-const TRUSTED_HEADERS = [ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER];
-
 const UPSTREAM_UNAVAILABLE: ErrorBody = { error: 'A service this request needs did not answer in time', code: 'UPSTREAM_UNAVAILABLE' };
 
-function forwardedHeaders(request: Pick<FastifyRequest, 'id' | 'caller'>, headers: Record<string, string | string[] | undefined>) {
+/**
+ * What the gateway adds to or removes from a proxied request. The organization headers are already the
+ * verified ones here: the auth hook drops whatever a client sent under those names and stamps the key's.
+ */
+function forwardedHeaders(request: Pick<FastifyRequest, 'id'>, headers: Record<string, string | string[] | undefined>) {
   const out: Record<string, string | string[] | undefined> = { ...headers };
-  for (const name of TRUSTED_HEADERS) delete out[name];
   delete out.authorization; // services trust the stamped organization, never the key
   // `Expect: 100-continue` (curl sends it for bodies over 1 MB) was already answered by this server;
   // undici refuses to forward it, which would fail every large upload.
   delete out.expect;
   out[REQUEST_ID_HEADER] = request.id;
-  if (request.caller) {
-    out[ORGANIZATION_HEADER] = request.caller.organizationId;
-    out[ORGANIZATION_TIMEZONE_HEADER] = request.caller.timezone;
-  }
   return out;
 }
 
