@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { locationTypeSchema } from './events.js';
-import { allOptional, optionalText, strict, text } from './events-http-fields.js';
+import { allOptional, optionalText, strict, titleText } from './events-http-fields.js';
 import { paginationQuerySchema } from './pagination.js';
 import { queryBooleanSchema } from './scalars.js';
 
@@ -8,7 +8,7 @@ import { queryBooleanSchema } from './scalars.js';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const eventTypeFields = {
-  title: text(200),
+  title: titleText,
   duration: z.number().int({ message: 'must be an integer' }).positive({ message: 'must be a positive integer' }).max(10_080),
   slug: z
     .string()

@@ -14,12 +14,15 @@ function unknownFieldMessage(issue: { code?: string; keys?: string[] }): string 
 }
 
 /** Required text: trimmed, not empty, at most `max` characters. */
-export const text = (max: number) =>
+export const text = (max: number, emptyMessage = 'must not be empty') =>
   z
     .string()
     .trim()
-    .min(1, { message: 'must not be empty' })
+    .min(1, { message: emptyMessage })
     .max(max, { message: `must be at most ${max} characters` });
+
+/** A title: blank is the same as none, so it gets the spec's message (`title is required`). */
+export const titleText = text(200, 'is required');
 
 /** Free text that may be empty, at most `max` characters. */
 export const optionalText = (max: number) => z.string().max(max, { message: `must be at most ${max} characters` });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { allOptional, eventDeletionSchema, optionalText, strict, text } from './events-http-fields.js';
+import { allOptional, eventDeletionSchema, optionalText, strict, text, titleText } from './events-http-fields.js';
 import { paginationQuerySchema } from './pagination.js';
 import { dollarsSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
 
@@ -13,7 +13,7 @@ export const eventStatusSchema = z.enum(EVENT_STATUSES, { message: `must be one 
 export type EventStatus = z.infer<typeof eventStatusSchema>;
 
 const eventFields = {
-  title: text(200),
+  title: titleText,
   start_date: localDateSchema,
   description: optionalText(5000).nullable(),
   start_time: localTimeSchema.nullable(),

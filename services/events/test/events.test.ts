@@ -98,8 +98,12 @@ describe('POST /api/v1/events', () => {
     expect(event.cost).toBe(cost);
   });
 
-  it('when the title is missing, then 400 "title is required"', async () => {
-    const reply = await client(running).post('/api/v1/events', { start_date: '2031-01-01' });
+  it.each([
+    ['missing', {}],
+    ['empty', { title: '' }],
+    ['blank', { title: '   ' }],
+  ])('when the title is %s, then 400 "title is required"', async (_case, title) => {
+    const reply = await client(running).post('/api/v1/events', { start_date: '2031-01-01', ...title });
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ error: 'title is required', code: 'VALIDATION_ERROR' });
   });
