@@ -10,9 +10,6 @@ const text = (max: number) =>
     .trim()
     .max(max, { message: `must be at most ${max} characters` });
 const requiredText = (max: number) => text(max).min(1, { message: 'must not be empty' });
-/** An IANA zone, in its proper case and otherwise as sent (`europe/berlin` → `Europe/Berlin`). */
-const zoneSchema = zoneNameSchema;
-
 /** Bodies and queries are strict, as in the other services: an unknown field is a 400 naming it. */
 const strict = {
   error: (issue: { code?: string; keys?: string[] }) =>
@@ -27,7 +24,7 @@ export const attendeeInputSchema = z.strictObject(
     name: requiredText(200),
     email: z.email({ message: 'must be an email address' }).max(320, { message: 'must be at most 320 characters' }),
     phone: text(50).nullish(),
-    timezone: zoneSchema.nullish(),
+    timezone: zoneNameSchema.nullish(),
     notes: text(5000).nullish(),
   },
   strict,
@@ -51,7 +48,7 @@ export const createBookingBodySchema = z
       end_time: instantSchema,
       attendee: attendeeInputSchema,
       event_type_id: requiredText(100).nullish(),
-      timezone: zoneSchema.nullish(),
+      timezone: zoneNameSchema.nullish(),
       title: text(500).nullish(),
       location: text(1000).nullish(),
       location_type: locationTypeSchema.nullish(),

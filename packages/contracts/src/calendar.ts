@@ -117,8 +117,7 @@ export const calendarConnectionSchema = z
 export type CalendarConnection = z.infer<typeof calendarConnectionSchema>;
 
 /** GET /api/v1/calendar-connections */
-export const listCalendarConnectionsQuerySchema = z.strictObject({
-  ...paginationQuerySchema.shape,
+export const listCalendarConnectionsQuerySchema = paginationQuerySchema.extend({
   schedule_id: z.string().max(100).optional(),
   provider: calendarProviderSchema.optional(),
   status: connectionStatusSchema.optional(),

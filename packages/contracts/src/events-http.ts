@@ -5,9 +5,6 @@ import { dollarsSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zo
 
 /** HTTP bodies, queries and records of events and their registrations (events service). */
 
-/** An IANA zone name, in its proper case and otherwise as the client spelled it. */
-const zoneSchema = zoneNameSchema;
-
 export const EVENT_STATUSES = ['draft', 'published', 'cancelled'] as const;
 export const eventStatusSchema = z.enum(EVENT_STATUSES, { message: `must be one of ${EVENT_STATUSES.join(', ')}` });
 export type EventStatus = z.infer<typeof eventStatusSchema>;
@@ -18,7 +15,7 @@ const eventFields = {
   description: optionalText(5000).nullable(),
   start_time: localTimeSchema.nullable(),
   end_time: localTimeSchema.nullable(),
-  timezone: zoneSchema,
+  timezone: zoneNameSchema,
   location: optionalText(500).nullable(),
   cost: dollarsSchema,
   slots: z.number().int({ message: 'must be an integer' }).min(0, { message: 'must not be negative' }).max(1_000_000).nullable(),

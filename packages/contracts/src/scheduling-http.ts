@@ -13,9 +13,6 @@ const strict = {
     issue.code === 'unrecognized_keys' ? `has unknown field ${issue.keys?.join(', ') ?? ''}` : undefined,
 };
 
-/** An IANA zone, in its proper case and otherwise as sent (`america/new_york` → `America/New_York`). */
-export const scheduleZoneSchema = zoneNameSchema;
-
 const minutes = (min: number, max: number) =>
   z
     .number({ message: 'must be an integer number of minutes' })
@@ -106,7 +103,7 @@ export const DEFAULT_AVAILABILITY = WORKING_DAYS.map((day) => ({ day, start: '09
 
 const scheduleFields = {
   name: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }),
-  timezone: scheduleZoneSchema,
+  timezone: zoneNameSchema,
   slot_duration: minutes(5, 1440),
   slot_interval: minutes(5, 1440),
   is_active: z.boolean({ message: 'must be true or false' }),
@@ -167,7 +164,7 @@ export const slotsQuerySchema = z.object({
   scheduleId: z.string({ message: 'is required' }),
   startDate: localDateSchema.optional(),
   endDate: localDateSchema.optional(),
-  timezone: scheduleZoneSchema.optional(),
+  timezone: zoneNameSchema.optional(),
 });
 export type SlotsQuery = z.infer<typeof slotsQuerySchema>;
 

@@ -28,6 +28,9 @@ describe('buildService', () => {
     app.post('/boom', { schema: { body: z.object({ title: z.string() }) } }, async () => {
       throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
     });
+    app.get('/socket-reset', async () => {
+      throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }); // e.g. the database's socket
+    });
     app.post('/anything', { schema: { body: z.unknown() } }, async (request) => ({ data: request.body }));
     await app.ready();
   });
@@ -45,6 +48,12 @@ describe('buildService', () => {
 
   it('when a route with a body fails unexpectedly, then 500 INTERNAL (never disguised as a client error)', async () => {
     const response = await app.inject({ method: 'POST', url: '/boom', payload: { title: 'x' } });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ error: 'Internal server error', code: 'INTERNAL' });
+  });
+
+  it('when a server-side socket is reset (ECONNRESET from the database), then 500, not blamed on the client', async () => {
+    const response = await app.inject({ url: '/socket-reset' });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({ error: 'Internal server error', code: 'INTERNAL' });
   });

@@ -66,9 +66,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     const message = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'body is required' : 'Malformed request';
     return send(reply, 400, { error: message, code: 'VALIDATION_ERROR', details: [{ path: 'body', message: error.message }] });
   }
-  // Not `request.raw.destroyed`: that is already true once a body has been read, and would disguise every
-  // internal error of a POST or PATCH as a client that went away.
-  if (request.raw.socket?.destroyed === true || error.code === 'UND_ERR_ABORTED' || error.code === 'ECONNRESET') {
+  // Judged by the client's own socket: not `request.raw.destroyed` (already true once a body has been read)
+  // and not an error code like ECONNRESET (a database or NATS socket reset carries it too — a server fault).
+  if (request.raw.socket?.destroyed === true || error.code === 'UND_ERR_ABORTED') {
     // The client went away mid-request (a load generator stopping, a closed tab): nothing to answer, nothing broken.
     request.log.info({ err: error }, 'client closed the connection');
     return send(reply, 400, { error: 'Client closed the connection', code: 'VALIDATION_ERROR' });

@@ -15,8 +15,8 @@ export interface BookableSlot {
   endTime: Date;
 }
 
+/** What a booking learns of its schedule from the checks. */
 export interface BookableSchedule {
-  id: string;
   timezone: string;
 }
 
@@ -67,6 +67,6 @@ export class UpstreamChecks {
       const reason = checked.answer.reason;
       throw new AppError('SLOT_UNAVAILABLE', reason ? UNAVAILABLE_MESSAGES[reason] : 'The requested time is not available');
     }
-    return { id: slot.scheduleId, timezone: checked.answer.timezone };
+    return { timezone: checked.answer.timezone };
   }
 }

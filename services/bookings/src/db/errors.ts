@@ -38,9 +38,10 @@ export function isRetryableConflict(error: unknown): boolean {
 }
 
 /**
- * Runs a write again when Postgres aborted it as a deadlock victim. Two inserts whose intervals overlap
- * can each add their index entry before checking the exclusion constraint, then wait for each other;
- * Postgres breaks that by aborting one of them, which on a rerun is either created or a clean 23P01.
+ * Runs a write again when Postgres aborted it as a deadlock victim (or failed its serialization). Writes on
+ * one schedule no longer wait on each other in a circle (they queue on the schedule lock, schedule-lock.ts);
+ * this stays for what the lock does not order — a booking row another transaction holds (the idempotency
+ * sweeper, a future job) — where a rerun is safe: it is either applied or refused cleanly (23P01).
  */
 export async function retryOnDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
