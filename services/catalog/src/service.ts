@@ -20,6 +20,7 @@ export const service: ServiceDefinition<Config> = {
       log: infra.log,
       readiness: infra.readiness,
       prisma,
+      pool: infra.pool,
       relay,
       storage: new LocalDiskStorage(infra.config.MEDIA_DIR),
       publicBaseUrl: infra.config.PUBLIC_BASE_URL,

@@ -101,6 +101,26 @@ describe('GET /api/v1/products', () => {
     expect(response.json().code).toBe('VALIDATION_ERROR');
   });
 
+  it('when the search has accented capitals, then it matches as ILIKE does, and a rename is searched by its new name', async () => {
+    const cafe = new Client(catalog.running);
+    const dish = await cafe.product({ name: 'Crème BRÛLÉE Dish', price: 7 });
+    const found = async (search: string) =>
+      (await cafe.get(`/api/v1/products?search=${encodeURIComponent(search)}`)).json().data.map((p: { id: string }) => p.id);
+    expect(await found('brûlée')).toEqual([dish.id]);
+    expect(await found('CRÈME b')).toEqual([dish.id]);
+    expect(await found('creme')).toEqual([]); // case-insensitive, not accent-insensitive
+    expect((await cafe.patch(`/api/v1/products/${dish.id}`, { name: 'Ramekin' })).statusCode).toBe(200);
+    expect(await found('RAMEK')).toEqual([dish.id]);
+    expect(await found('brûlée')).toEqual([]);
+  });
+
+  it('when a searched page lies past the end, then it is empty and total still counts the matches', async () => {
+    expect((await shop.get('/api/v1/products?search=mug&limit=2&offset=10')).json()).toEqual({
+      data: [],
+      meta: { total: 3, limit: 2, offset: 10, hasMore: false },
+    });
+  });
+
   it('when an organization has no products, then the list is empty', async () => {
     expect((await new Client(catalog.running).get('/api/v1/products')).json()).toEqual({
       data: [],

@@ -17,7 +17,7 @@ export const service: ServiceDefinition<Config> = {
   async build(infra) {
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
     const relay = new OutboxRelay({ db: prisma, bus: infra.bus, stream: EVENTS_STREAM });
-    const context: UseCaseContext = { prisma, relay, now: () => new Date() };
+    const context: UseCaseContext = { prisma, pool: infra.pool, relay, now: () => new Date() };
     serveEventTypeGet(infra.bus, context);
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, context });
     return { app, background: [relay], close: () => prisma.$disconnect() };

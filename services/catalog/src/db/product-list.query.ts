@@ -1,7 +1,6 @@
 import type { ProductStatus } from '@app/contracts';
-import { Prisma } from '../generated/prisma/client.js';
-import type { Tx } from './client.js';
-import { PRODUCT_VIEW_COLUMNS, escapeLike, type ProductView } from './product.repository.js';
+import { isoInstantSql, namedStatement, SqlParams, type Queryable } from '@app/service-kit';
+import { escapeLike, productViewColumns, type PresentedProductView } from './product.repository.js';
 
 export interface ProductFilters {
   status?: ProductStatus;
@@ -15,48 +14,70 @@ export interface ProductFilters {
   offset: number;
 }
 
-function conditions(organizationId: string, filters: ProductFilters): Prisma.Sql {
-  const parts = [Prisma.sql`p.organization_id = ${organizationId}::uuid`];
-  if (filters.status) parts.push(Prisma.sql`p.status = ${filters.status}`);
-  // ILIKE with a parameter is served by the pg_trgm GIN index on name.
-  if (filters.search) parts.push(Prisma.sql`p.name ILIKE ${`%${escapeLike(filters.search)}%`}`);
-  if (filters.minPriceCents !== undefined) parts.push(Prisma.sql`p.price_cents >= ${filters.minPriceCents}`);
-  if (filters.maxPriceCents !== undefined) parts.push(Prisma.sql`p.price_cents <= ${filters.maxPriceCents}`);
-  const available = Prisma.sql`(p.status = 'published' AND (p.stock IS NULL OR p.stock > 0))`;
+const COLUMNS = productViewColumns(isoInstantSql);
+const NEWEST_FIRST = 'p.created_at DESC, p.id DESC';
+
+function conditions(organizationId: string, filters: ProductFilters, params: SqlParams): string {
+  const parts = [`p.organization_id = ${params.add(organizationId)}::uuid`];
+  if (filters.status) parts.push(`p.status = ${params.add(filters.status)}`);
+  // name_folded is lower(name): this is `name ILIKE pattern`, served by the trigram index on name_folded.
+  if (filters.search) parts.push(`p.name_folded LIKE lower(${params.add(`%${escapeLike(filters.search)}%`)})`);
+  if (filters.minPriceCents !== undefined) parts.push(`p.price_cents >= ${params.add(filters.minPriceCents)}`);
+  if (filters.maxPriceCents !== undefined) parts.push(`p.price_cents <= ${params.add(filters.maxPriceCents)}`);
+  const available = `(p.status = 'published' AND (p.stock IS NULL OR p.stock > 0))`;
   if (filters.inStock === true) parts.push(available);
-  if (filters.inStock === false) parts.push(Prisma.sql`NOT ${available}`);
-  return Prisma.join(parts, ' AND ');
+  if (filters.inStock === false) parts.push(`NOT ${available}`);
+  return parts.join(' AND ');
 }
 
-type CountedView = ProductView & { total: bigint };
+/**
+ * Without a search, the page walks the (organization, created_at) index and stops at its LIMIT, and the
+ * total is an uncorrelated count beside it: a `count(*) OVER ()` would make the page read and sort every
+ * product of a large catalog even for `limit=1`.
+ */
+function browsing(where: string, page: string): string {
+  return `
+    WITH page AS (SELECT p.* FROM products p WHERE ${where} ORDER BY ${NEWEST_FIRST} ${page})
+    SELECT ${COLUMNS}, (SELECT count(*)::int FROM products p WHERE ${where}) AS total
+      FROM page p LEFT JOIN media_files m ON m.id = p.featured_image_id
+     ORDER BY ${NEWEST_FIRST}`;
+}
+
+/**
+ * With a search, the trigram index yields the candidates; their recheck is the costly part, so they are
+ * matched once, kept as (id, created_at), and both counted and paged from there.
+ */
+function searching(where: string, page: string): string {
+  return `
+    WITH matches AS MATERIALIZED (SELECT p.id, p.created_at FROM products p WHERE ${where}),
+         page AS (SELECT id FROM matches ORDER BY created_at DESC, id DESC ${page})
+    SELECT ${COLUMNS}, (SELECT count(*)::int FROM matches) AS total
+      FROM page JOIN products p ON p.id = page.id LEFT JOIN media_files m ON m.id = p.featured_image_id
+     ORDER BY ${NEWEST_FIRST}`;
+}
 
 /**
  * One page of an organization's products, newest first, and the number of all that match, in one
- * statement. The total is an uncorrelated scalar subquery, computed once beside the page: a
- * `count(*) OVER ()` would make the page read and sort every matching row (all 20,000 of a large
- * catalog for a `limit=1` page), where this way the page walks the (organization, created_at) index and
- * stops at its LIMIT. Only a page past the end needs a second query for the total.
+ * statement (named, so each connection plans it once). Only a page past the end needs a second query
+ * for the total.
  */
 export async function listProducts(
-  db: Tx,
+  db: Queryable,
   organizationId: string,
   filters: ProductFilters,
-): Promise<{ rows: ProductView[]; total: number }> {
-  const where = conditions(organizationId, filters);
-  const rows = await db.$queryRaw<CountedView[]>`
-    WITH page AS (
-      SELECT p.*
-        FROM products p
-       WHERE ${where}
-       ORDER BY p.created_at DESC, p.id DESC
-       LIMIT ${filters.limit} OFFSET ${filters.offset}
-    )
-    SELECT ${PRODUCT_VIEW_COLUMNS}, (SELECT count(*) FROM products p WHERE ${where}) AS total
-      FROM page p LEFT JOIN media_files m ON m.id = p.featured_image_id
-     ORDER BY p.created_at DESC, p.id DESC`;
+): Promise<{ rows: PresentedProductView[]; total: number }> {
+  const params = new SqlParams();
+  const where = conditions(organizationId, filters, params);
+  const page = `LIMIT ${params.add(filters.limit)}::int OFFSET ${params.add(filters.offset)}::int`;
+  const text = filters.search ? searching(where, page) : browsing(where, page);
+  const { rows } = await db.query<PresentedProductView & { total: number }>(namedStatement(text, params.values));
   const first = rows[0];
-  if (first) return { rows, total: Number(first.total) };
+  if (first) return { rows, total: first.total };
   if (filters.offset === 0) return { rows, total: 0 };
-  const [count] = await db.$queryRaw<{ total: bigint }[]>`SELECT count(*) AS total FROM products p WHERE ${where}`;
-  return { rows, total: Number(count?.total ?? 0) };
+  const countParams = new SqlParams();
+  const countWhere = conditions(organizationId, filters, countParams);
+  const counted = await db.query<{ total: number }>(
+    namedStatement(`SELECT count(*)::int AS total FROM products p WHERE ${countWhere}`, countParams.values),
+  );
+  return { rows, total: counted.rows[0]?.total ?? 0 };
 }

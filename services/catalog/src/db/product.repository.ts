@@ -1,4 +1,5 @@
 import { centsToDollars, type ProductRecord, type ProductStatus } from '@app/contracts';
+import { isoInstant } from '@app/service-kit';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Tx } from './client.js';
 import { mediaUrl } from './media.repository.js';
@@ -9,7 +10,8 @@ export interface ProductView {
   name: string;
   slug: string;
   description: string | null;
-  price_cents: bigint;
+  /** Exact as a double: prices are at most 1e11 cents, far below 2^53. */
+  price_cents: number;
   status: string;
   stock: number | null;
   featured_image_id: string | null;
@@ -20,13 +22,19 @@ export interface ProductView {
   updated_at: Date;
 }
 
-/** The columns of ProductView, for `FROM products p LEFT JOIN media_files m ON m.id = p.featured_image_id`. */
-export const PRODUCT_VIEW_COLUMNS = Prisma.sql`
-  p.id::text AS id, p.name, p.slug, p.description, p.price_cents, p.status, p.stock,
-  p.featured_image_id::text AS featured_image_id, m.token AS featured_token, m.public_name AS featured_public_name,
-  m.alt_text AS featured_alt_text, p.created_at, p.updated_at`;
+/** A product as a presenting read returns it: the instants already in the API's text form. */
+export type PresentedProductView = Omit<ProductView, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
 
-export function toProductRecord(view: ProductView, baseUrl: string): ProductRecord {
+/** The columns of ProductView for `FROM products p LEFT JOIN media_files m ON m.id = p.featured_image_id`, instants as `instant` renders them. */
+export function productViewColumns(instant: (column: string) => string): string {
+  return `p.id::text AS id, p.name, p.slug, p.description, p.price_cents::float8 AS price_cents, p.status, p.stock,
+  p.featured_image_id::text AS featured_image_id, m.token AS featured_token, m.public_name AS featured_public_name,
+  m.alt_text AS featured_alt_text, ${instant('p.created_at')} AS created_at, ${instant('p.updated_at')} AS updated_at`;
+}
+
+const PRODUCT_VIEW_COLUMNS = Prisma.raw(productViewColumns((column) => column));
+
+export function toProductRecord(view: ProductView | PresentedProductView, baseUrl: string): ProductRecord {
   const featured =
     view.featured_image_id && view.featured_token && view.featured_public_name
       ? {
@@ -40,13 +48,13 @@ export function toProductRecord(view: ProductView, baseUrl: string): ProductReco
     name: view.name,
     slug: view.slug,
     description: view.description,
-    price: centsToDollars(Number(view.price_cents)),
+    price: centsToDollars(view.price_cents),
     status: view.status as ProductStatus,
     stock: view.stock,
     featured_image_id: view.featured_image_id,
     featured_image: featured,
-    created_at: view.created_at.toISOString(),
-    updated_at: view.updated_at.toISOString(),
+    created_at: isoInstant(view.created_at),
+    updated_at: isoInstant(view.updated_at),
   };
 }
 

@@ -1,11 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, notFound } from '@app/service-kit';
+import { AppError, notFound, type Queryable } from '@app/service-kit';
 import type { Db } from '../db/client.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 
 /** What the catalog's use cases work with, built once at boot. */
 export interface CatalogDeps {
   prisma: Db;
+  /** The pool under Prisma, for the product list (a hot read through pg directly). */
+  pool: Queryable;
   storage: MediaStorage;
   /** Woken after a commit so the outbox's events leave at once. */
   relay: { wake(): void };

@@ -23,7 +23,7 @@ function productEventData(view: ProductView) {
     slug: view.slug,
     status: view.status,
     name: view.name,
-    price: centsToDollars(Number(view.price_cents)),
+    price: centsToDollars(view.price_cents),
     stock: view.stock,
     featured_image_id: view.featured_image_id,
   };

@@ -67,7 +67,7 @@ export async function listProducts(
       { path: 'min_price', message: 'min_price must not be greater than max_price' },
     ]);
   }
-  const { rows, total } = await queryProducts(deps.prisma, caller.organizationId, {
+  const { rows, total } = await queryProducts(deps.pool, caller.organizationId, {
     status: query.status,
     search: query.search?.trim() || undefined,
     minPriceCents: query.min_price === undefined ? undefined : dollarsToCents(query.min_price),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStatus } from '@app/contracts';
+import { isoInstantSql } from '@app/service-kit';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
@@ -30,15 +31,30 @@ export interface EventState {
   status: EventStatus;
 }
 
-/** The columns of an event under the names of EventRow (dates as text, cents as a JS number). */
-export const EVENT_COLUMNS = Prisma.sql`e.id::text AS id, e.organization_id::text AS "organizationId", e.site_id AS "siteId",
+/** The columns of an event under the names of EventRow (dates as text, cents as a JS number), instants as `instant` renders them. */
+function eventColumns(instant: (column: string) => string): string {
+  return `e.id::text AS id, e.organization_id::text AS "organizationId", e.site_id AS "siteId",
   e.title, e.description, to_char(e.start_date, 'YYYY-MM-DD') AS "startDate", e.start_time AS "startTime",
-  e.end_time AS "endTime", e.timezone, e.starts_at AS "startsAt", e.ends_at AS "endsAt", e.location,
-  e.cost_cents::float8 AS "costCents", e.slots, e.status, e.created_at AS "createdAt", e.updated_at AS "updatedAt"`;
+  e.end_time AS "endTime", e.timezone, ${instant('e.starts_at')} AS "startsAt", ${instant('e.ends_at')} AS "endsAt", e.location,
+  e.cost_cents::float8 AS "costCents", e.slots, e.status, ${instant('e.created_at')} AS "createdAt", ${instant('e.updated_at')} AS "updatedAt"`;
+}
 
-/** Places taken at an event: the sum of the quantities of its active registrations. */
-export function placesTakenOf(eventId: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(SELECT COALESCE(sum(r.quantity), 0)::int FROM registrations r WHERE r.event_id = ${eventId} AND r.status = 'active')`;
+export const EVENT_COLUMNS = Prisma.raw(eventColumns((column) => column));
+
+/** The same columns for reads that only present events: the instants already as the API writes them. */
+export const PRESENTED_EVENT_COLUMNS = eventColumns(isoInstantSql);
+
+/** An event as a presenting read returns it: the instants already in the API's text form. */
+export type PresentedEventRow = Omit<EventRow, 'startsAt' | 'endsAt' | 'createdAt' | 'updatedAt'> & {
+  startsAt: string;
+  endsAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** Places taken at an event (an SQL expression naming it): the sum of the quantities of its active registrations. */
+export function placesTakenText(eventId: string): string {
+  return `(SELECT COALESCE(sum(r.quantity), 0)::int FROM registrations r WHERE r.event_id = ${eventId} AND r.status = 'active')`;
 }
 
 export async function insertEvent(db: Db, organizationId: string, state: EventState): Promise<EventRow> {
@@ -53,7 +69,7 @@ export async function insertEvent(db: Db, organizationId: string, state: EventSt
 }
 
 export async function findEvent(db: Db, organizationId: string, id: string, withCounts: boolean): Promise<EventRow | null> {
-  const counts = withCounts ? Prisma.sql`, ${placesTakenOf(Prisma.sql`e.id`)} AS "placesTaken"` : Prisma.empty;
+  const counts = withCounts ? Prisma.raw(`, ${placesTakenText('e.id')} AS "placesTaken"`) : Prisma.empty;
   const rows = await db.$queryRaw<EventRow[]>`
     SELECT ${EVENT_COLUMNS} ${counts} FROM events e WHERE e.id = ${id}::uuid AND e.organization_id = ${organizationId}::uuid`;
   return rows[0] ?? null;
@@ -71,7 +87,8 @@ export async function lockEvent(db: Db, organizationId: string, id: string): Pro
   const row = rows[0];
   if (!row) return null;
   // Read after the lock is granted, so it sees every registration committed before it.
-  const [taken] = await db.$queryRaw<{ placesTaken: number }[]>`SELECT ${placesTakenOf(Prisma.sql`${id}::uuid`)} AS "placesTaken"`;
+  const [taken] = await db.$queryRaw<{ placesTaken: number }[]>`
+    SELECT ${Prisma.raw(placesTakenText('locked.id'))} AS "placesTaken" FROM (SELECT ${id}::uuid AS id) locked`;
   return { ...row, placesTaken: taken?.placesTaken ?? 0 };
 }
 

@@ -1,11 +1,12 @@
 import { centsToDollars, type EventRecord, type EventStatus, type EventTypeRecord, type RegistrationRecord } from '@app/contracts';
-import type { EventRow } from '../db/event.repository.js';
+import { isoInstant } from '@app/service-kit';
+import type { EventRow, PresentedEventRow } from '../db/event.repository.js';
 import type { EventTypeRow } from '../db/event-type.repository.js';
 import type { RegistrationRow } from '../db/registration.repository.js';
 import { remainingPlaces } from '../domain/registration-policy.js';
 
 /** The API shape of an event: instants in UTC with milliseconds, money in dollars, counts when asked for. */
-export function presentEvent(row: EventRow): EventRecord {
+export function presentEvent(row: EventRow | PresentedEventRow): EventRecord {
   const record: EventRecord = {
     id: row.id,
     title: row.title,
@@ -14,15 +15,15 @@ export function presentEvent(row: EventRow): EventRecord {
     start_time: row.startTime,
     end_time: row.endTime,
     timezone: row.timezone,
-    starts_at: row.startsAt.toISOString(),
-    ends_at: row.endsAt ? row.endsAt.toISOString() : null,
+    starts_at: isoInstant(row.startsAt),
+    ends_at: row.endsAt === null ? null : isoInstant(row.endsAt),
     location: row.location,
     cost: centsToDollars(row.costCents),
     slots: row.slots,
     status: row.status satisfies EventStatus,
     site_id: row.siteId,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    created_at: isoInstant(row.createdAt),
+    updated_at: isoInstant(row.updatedAt),
   };
   if (row.placesTaken !== undefined)
     record.counts = { registrations: row.placesTaken, remaining: remainingPlaces(row.slots, row.placesTaken) };

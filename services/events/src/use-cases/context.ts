@@ -1,11 +1,12 @@
 import { uuidSchema } from '@app/contracts';
-import { AppError } from '@app/service-kit';
+import { AppError, type Queryable } from '@app/service-kit';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { transaction } from '../db/prisma.js';
 
-/** What every use case works with: the database, the outbox relay to wake after a commit, and the clock. */
+/** What every use case works with: the database (through Prisma, and the pool for hot reads), the outbox relay to wake after a commit, and the clock. */
 export interface UseCaseContext {
   prisma: PrismaClient;
+  pool: Queryable;
   relay: { wake(): void };
   now: () => Date;
 }

@@ -1,7 +1,7 @@
 import type { ListEventsQuery } from '@app/contracts';
 import { AppError } from '@app/service-kit';
 import { listEvents as listEventRows } from '../db/event-list.query.js';
-import { findEvent, type EventRow } from '../db/event.repository.js';
+import { findEvent, type EventRow, type PresentedEventRow } from '../db/event.repository.js';
 import { notFoundError, requireId, type Caller, type UseCaseContext } from './context.js';
 
 export async function getEvent(id: string, includeCounts: boolean, caller: Caller, ctx: UseCaseContext): Promise<EventRow> {
@@ -15,11 +15,11 @@ export async function listEvents(
   query: ListEventsQuery,
   caller: Caller,
   ctx: UseCaseContext,
-): Promise<{ rows: EventRow[]; total: number }> {
+): Promise<{ rows: PresentedEventRow[]; total: number }> {
   if (query.upcoming && query.past) throw invalid('past', 'upcoming and past cannot both be true');
   if (query.start_date && query.end_date && query.end_date < query.start_date)
     throw invalid('end_date', 'end_date must not be before start_date');
-  return listEventRows(ctx.prisma, {
+  return listEventRows(ctx.pool, {
     organizationId: caller.organizationId,
     siteId: query.site_id,
     status: query.status,

@@ -1,9 +1,6 @@
-import type pg from 'pg';
 import type { ScheduleRecord } from '@app/contracts';
+import type { Queryable } from '@app/service-kit';
 import type { Interval, ScheduleRules } from '../domain/availability.js';
-
-/** The pool's query method: this hot read goes through pg directly (a Prisma raw query costs ~10× the CPU). */
-export type Queryable = Pick<pg.Pool, 'query'>;
 
 export interface ScheduleWithBusyTime {
   id: string;

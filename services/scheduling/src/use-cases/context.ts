@@ -1,5 +1,4 @@
-import { AppError, type OutboxRelay } from '@app/service-kit';
-import type { Queryable } from '../db/busy-time.repository.js';
+import { AppError, type OutboxRelay, type Queryable } from '@app/service-kit';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 /** What every use case works with: the database, the relay to wake after a commit, and the clock. */
