@@ -29,6 +29,7 @@ describe('startConsumer', () => {
     bus = await kitBus();
     schema = await kitSchema();
     await schema.db.$executeRawUnsafe('CREATE TABLE counters (name text PRIMARY KEY, total integer NOT NULL)');
+    await schema.db.$executeRawUnsafe('CREATE TABLE applied (position bigserial PRIMARY KEY, counter text NOT NULL, by integer NOT NULL)');
     await bus.ensureStream(STREAM);
     consumer = await startConsumer(bus, {
       durable: 'kit-counter',
@@ -45,6 +46,7 @@ describe('startConsumer', () => {
           event.data.counter,
           event.data.by,
         );
+        await tx.$executeRawUnsafe('INSERT INTO applied (counter, by) VALUES ($1, $2)', event.data.counter, event.data.by);
       },
     });
   });
@@ -88,5 +90,39 @@ describe('startConsumer', () => {
     failNext = true;
     await publishRaw(envelope({ counter: 'd', by: 3 }));
     expect(await eventually(() => total('d'))).toBe(3);
+  });
+
+  const appliedOrder = async (counter: string) =>
+    (await schema.db.$queryRawUnsafe<{ by: number }[]>('SELECT by FROM applied WHERE counter = $1 ORDER BY position', counter)).map(
+      (row) => row.by,
+    );
+
+  it('when many events arrive at once, then each is applied once and in stream order', async () => {
+    // Published back to back without waiting for the consumer: they arrive while earlier ones are applied,
+    // so they are applied in batches.
+    const published = Array.from({ length: 120 }, (_, index) => index + 1);
+    for (const by of published) await publishRaw(envelope({ counter: 'e', by }));
+    await eventually(async () => ((await total('e')) === (120 * 121) / 2 ? true : undefined));
+    expect(await appliedOrder('e')).toEqual(published);
+  });
+
+  it('when an event is delivered twice among others at once, then it has one effect', async () => {
+    const id = randomUUID();
+    await Promise.all([
+      ...Array.from({ length: 10 }, () => publishRaw(envelope({ counter: 'f', by: 1 }))),
+      publishRaw(envelope({ counter: 'f', by: 100 }, id)),
+      publishRaw(envelope({ counter: 'f', by: 100 }, id)),
+    ]);
+    await publishRaw(envelope({ counter: 'f-marker', by: 1 }));
+    await eventually(() => total('f-marker'));
+    expect(await eventually(async () => ((await total('f')) === 110 ? 110 : undefined))).toBe(110);
+    expect((await appliedOrder('f')).filter((by) => by === 100)).toHaveLength(1);
+  });
+
+  it('when handling fails inside a batch, then every event of it is still applied exactly once', async () => {
+    failNext = true;
+    await Promise.all(Array.from({ length: 30 }, () => publishRaw(envelope({ counter: 'g', by: 1 }))));
+    expect(await eventually(async () => ((await total('g')) === 30 ? 30 : undefined))).toBe(30);
+    expect(await appliedOrder('g')).toHaveLength(30);
   });
 });

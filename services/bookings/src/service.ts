@@ -19,6 +19,7 @@ export const service: ServiceDefinition<Config> = {
     const relay = new OutboxRelay({ db: prisma, bus: infra.bus, stream: BOOKINGS_STREAM });
     const context = {
       prisma,
+      pool: infra.pool,
       upstream: new UpstreamChecks(infra.bus),
       wakeRelay: () => relay.wake(),
       now: () => new Date(),

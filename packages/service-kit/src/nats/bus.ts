@@ -35,6 +35,9 @@ export class Bus {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
       timeout: 5000,
+      // Otherwise every request builds two Error objects up front for their stack traces, in case it fails:
+      // measured at a quarter of the bookings process's NATS cost. A failed request is logged with its subject.
+      noAsyncTraces: true,
     });
     void (async () => {
       for await (const status of nc.status()) {

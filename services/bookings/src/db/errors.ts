@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { Prisma } from '../generated/prisma/client.js';
 
 interface DriverCause {
@@ -5,7 +6,9 @@ interface DriverCause {
   originalMessage?: string;
 }
 
+/** The SQLSTATE and message of a failed statement, whether it went through Prisma or straight through pg. */
 function driverCause(error: unknown): DriverCause | undefined {
+  if (error instanceof pg.DatabaseError) return { originalCode: error.code, originalMessage: error.message };
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
   const meta = error.meta as { driverAdapterError?: { cause?: DriverCause } } | undefined;
   return meta?.driverAdapterError?.cause;
@@ -17,9 +20,9 @@ function violates(error: unknown, sqlState: string, constraint: string): boolean
 }
 
 /**
- * True when the insert/update hit `bookings_no_overlap`. Prisma 7 with adapter-pg reports an exclusion
- * violation as a known request error (P2039 from the model API, P2010 from raw SQL) whose
- * `meta.driverAdapterError.cause.originalCode` is the SQLSTATE 23P01 and whose message names the constraint.
+ * True when the insert/update hit `bookings_no_overlap`: SQLSTATE 23P01 with a message naming the constraint.
+ * Prisma 7 with adapter-pg reports it as a known request error (P2039 from the model API, P2010 from raw
+ * SQL) carrying both in `meta.driverAdapterError.cause`; pg (the create statement) as a DatabaseError.
  */
 export function isOverlapViolation(error: unknown): boolean {
   return violates(error, '23P01', 'bookings_no_overlap');

@@ -1,5 +1,5 @@
 import type { UpdateBookingBody } from '@app/contracts';
-import { AppError, notFound } from '@app/service-kit';
+import { AppError, notFound, SqlParams } from '@app/service-kit';
 import type { Booking } from '../domain/booking.js';
 import { planCancel, planUpdate, type UpdatePlan, type UpdateRequest } from '../domain/booking-update.js';
 import { findBooking, lockBooking, saveBooking } from '../db/booking.repository.js';
@@ -32,7 +32,8 @@ async function applyLocked(id: string, caller: Caller, ctx: BookingContext, plan
       if (planned.refusal !== undefined) throw new AppError('INVALID_TRANSITION', planned.refusal);
       if (planned.steps.length === 0) return { booking: current, changed: false };
       // Row lock first, then the schedule's: creates take only the latter, so no two writers wait in a circle.
-      await tx.$executeRaw(lockScheduleWrites(current.scheduleId));
+      const lock = new SqlParams();
+      await tx.$executeRawUnsafe(lockScheduleWrites(current.scheduleId, lock), ...lock.values);
       await saveBooking(tx, planned.result);
       await recordSteps(tx, planned.steps, caller);
       return { booking: planned.result, changed: true };

@@ -48,7 +48,7 @@ export async function createBooking(
   });
   const firstResponse = key && { ...key, statusCode: 201, body: { data: toBookingRecord(booking) } };
   try {
-    await retryOnDeadlock(() => insertBookingStatement(ctx.prisma, booking, event, firstResponse));
+    await retryOnDeadlock(() => insertBookingStatement(ctx.pool, booking, event, firstResponse));
   } catch (error) {
     if (isOverlapViolation(error)) throw slotTaken();
     if (isKeyTaken(error)) throw new KeyTaken();
