@@ -36,7 +36,7 @@ export class Bus {
       reconnectTimeWait: 500,
       timeout: 5000,
       // Otherwise every request builds two Error objects up front for their stack traces, in case it fails:
-      // measured at a quarter of the bookings process's NATS cost. A failed request is logged with its subject.
+      // measured 70 → 50 µs of CPU per request-reply round trip. A failed request is logged with its subject.
       noAsyncTraces: true,
     });
     void (async () => {
