@@ -12,6 +12,7 @@ const { default: autocannon } = await import('autocannon');
 const { default: Fastify } = await import('fastify');
 const { default: pg } = await import('pg');
 const { startStack, checkInfrastructure, deleteStreams, recreateDatabase } = await import('../scripts/stack.mjs');
+const { cpuMeter } = await import('./process-cpu.mjs');
 
 const ROOT = join(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -137,6 +138,7 @@ function toAutocannonRequests(requests, ctx) {
 
 async function measure(name, ctx, requests, options = {}) {
   process.stdout.write(`running: ${name} ... `);
+  const meter = cpuMeter();
   const result = await autocannon({
     url: ctx.baseUrl,
     connections: CONNECTIONS,
@@ -145,6 +147,7 @@ async function measure(name, ctx, requests, options = {}) {
     ...options,
   });
   const summary = summarize(name, result);
+  summary.cpu_ms_per_request = meter.perRequest(result.requests.total);
   console.log(`${summary.rps} req/s`);
   return summary;
 }
@@ -188,6 +191,11 @@ function report(results) {
   console.log(line(columns));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of results) console.log(line(columns.map((c) => row[c])));
+  console.log("\nCPU milliseconds per request, by process (all of the machine's work for one request; client = autocannon):");
+  for (const row of results) {
+    const shares = Object.entries(row.cpu_ms_per_request ?? {}).map(([group, ms]) => `${group} ${ms}`);
+    if (shares.length > 0) console.log(`  ${row.scenario}: ${shares.join(', ')}`);
+  }
   mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
   const file = join(import.meta.dirname, 'results', 'latest.json');
   writeFileSync(
