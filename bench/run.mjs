@@ -191,7 +191,7 @@ function report(results) {
   console.log(line(columns));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of results) console.log(line(columns.map((c) => row[c])));
-  console.log("\nCPU milliseconds per request, by process (all of the machine's work for one request; client = autocannon):");
+  console.log('\nCPU milliseconds per request, by process (client = autocannon, and the bare Fastify route, which runs beside it):');
   for (const row of results) {
     const shares = Object.entries(row.cpu_ms_per_request ?? {}).map(([group, ms]) => `${group} ${ms}`);
     if (shares.length > 0) console.log(`  ${row.scenario}: ${shares.join(', ')}`);
