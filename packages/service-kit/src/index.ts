@@ -6,6 +6,7 @@ export { organizationId, organizationTimeZone } from './http/organization.js';
 export type { ReadinessCheck } from './http/health.js';
 export { createPool, ensureDatabase } from './db/pool.js';
 export { namedStatement, SqlParams, type Queryable } from './db/statements.js';
+export { PgDb } from './db/pg-db.js';
 export { isoInstant, isoInstantSql } from './db/instants.js';
 export { prismaAdapter, type SqlExecutor, type TransactionalDb } from './db/prisma.js';
 export { migrate, type MigrateOptions } from './db/migrate.js';

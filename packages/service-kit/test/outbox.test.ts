@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { defineEvent, defineStream } from '@app/contracts';
-import { Bus, OutboxRelay, recordEvent } from '../src/index.js';
+import { Bus, OutboxRelay, recordEvent, type PgDb } from '../src/index.js';
 import { OwnNatsServer } from '../src/testing/index.js';
 import { eventually, kitSchema, silentLog } from './support/kit-env.js';
-import type { PgDb } from './support/pg-db.js';
 
 const thingCreated = defineEvent('kit.thing.created', z.object({ name: z.string() }));
 const STREAM = defineStream('KIT_OUTBOX', [thingCreated]);

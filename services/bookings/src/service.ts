@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { BOOKINGS_STREAM } from '@app/contracts';
-import { OutboxRelay, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { OutboxRelay, PgDb, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import { IdempotencySweeper } from './background/idempotency-sweeper.js';
 import { UpstreamChecks } from './clients/upstream-checks.js';
@@ -16,7 +16,7 @@ export const service: ServiceDefinition<Config> = {
   migrationsDir: MIGRATIONS_DIR,
   async build(infra) {
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-    const relay = new OutboxRelay({ db: prisma, bus: infra.bus, stream: BOOKINGS_STREAM });
+    const relay = new OutboxRelay({ db: new PgDb(infra.pool), bus: infra.bus, stream: BOOKINGS_STREAM });
     const context = {
       prisma,
       pool: infra.pool,

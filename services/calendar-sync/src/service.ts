@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { CALENDAR_STREAM } from '@app/contracts';
-import { OutboxRelay, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { OutboxRelay, PgDb, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import { SchedulingClient } from './clients/scheduling.client.js';
 import { microsoftEndpoints, type Config } from './config.js';
@@ -27,7 +27,7 @@ export const service: ServiceDefinition<Config> = {
   async build(infra) {
     const { config } = infra;
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-    const relay = new OutboxRelay({ db: prisma, bus: infra.bus, stream: CALENDAR_STREAM });
+    const relay = new OutboxRelay({ db: new PgDb(infra.pool), bus: infra.bus, stream: CALENDAR_STREAM });
     const ring = keyRingFrom(config);
     const retry: RetrySettings = {
       attempts: REQUEST_ATTEMPTS,

@@ -17,6 +17,10 @@ export function createPool(url: string, max: number, log: Pick<FastifyBaseLogger
     ...(schema ? { options: `-c search_path=${safeIdentifier(schema)},public` } : {}),
   });
   pool.on('error', (error) => log.warn({ err: error }, 'idle database connection lost; it will be replaced'));
+  // A connection that dies while checked out emits 'error' on its client, which pg-pool listens to only while
+  // the client is idle: unheard, it would crash the process. The query in flight fails and is reported by
+  // its caller, who releases the client with the error so the pool discards it.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   keepConnectionsOnServerErrors(pool);
   return pool;
 }

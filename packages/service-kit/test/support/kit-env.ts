@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { pino } from 'pino';
 import { inject } from 'vitest';
-import { Bus, migrate } from '../../src/index.js';
-import { PgDb } from './pg-db.js';
+import { Bus, createPool, migrate, PgDb } from '../../src/index.js';
 
 export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -15,7 +13,7 @@ export async function kitSchema(): Promise<{ schema: string; db: PgDb; close: ()
   const schema = `kit_${randomBytes(4).toString('hex')}`;
   const databaseUrl = inject('databaseUrl');
   await migrate({ databaseUrl, schema, dir: mkdtempSync(join(tmpdir(), 'no-migrations-')) });
-  const pool = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}`, max: 4 });
+  const pool = createPool(databaseUrl, 4, silentLog, schema);
   return { schema, db: new PgDb(pool), close: () => pool.end() };
 }
 
