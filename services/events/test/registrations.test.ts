@@ -120,6 +120,42 @@ describe('POST /api/v1/events/:id/registrations', () => {
     expect(await counts(api, id)).toEqual({ registrations: taken, remaining: finalSlots - taken });
   });
 
+  it('when registrations and cancellations race, then the places counted are those of the active registrations', async () => {
+    const api = client(running);
+    const id = await event(api, { slots: 60 });
+    const first = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => api.post(`/api/v1/events/${id}/registrations`, attendee(n, 1 + (n % 2)))),
+    );
+    const toCancel = first.filter((_, n) => n % 3 === 0).map((reply) => String(data(reply).id));
+    const second = await Promise.all([
+      ...toCancel.map((registrationId) => api.delete(`/api/v1/events/${id}/registrations/${registrationId}`)),
+      ...Array.from({ length: 10 }, (_, n) => api.post(`/api/v1/events/${id}/registrations`, attendee(100 + n, 2))),
+    ]);
+    expect([...first, ...second].every((reply) => reply.status === 200 || reply.status === 201)).toBe(true);
+
+    const active = list(await api.get(`/api/v1/events/${id}/registrations?status=active&limit=200`));
+    const taken = active.reduce((sum, registration) => sum + Number(registration.quantity), 0);
+    // 20 registrations of 1 or 2 places (30), 7 of them cancelled (10 places), 10 more of 2 places (20).
+    expect(taken).toBe(40);
+    expect(await counts(api, id)).toEqual({ registrations: taken, remaining: 60 - taken });
+    const listed = list(await api.get('/api/v1/events?include_counts=true&limit=200')).find((listedEvent) => listedEvent.id === id);
+    expect(listed?.counts).toEqual({ registrations: taken, remaining: 60 - taken });
+  });
+
+  it('when a write bypasses the service, then the database itself refuses more places than seats', async () => {
+    const api = client(running);
+    const id = await event(api, { slots: 2 });
+    expect((await api.post(`/api/v1/events/${id}/registrations`, attendee(1, 2))).status).toBe(201);
+
+    const overbook = running.infra.pool.query(
+      `INSERT INTO registrations (id, organization_id, event_id, name, email, quantity)
+       SELECT gen_random_uuid(), organization_id, id, 'Sneaky', 'sneaky@example.com', 1 FROM events WHERE id = $1`,
+      [id],
+    );
+    await expect(overbook).rejects.toMatchObject({ code: '23514', constraint: 'events_places_within_slots' });
+    expect(await counts(api, id)).toEqual({ registrations: 2, remaining: 0 });
+  });
+
   it('when the event is unknown or malformed, then 404', async () => {
     const api = client(running);
     expect((await api.post(`/api/v1/events/${randomUUID()}/registrations`, attendee(1))).status).toBe(404);

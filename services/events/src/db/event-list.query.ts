@@ -1,6 +1,6 @@
 import type { EventStatus } from '@app/contracts';
 import { namedStatement, SqlParams, type Queryable } from '@app/service-kit';
-import { PRESENTED_EVENT_COLUMNS, placesTakenText, type PresentedEventRow } from './event.repository.js';
+import { PLACES_TAKEN, PRESENTED_EVENT_COLUMNS, type PresentedEventRow } from './event.repository.js';
 
 export interface EventFilters {
   organizationId: string;
@@ -23,26 +23,23 @@ type ListedRow = PresentedEventRow & { total: number };
 
 /**
  * One page of events and the total, in one statement. The total comes from a one-row subquery that
- * the page is LEFT JOINed to, so an empty page still reports it; with counts, a lateral aggregate over
- * the page's registrations adds the places taken (an index-only sum per listed event, not a query each).
- * The hottest read of the service: it goes through pg as a named statement, not through Prisma, with the
- * instants formatted by Postgres.
+ * the page is LEFT JOINed to, so an empty page still reports it; the places taken are a column of the
+ * event (kept by a trigger), so counts cost nothing extra. The hottest read of the service: it goes
+ * through pg as a named statement, not through Prisma, with the instants formatted by Postgres.
  */
 export async function listEvents(db: Queryable, filters: EventFilters): Promise<{ rows: PresentedEventRow[]; total: number }> {
   const params = new SqlParams();
   const where = whereClause(filters, params);
-  const counts = filters.includeCounts
-    ? `, c."placesTaken" FROM page p LEFT JOIN LATERAL (SELECT ${placesTakenText('p.id::uuid')} AS "placesTaken") c ON true`
-    : ' FROM page p';
+  const counts = filters.includeCounts ? `, ${PLACES_TAKEN}` : '';
   const text = `
     WITH page AS (
-      SELECT ${PRESENTED_EVENT_COLUMNS} FROM events e WHERE ${where}
+      SELECT ${PRESENTED_EVENT_COLUMNS}${counts} FROM events e WHERE ${where}
        ORDER BY ${orderBy(filters, 'e', 'starts_at')} LIMIT ${params.add(filters.limit)}::int OFFSET ${params.add(filters.offset)}::int
-    ), listed AS (SELECT p.* ${counts})
-    SELECT t.total, l.*
+    )
+    SELECT t.total, p.*
       FROM (${totalOf(filters, where, params)}) t
-      LEFT JOIN listed l ON true
-     ORDER BY ${orderBy(filters, 'l', '"startsAt"')}`;
+      LEFT JOIN page p ON true
+     ORDER BY ${orderBy(filters, 'p', '"startsAt"')}`;
   const { rows } = await db.query<ListedRow>(namedStatement(text, params.values));
   const total = rows[0]?.total ?? 0;
   return { rows: rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row), total };

@@ -52,10 +52,8 @@ export type PresentedEventRow = Omit<EventRow, 'startsAt' | 'endsAt' | 'createdA
   updatedAt: string;
 };
 
-/** Places taken at an event (an SQL expression naming it): the sum of the quantities of its active registrations. */
-export function placesTakenText(eventId: string): string {
-  return `(SELECT COALESCE(sum(r.quantity), 0)::int FROM registrations r WHERE r.event_id = ${eventId} AND r.status = 'active')`;
-}
+/** Places taken at the event `e`: the quantities of its active registrations, kept on the row by a trigger (migration 0003). */
+export const PLACES_TAKEN = 'e.places_taken AS "placesTaken"';
 
 export async function insertEvent(db: Db, organizationId: string, state: EventState): Promise<EventRow> {
   const rows = await db.$queryRaw<EventRow[]>`
@@ -69,27 +67,23 @@ export async function insertEvent(db: Db, organizationId: string, state: EventSt
 }
 
 export async function findEvent(db: Db, organizationId: string, id: string, withCounts: boolean): Promise<EventRow | null> {
-  const counts = withCounts ? Prisma.raw(`, ${placesTakenText('e.id')} AS "placesTaken"`) : Prisma.empty;
+  const counts = withCounts ? Prisma.raw(`, ${PLACES_TAKEN}`) : Prisma.empty;
   const rows = await db.$queryRaw<EventRow[]>`
     SELECT ${EVENT_COLUMNS} ${counts} FROM events e WHERE e.id = ${id}::uuid AND e.organization_id = ${organizationId}::uuid`;
   return rows[0] ?? null;
 }
 
 /**
- * Reads the event and locks its row until the transaction ends, with the places taken at that moment.
+ * Reads the event and locks its row until the transaction ends, with the places taken at that moment
+ * (a row locked after a wait is read as last committed, so every registration before it counts).
  * Every write that depends on capacity (registering, lowering slots, unpublishing) goes through here,
  * so they are serialized per event.
  */
 export async function lockEvent(db: Db, organizationId: string, id: string): Promise<(EventRow & { placesTaken: number }) | null> {
-  const rows = await db.$queryRaw<EventRow[]>`
-    SELECT ${EVENT_COLUMNS} FROM events e
+  const rows = await db.$queryRaw<(EventRow & { placesTaken: number })[]>`
+    SELECT ${EVENT_COLUMNS}, ${Prisma.raw(PLACES_TAKEN)} FROM events e
      WHERE e.id = ${id}::uuid AND e.organization_id = ${organizationId}::uuid FOR UPDATE`;
-  const row = rows[0];
-  if (!row) return null;
-  // Read after the lock is granted, so it sees every registration committed before it.
-  const [taken] = await db.$queryRaw<{ placesTaken: number }[]>`
-    SELECT ${Prisma.raw(placesTakenText('locked.id'))} AS "placesTaken" FROM (SELECT ${id}::uuid AS id) locked`;
-  return { ...row, placesTaken: taken?.placesTaken ?? 0 };
+  return rows[0] ?? null;
 }
 
 export async function updateEvent(db: Db, id: string, state: EventState): Promise<EventRow> {
