@@ -21,7 +21,9 @@ function conditions(organizationId: string, filters: ProductFilters, params: Sql
   const parts = [`p.organization_id = ${params.add(organizationId)}::uuid`];
   if (filters.status) parts.push(`p.status = ${params.add(filters.status)}`);
   // name_folded is lower(name): this is `name ILIKE pattern`, served by the trigram index on name_folded.
-  if (filters.search) parts.push(`p.name_folded LIKE lower(${params.add(`%${escapeLike(filters.search)}%`)})`);
+  // The pattern is lowered once, in a sub-select: a named statement is soon run with a generic plan, and
+  // there a bare lower($n) is evaluated again for every candidate row (measured: twice the execution time).
+  if (filters.search) parts.push(`p.name_folded LIKE (SELECT lower(${params.add(`%${escapeLike(filters.search)}%`)}))`);
   if (filters.minPriceCents !== undefined) parts.push(`p.price_cents >= ${params.add(filters.minPriceCents)}`);
   if (filters.maxPriceCents !== undefined) parts.push(`p.price_cents <= ${params.add(filters.maxPriceCents)}`);
   const available = `(p.status = 'published' AND (p.stock IS NULL OR p.stock > 0))`;
