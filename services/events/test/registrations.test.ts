@@ -142,6 +142,16 @@ describe('POST /api/v1/events/:id/registrations', () => {
     expect(listed?.counts).toEqual({ registrations: taken, remaining: 60 - taken });
   });
 
+  it('when an event is listed with counts, then its record is the one GET returns, field for field', async () => {
+    // The list is read by its own statement (instants formatted by Postgres); the two must never drift apart.
+    const api = client(running);
+    const id = await event(api, { slots: 8, cost: 12.5, location: 'Hall B', end_time: '09:30' });
+    await api.post(`/api/v1/events/${id}/registrations`, attendee(1, 3));
+    const single = data(await api.get(`/api/v1/events/${id}?include_counts=true`));
+    expect(single.counts).toEqual({ registrations: 3, remaining: 5 });
+    expect(list(await api.get('/api/v1/events?include_counts=true&limit=200')).find((listed) => listed.id === id)).toEqual(single);
+  });
+
   it('when a write bypasses the service, then the database itself refuses more places than seats', async () => {
     const api = client(running);
     const id = await event(api, { slots: 2 });
