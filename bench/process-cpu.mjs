@@ -4,10 +4,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const CLOCK_TICKS_PER_MS = 0.1; // USER_HZ is 100 on Linux: one tick is 10 ms
 
-/** The process group a command line belongs to: a service by its dist path, Postgres, NATS, or none. */
+/** The process group a command line belongs to: a service by its dist path, a bare ceiling process, Postgres, NATS, or none. */
 function groupOf(commandLine) {
   const service = /services\/([\w-]+)\/dist\//.exec(commandLine)?.[1];
   if (service) return service;
+  const bare = /bench\/ceiling\/(bare-\w+)\.mjs/.exec(commandLine)?.[1];
+  if (bare) return bare;
   if (commandLine.startsWith('postgres')) return 'postgres';
   if (commandLine.includes('nats-server')) return 'nats';
   return null;

@@ -1,6 +1,8 @@
 // `npm run bench`: starts the stack on its own database (or targets BENCH_URL), seeds data, runs every
-// scenario of bench/scenarios/*.mjs plus two baselines measured in the same run, prints one table and writes
-// bench/results/latest.json. Numbers, never pass/fail: a benchmark does not fail on timing.
+// scenario of bench/scenarios/*.mjs plus baselines measured in the same run (a bare Fastify route, the
+// gateway's trivial route, the bare proxy of bench/ceiling), and — for scenarios marked `ceiling` — the same
+// requests against bench/ceiling's bare proxy and service (BENCH_CEILING=0 skips them). Prints one table
+// and writes bench/results/latest.json. Numbers, never pass/fail: a benchmark does not fail on timing.
 import { ensureModernNode } from '../scripts/ensure-node.mjs';
 ensureModernNode();
 
@@ -13,20 +15,31 @@ const { default: Fastify } = await import('fastify');
 const { default: pg } = await import('pg');
 const { startStack, checkInfrastructure, deleteStreams, recreateDatabase } = await import('../scripts/stack.mjs');
 const { cpuMeter } = await import('./process-cpu.mjs');
+const { startBareStack } = await import('./ceiling/bare-stack.mjs');
 
 const ROOT = join(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? 'bench-admin-token-0123456789';
+const CEILING = process.env.BENCH_CEILING !== '0';
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 
 async function main() {
   const target = process.env.BENCH_URL ? await existingTarget() : await ownStack();
   const ctx = await context(target);
   const results = [];
+  let bare = null;
   try {
+    if (CEILING)
+      bare = await startBareStack({ databaseUrl: target.databaseUrl, organizationId: ctx.organizationId, port: target.port + 90 });
     results.push(await bareFastifyBaseline());
     results.push(await measure('baseline: gateway → authenticated trivial route', ctx, [{ method: 'GET', path: '/api/v1/ping/events' }]));
+    if (bare)
+      results.push(
+        await measure('ceiling: bare proxy → bare service, trivial route', { ...ctx, baseUrl: bare.url }, [
+          { method: 'GET', path: '/ping' },
+        ]),
+      );
     for (const scenario of await loadScenarios()) {
       if (only && !only.test(scenario.name)) continue;
       process.stdout.write(`seeding: ${scenario.name} ... `);
@@ -36,9 +49,11 @@ async function main() {
       const result = await measure(scenario.name, ctx, scenario.requests(state, ctx), scenario.options);
       result.goal = scenario.goal;
       if (scenario.verify) result.verified = await scenario.verify(state, ctx).catch((error) => `FAILED: ${error.message}`);
+      if (scenario.ceiling && bare) await measureCeiling(scenario, ctx, bare, result);
       results.push(result);
     }
   } finally {
+    await bare?.stop();
     await ctx.close();
     await target.stop();
   }
@@ -76,12 +91,13 @@ async function ownStack() {
     await stack.stop();
     await deleteStreams(natsUrl, natsPrefix);
   };
-  return { url: stack.gatewayUrl, databaseUrl, stop };
+  return { url: stack.gatewayUrl, port, databaseUrl, stop };
 }
 
 async function existingTarget() {
   if (!process.env.DATABASE_URL) throw new Error('With BENCH_URL, also set DATABASE_URL (seeding writes bulk rows) and ADMIN_TOKEN.');
-  return { url: process.env.BENCH_URL.replace(/\/$/, ''), databaseUrl: process.env.DATABASE_URL, stop: async () => undefined };
+  const url = process.env.BENCH_URL.replace(/\/$/, '');
+  return { url, port: Number(new URL(url).port || 80), databaseUrl: process.env.DATABASE_URL, stop: async () => undefined };
 }
 
 /** What a scenario's seed and requests get: the gateway, an organization and its key, HTTP and SQL helpers. */
@@ -152,6 +168,26 @@ async function measure(name, ctx, requests, options = {}) {
   return summary;
 }
 
+/**
+ * The same scenario against the bare proxy and service of bench/ceiling (freshly seeded, so writes do not
+ * collide with the real run's): the most this machine serves for it through a proxy hop and Postgres.
+ */
+async function measureCeiling(scenario, ctx, bare, result) {
+  const state = await scenario.seed(ctx);
+  const ceiling = await measure(
+    `ceiling: ${scenario.name}`,
+    { ...ctx, baseUrl: bare.url },
+    scenario.requests(state, ctx),
+    scenario.options,
+  );
+  // A ceiling that failed requests would flatter nothing but itself: say so rather than compare.
+  if (ceiling.non2xx + ceiling.errors > 0)
+    console.warn(`  the ceiling run answered ${ceiling.non2xx} non-2xx and had ${ceiling.errors} errors`);
+  result.ceiling_rps = ceiling.rps;
+  result.ceiling_cpu_ms_per_request = ceiling.cpu_ms_per_request;
+  result.vs_ceiling = +(result.rps / ceiling.rps).toFixed(3);
+}
+
 async function bareFastifyBaseline() {
   const app = Fastify();
   app.get('/ping', async () => ({ ok: true }));
@@ -184,7 +220,20 @@ function report(results) {
     row.vs_bare_fastify = bare.rps ? +(row.rps / bare.rps).toFixed(3) : null;
     row.vs_gateway_baseline = gateway?.rps ? +(row.rps / gateway.rps).toFixed(3) : null;
   }
-  const columns = ['scenario', 'rps', 'p50_ms', 'p99_ms', 'non2xx', 'errors', 'vs_bare_fastify', 'vs_gateway_baseline', 'goal', 'verified'];
+  const columns = [
+    'scenario',
+    'rps',
+    'p50_ms',
+    'p99_ms',
+    'non2xx',
+    'errors',
+    'vs_bare_fastify',
+    'vs_gateway_baseline',
+    'ceiling_rps',
+    'vs_ceiling',
+    'goal',
+    'verified',
+  ];
   const widths = columns.map((c) => Math.max(c.length, ...results.map((r) => String(r[c] ?? '').length)));
   const line = (cells) => cells.map((cell, i) => String(cell ?? '').padEnd(widths[i])).join('  ');
   console.log(`\n${CONNECTIONS} connections, ${DURATION} s per scenario, on ${process.env.BENCH_URL ?? 'a fresh local stack'}\n`);
@@ -192,9 +241,17 @@ function report(results) {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of results) console.log(line(columns.map((c) => row[c])));
   console.log('\nCPU milliseconds per request, by process (client = autocannon, and the bare Fastify route, which runs beside it):');
+  const shares = (cpu) =>
+    Object.entries(cpu ?? {})
+      .map(([group, ms]) => `${group} ${ms}`)
+      .join(', ');
   for (const row of results) {
-    const shares = Object.entries(row.cpu_ms_per_request ?? {}).map(([group, ms]) => `${group} ${ms}`);
-    if (shares.length > 0) console.log(`  ${row.scenario}: ${shares.join(', ')}`);
+    for (const [label, cpu] of [
+      [`  ${row.scenario}`, row.cpu_ms_per_request],
+      ['    its ceiling', row.ceiling_cpu_ms_per_request],
+    ]) {
+      if (shares(cpu)) console.log(`${label}: ${shares(cpu)}`);
+    }
   }
   mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
   const file = join(import.meta.dirname, 'results', 'latest.json');

@@ -59,6 +59,7 @@ export default [
   {
     name: 'bookings: create on distinct free slots (50 connections)',
     goal: '>= 1500 creates/s, p99 < 100 ms',
+    ceiling: true,
     async seed(ctx) {
       return { scheduleId: await openSchedule(ctx, 'Bench: distinct slots'), base: firstSlot() };
     },

@@ -32,6 +32,7 @@ export default [
   {
     name: 'catalog: list products with search + price filters (20k products)',
     goal: '>= 2000 req/s',
+    ceiling: true,
     /**
      * Seeds straight into schema `catalog` (migrated by the time the stack is up): 20,000 products named
      * "<Adjective> <Material> <Noun> <n>" (each noun in 1 of 20, each material in 1 of 10), prices spread

@@ -7,6 +7,7 @@ export default [
   {
     name: 'events: list 50 with include_counts (10k events, 50k registrations)',
     goal: '>= 1500 req/s',
+    ceiling: true,
     /**
      * Seeds straight into schema `events` (the service has migrated it by the time the stack is up):
      * 10,000 published events over ten years, each with 5 active registrations of one place.

@@ -9,6 +9,7 @@ export default [
   {
     name: 'scheduling: 14-day slots, 200 busy windows + 50 bookings',
     goal: '>= 3000 req/s',
+    ceiling: true,
     async seed(ctx) {
       const created = await ctx.api('POST', '/api/v1/schedules', { name: 'Bench consulting', timezone: 'UTC', buffer_after: 10 });
       if (created.status !== 201) throw new Error(`schedule not created: ${created.status} ${JSON.stringify(created.body)}`);

@@ -1,0 +1,84 @@
+// The least a service could do for the bench's scenarios: node:http, no framework, no validation, no
+// auth, no events published — only the services' own data access (their built statements and slot
+// generator) on their own schemas. What it serves behind bare-proxy.mjs bounds what any implementation of
+// gateway → service → Postgres can serve on this machine. Run by bench/run.mjs; never part of the stack.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { bookingCreatedEvent, createBookingBodySchema } from '@app/contracts';
+import { createPool } from '@app/service-kit';
+import { insertBookingStatement } from '../../services/bookings/dist/db/create-booking.statement.js';
+import { isOverlapViolation } from '../../services/bookings/dist/db/errors.js';
+import { outboxEvent } from '../../services/bookings/dist/db/outbox-event.js';
+import { toBookingRecord } from '../../services/bookings/dist/domain/booking-record.js';
+import { bookingState, newBooking } from '../../services/bookings/dist/domain/booking.js';
+import { listProducts } from '../../services/catalog/dist/db/product-list.query.js';
+import { listEvents } from '../../services/events/dist/db/event-list.query.js';
+import { findSlots } from '../../services/scheduling/dist/use-cases/slots.js';
+
+const { DATABASE_URL, ORGANIZATION_ID, PORT } = process.env;
+const pool = (schema) => createPool(DATABASE_URL, 10, console, schema);
+const pools = { bookings: pool('bookings'), catalog: pool('catalog'), events: pool('events'), scheduling: pool('scheduling') };
+const cents = (dollars) => (dollars === null ? undefined : Math.round(Number(dollars) * 100));
+
+const routes = {
+  'GET /api/v1/events': async (query) => {
+    const page = { limit: Number(query.get('limit') ?? 20), offset: Number(query.get('offset') ?? 0) };
+    const filters = { organizationId: ORGANIZATION_ID, includeCounts: query.get('include_counts') === 'true', ...page, now: new Date() };
+    const { rows, total } = await listEvents(pools.events, filters);
+    return [200, { data: rows, meta: { total, ...page } }];
+  },
+  'GET /api/v1/products': async (query) => {
+    const page = { limit: Number(query.get('limit') ?? 20), offset: Number(query.get('offset') ?? 0) };
+    const filters = {
+      search: query.get('search') ?? undefined,
+      minPriceCents: cents(query.get('min_price')),
+      maxPriceCents: cents(query.get('max_price')),
+      inStock: query.has('in_stock') ? query.get('in_stock') === 'true' : undefined,
+      ...page,
+    };
+    const { rows, total } = await listProducts(pools.catalog, ORGANIZATION_ID, filters);
+    return [200, { data: rows, meta: { total, ...page } }];
+  },
+  'GET /api/bookings/slots': async (query) => {
+    const slotsQuery = Object.fromEntries(query);
+    return [200, await findSlots(slotsQuery, ORGANIZATION_ID, { pool: pools.scheduling, now: () => new Date() })];
+  },
+  'POST /api/v1/bookings': async (_query, body) => {
+    const booking = newBooking(
+      createBookingBodySchema.parse(body),
+      { id: randomUUID(), organizationId: ORGANIZATION_ID, scheduleTimezone: 'UTC' },
+      new Date(),
+    );
+    const event = outboxEvent(bookingCreatedEvent, bookingState(booking), { organizationId: ORGANIZATION_ID, correlationId: booking.id });
+    try {
+      await insertBookingStatement(pools.bookings, booking, event);
+    } catch (error) {
+      if (isOverlapViolation(error)) return [409, { error: 'This time slot is already booked', code: 'SLOT_TAKEN' }];
+      throw error;
+    }
+    return [201, { data: toBookingRecord(booking) }];
+  },
+};
+
+async function readJson(request) {
+  let text = '';
+  for await (const chunk of request) text += chunk;
+  return text ? JSON.parse(text) : undefined;
+}
+
+http
+  .createServer(async (request, response) => {
+    const url = new URL(request.url, 'http://bare');
+    const route = routes[`${request.method} ${url.pathname}`];
+    let status = 200;
+    let body = { ok: true };
+    try {
+      if (route) [status, body] = await route(url.searchParams, await readJson(request));
+    } catch (error) {
+      [status, body] = [500, { error: String(error) }];
+    }
+    const text = JSON.stringify(body);
+    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    response.end(text);
+  })
+  .listen(Number(PORT), '127.0.0.1', () => console.log('ready'));

@@ -1,0 +1,42 @@
+// Starts bare-service.mjs behind bare-proxy.mjs (see those files): the ceiling the bench compares the
+// real stack with. Same database and organization as the scenarios, so they serve the same data.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+async function startProcess(script, env) {
+  const child = spawn(process.execPath, [join(import.meta.dirname, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const [first] = await Promise.race([once(lines, 'line'), once(child, 'exit').then(([code]) => [`exited with ${code}`])]);
+  if (first !== 'ready') throw new Error(`${script}: ${first}`);
+  return child;
+}
+
+/** The bare pair on `port` (proxy) and `port + 1` (service); `stop()` ends both. */
+export async function startBareStack({ databaseUrl, organizationId, port }) {
+  const service = await startProcess('bare-service.mjs', {
+    DATABASE_URL: databaseUrl,
+    ORGANIZATION_ID: organizationId,
+    PORT: String(port + 1),
+  });
+  const proxy = await startProcess('bare-proxy.mjs', { UPSTREAM_URL: `http://127.0.0.1:${port + 1}`, PORT: String(port) }).catch(
+    (error) => {
+      service.kill();
+      throw error;
+    },
+  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      for (const child of [proxy, service]) {
+        if (child.exitCode !== null) continue;
+        child.kill();
+        await once(child, 'exit');
+      }
+    },
+  };
+}
