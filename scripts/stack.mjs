@@ -95,9 +95,11 @@ async function waitReady(url, child, timeoutMs) {
 export async function startStack({ port = 3000, env = process.env, replicas = {}, output = 'pretty', readyTimeoutMs = 60_000 } = {}) {
   const children = [];
   const urls = {};
+  // Media URLs and OAuth redirect URIs name the gateway: on another port than 3000, its own address.
+  const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`;
   const spawnService = (name, servicePort, extraEnv) => {
     const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'server.js')], {
-      env: { ...env, ...extraEnv, PORT: String(servicePort), HOST: env.HOST ?? '127.0.0.1' },
+      env: { ...env, PUBLIC_BASE_URL: publicBaseUrl, ...extraEnv, PORT: String(servicePort), HOST: env.HOST ?? '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const label = `\x1b[${COLORS[name] ?? 37}m[${name}${servicePort ? `:${servicePort}` : ''}]\x1b[0m`;

@@ -34,7 +34,7 @@ async function startOnce(port: number, env: Record<string, string>, replicas: Re
     output: process.env.E2E_LOGS ? 'pretty' : 'errors',
     replicas,
     env: {
-      ...process.env,
+      ...withoutPublicBaseUrl(process.env),
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.E2E_LOGS ? 'info' : 'warn',
       DATABASE_URL: inject('databaseUrl'),
@@ -42,7 +42,6 @@ async function startOnce(port: number, env: Record<string, string>, replicas: Re
       NATS_PREFIX: inject('natsPrefix'),
       ADMIN_TOKEN,
       RATE_LIMIT_MAX: '1000000', // these suites drive real traffic; rate limiting has its own tests
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       ...env,
     },
   });
@@ -78,4 +77,10 @@ async function freeBlock(): Promise<number> {
     const taken = await Promise.all(Array.from({ length: 20 }, (_, i) => isReachable('127.0.0.1', base + i, 100)));
     if (!taken.some(Boolean)) return base;
   }
+}
+
+/** The stack's default (its gateway's own address) is what the media test checks, whatever the shell has set. */
+function withoutPublicBaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { PUBLIC_BASE_URL: _ignored, ...rest } = env;
+  return rest;
 }

@@ -230,7 +230,9 @@ describe('a full day of use, through the gateway only', () => {
     const fetched = dataEnvelope(productSchema).parse((await call('GET', `/api/v1/products/${id}`)).body).data;
     expect(fetched.featured_image_id).toBe(media.id);
 
-    const served = await fetch(new URL(new URL(media.url).pathname, stack.gatewayUrl));
+    // The URL the API gave is the gateway's own (startStack's default PUBLIC_BASE_URL), served there without a key.
+    expect(media.url.startsWith(`${stack.gatewayUrl}/media/`)).toBe(true);
+    const served = await fetch(media.url);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.compare(Buffer.from(await served.arrayBuffer()), bytes)).toBe(0);
 

@@ -3,6 +3,7 @@ import { bookingStatusSchema } from './bookings.js';
 import { locationTypeSchema } from './events.js';
 import { paginationQuerySchema } from './pagination.js';
 import { instantSchema, localDateSchema, queryBooleanSchema, uuidSchema, zoneNameSchema } from './scalars.js';
+import { strictFields } from './strict.js';
 
 const text = (max: number) =>
   z
@@ -10,11 +11,6 @@ const text = (max: number) =>
     .trim()
     .max(max, { message: `must be at most ${max} characters` });
 const requiredText = (max: number) => text(max).min(1, { message: 'must not be empty' });
-/** Bodies and queries are strict, as in the other services: an unknown field is a 400 naming it. */
-const strict = {
-  error: (issue: { code?: string; keys?: string[] }) =>
-    issue.code === 'unrecognized_keys' ? `has unknown field ${issue.keys?.join(', ') ?? ''}` : 'must be an object',
-};
 
 /** Free-form JSON object attached to a booking; an array or a scalar is refused. */
 export const bookingMetadataSchema = z.record(z.string(), z.unknown(), { message: 'must be an object' });
@@ -27,7 +23,7 @@ export const attendeeInputSchema = z.strictObject(
     timezone: zoneNameSchema.nullish(),
     notes: text(5000).nullish(),
   },
-  strict,
+  strictFields,
 );
 
 function endAfterStart(value: { start_time?: unknown; end_time?: unknown }, ctx: z.RefinementCtx): void {
@@ -54,7 +50,7 @@ export const createBookingBodySchema = z
       location_type: locationTypeSchema.nullish(),
       metadata: bookingMetadataSchema.nullish(),
     },
-    strict,
+    strictFields,
   )
   .superRefine(endAfterStart);
 export type CreateBookingBody = z.output<typeof createBookingBodySchema>;
@@ -71,7 +67,7 @@ export const updateBookingBodySchema = z
       start_time: instantSchema.optional(),
       end_time: instantSchema.optional(),
     },
-    strict,
+    strictFields,
   )
   .superRefine((value, ctx) => {
     if ((value.start_time === undefined) !== (value.end_time === undefined)) {
@@ -99,7 +95,7 @@ export const listBookingsQuerySchema = z.strictObject(
     end_date: dateOrInstantSchema.optional(),
     attendee_email: z.string().max(320, { message: 'must be at most 320 characters' }).optional(),
   },
-  strict,
+  strictFields,
 );
 export type ListBookingsQuery = z.output<typeof listBookingsQuerySchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEvent, defineStream } from './messaging.js';
 import { paginationQuerySchema } from './pagination.js';
 import { instantSchema } from './scalars.js';
+import { strictFields } from './strict.js';
 
 export const busyWindowSchema = z.object({ start: z.iso.datetime(), end: z.iso.datetime() });
 export type BusyWindow = z.infer<typeof busyWindowSchema>;
@@ -87,19 +88,25 @@ export const calendarIdsSchema = z
   .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat a calendar' });
 
 /** OAuth tokens of a connection: accepted on creation, stored encrypted, never returned. */
-export const calendarCredentialsSchema = z.strictObject({
-  access_token: tokenSchema,
-  refresh_token: tokenSchema,
-  expires_at: instantSchema,
-});
+export const calendarCredentialsSchema = z.strictObject(
+  {
+    access_token: tokenSchema,
+    refresh_token: tokenSchema,
+    expires_at: instantSchema,
+  },
+  strictFields,
+);
 
 /** POST /api/v1/calendar-connections */
-export const createCalendarConnectionBodySchema = z.strictObject({
-  provider: calendarProviderSchema,
-  schedule_id: z.string().min(1, { message: 'is required' }).max(100),
-  calendar_ids: calendarIdsSchema.default(['primary']),
-  credentials: calendarCredentialsSchema,
-});
+export const createCalendarConnectionBodySchema = z.strictObject(
+  {
+    provider: calendarProviderSchema,
+    schedule_id: z.string().min(1, { message: 'is required' }).max(100, { message: 'must be at most 100 characters' }),
+    calendar_ids: calendarIdsSchema.default(['primary']),
+    credentials: calendarCredentialsSchema,
+  },
+  strictFields,
+);
 export type CreateCalendarConnectionBody = z.infer<typeof createCalendarConnectionBodySchema>;
 
 export const calendarConnectionSchema = z
@@ -118,7 +125,7 @@ export type CalendarConnection = z.infer<typeof calendarConnectionSchema>;
 
 /** GET /api/v1/calendar-connections */
 export const listCalendarConnectionsQuerySchema = paginationQuerySchema.extend({
-  schedule_id: z.string().max(100).optional(),
+  schedule_id: z.string().max(100, { message: 'must be at most 100 characters' }).optional(),
   provider: calendarProviderSchema.optional(),
   status: connectionStatusSchema.optional(),
 });
@@ -126,16 +133,19 @@ export const listCalendarConnectionsQuerySchema = paginationQuerySchema.extend({
 export const deletedCalendarConnectionSchema = z.object({ id: z.uuid(), deleted: z.literal(true) });
 
 /** GET /api/v1/calendar-connections/oauth/{provider}/authorize */
-export const oauthAuthorizeQuerySchema = z.strictObject({
-  schedule_id: z.string().min(1, { message: 'is required' }).max(100),
-  /** Comma-separated calendar ids; default `primary`. */
-  calendar_ids: z
-    .string()
-    .max(20_000)
-    .transform((value) => value.split(',').map((id) => id.trim()))
-    .pipe(calendarIdsSchema)
-    .optional(),
-});
+export const oauthAuthorizeQuerySchema = z.strictObject(
+  {
+    schedule_id: z.string().min(1, { message: 'is required' }).max(100, { message: 'must be at most 100 characters' }),
+    /** Comma-separated calendar ids; default `primary`. */
+    calendar_ids: z
+      .string()
+      .max(20_000, { message: 'must be at most 20000 characters' })
+      .transform((value) => value.split(',').map((id) => id.trim()))
+      .pipe(calendarIdsSchema)
+      .optional(),
+  },
+  strictFields,
+);
 
 export const oauthAuthorizeResponseSchema = z.object({ url: z.string() });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { paginationQuerySchema } from './pagination.js';
 import { dollarsSchema, queryBooleanSchema, queryNumberSchema } from './scalars.js';
+import { strictFields } from './strict.js';
 
 /** Image types the catalog accepts, judged by the uploaded bytes. */
 export const MEDIA_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'] as const;
@@ -40,27 +41,33 @@ const orderIndex = z
   .max(100_000, { message: 'is too large' });
 
 /** POST /api/v1/products */
-export const createProductBodySchema = z.object({
-  name,
-  price: dollarsSchema,
-  slug: productSlugSchema.optional(),
-  description: description.optional(),
-  featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
-  status: productStatusSchema.default('draft'),
-  stock: stock.optional(),
-});
+export const createProductBodySchema = z.strictObject(
+  {
+    name,
+    price: dollarsSchema,
+    slug: productSlugSchema.optional(),
+    description: description.optional(),
+    featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
+    status: productStatusSchema.default('draft'),
+    stock: stock.optional(),
+  },
+  strictFields,
+);
 export type CreateProductBody = z.infer<typeof createProductBodySchema>;
 
 /** PATCH /api/v1/products/{id}: every field optional; `null` clears description, stock and featured_image_id. */
-export const updateProductBodySchema = z.object({
-  name: name.optional(),
-  price: dollarsSchema.optional(),
-  slug: productSlugSchema.optional(),
-  description: description.optional(),
-  featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
-  status: productStatusSchema.optional(),
-  stock: stock.optional(),
-});
+export const updateProductBodySchema = z.strictObject(
+  {
+    name: name.optional(),
+    price: dollarsSchema.optional(),
+    slug: productSlugSchema.optional(),
+    description: description.optional(),
+    featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
+    status: productStatusSchema.optional(),
+    stock: stock.optional(),
+  },
+  strictFields,
+);
 export type UpdateProductBody = z.infer<typeof updateProductBodySchema>;
 
 const priceFilter = queryNumberSchema.pipe(dollarsSchema);
@@ -115,19 +122,25 @@ export const mediaFileSchema = z
 export type MediaFileRecord = z.infer<typeof mediaFileSchema>;
 
 /** POST /api/v1/products/{id}/images */
-export const attachImageBodySchema = z.object({
-  media_file_id: z.string({ message: 'must be a string' }),
-  is_featured: z.boolean({ message: 'must be true or false' }).default(false),
-  order_index: orderIndex.optional(),
-});
+export const attachImageBodySchema = z.strictObject(
+  {
+    media_file_id: z.string({ message: 'must be a string' }),
+    is_featured: z.boolean({ message: 'must be true or false' }).default(false),
+    order_index: orderIndex.optional(),
+  },
+  strictFields,
+);
 export type AttachImageBody = z.infer<typeof attachImageBodySchema>;
 
 /** PATCH /api/v1/products/{id}/images/{imageId}; `alt_text` is the media file's. */
-export const updateImageBodySchema = z.object({
-  order_index: orderIndex.optional(),
-  is_featured: z.boolean({ message: 'must be true or false' }).optional(),
-  alt_text: altText.optional(),
-});
+export const updateImageBodySchema = z.strictObject(
+  {
+    order_index: orderIndex.optional(),
+    is_featured: z.boolean({ message: 'must be true or false' }).optional(),
+    alt_text: altText.optional(),
+  },
+  strictFields,
+);
 export type UpdateImageBody = z.infer<typeof updateImageBodySchema>;
 
 export const productImageSchema = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { locationTypeSchema } from './events.js';
-import { allOptional, optionalText, strict, titleText } from './events-http-fields.js';
+import { allOptional, optionalText, titleText } from './events-http-fields.js';
+import { strictFields } from './strict.js';
 import { paginationQuerySchema } from './pagination.js';
 import { queryBooleanSchema } from './scalars.js';
 
@@ -9,7 +10,11 @@ import { queryBooleanSchema } from './scalars.js';
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const eventTypeFields = {
   title: titleText,
-  duration: z.number().int({ message: 'must be an integer' }).positive({ message: 'must be a positive integer' }).max(10_080),
+  duration: z
+    .number()
+    .int({ message: 'must be an integer' })
+    .positive({ message: 'must be a positive integer' })
+    .max(10_080, { message: 'must be at most 10080 minutes (a week)' }),
   slug: z
     .string()
     .max(100, { message: 'must be at most 100 characters' })
@@ -32,18 +37,18 @@ export const createEventTypeBodySchema = z.strictObject(
     title: eventTypeFields.title,
     duration: eventTypeFields.duration,
   },
-  strict,
+  strictFields,
 );
 export type CreateEventTypeBody = z.infer<typeof createEventTypeBodySchema>;
 
 /** PATCH /api/v1/event-types/{id}: any field; `null` clears description, location_details or color. */
-export const updateEventTypeBodySchema = z.strictObject(allOptional(eventTypeFields), strict);
+export const updateEventTypeBodySchema = z.strictObject(allOptional(eventTypeFields), strictFields);
 export type UpdateEventTypeBody = z.infer<typeof updateEventTypeBodySchema>;
 
 /** GET /api/v1/event-types: `active` defaults to true. */
 export const listEventTypesQuerySchema = z.strictObject(
   { ...paginationQuerySchema.shape, active: queryBooleanSchema.default(true) },
-  strict,
+  strictFields,
 );
 
 export const eventTypeRecordSchema = z

@@ -6,13 +6,6 @@ import { z } from 'zod';
  * it, so a typo never passes silently.
  */
 
-/** The error option of a strict object: names the unknown fields. */
-export const strict = { error: unknownFieldMessage };
-
-function unknownFieldMessage(issue: { code?: string; keys?: string[] }): string | undefined {
-  return issue.code === 'unrecognized_keys' ? `has unknown field ${issue.keys?.join(', ') ?? ''}` : undefined;
-}
-
 /** Required text: trimmed, not empty, at most `max` characters. */
 export const text = (max: number, emptyMessage = 'must not be empty') =>
   z

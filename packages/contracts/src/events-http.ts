@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { allOptional, eventDeletionSchema, optionalText, strict, text, titleText } from './events-http-fields.js';
+import { allOptional, eventDeletionSchema, optionalText, text, titleText } from './events-http-fields.js';
+import { strictFields } from './strict.js';
 import { paginationQuerySchema } from './pagination.js';
 import { dollarsSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
 
@@ -18,7 +19,12 @@ const eventFields = {
   timezone: zoneNameSchema,
   location: optionalText(500).nullable(),
   cost: dollarsSchema,
-  slots: z.number().int({ message: 'must be an integer' }).min(0, { message: 'must not be negative' }).max(1_000_000).nullable(),
+  slots: z
+    .number()
+    .int({ message: 'must be an integer' })
+    .min(0, { message: 'must not be negative' })
+    .max(1_000_000, { message: 'must be at most 1000000' })
+    .nullable(),
   status: eventStatusSchema,
   site_id: text(100).nullable(),
 };
@@ -26,12 +32,12 @@ const eventFields = {
 /** POST /api/v1/events */
 export const createEventBodySchema = z.strictObject(
   { ...allOptional(eventFields), title: eventFields.title, start_date: eventFields.start_date },
-  strict,
+  strictFields,
 );
 export type CreateEventBody = z.infer<typeof createEventBodySchema>;
 
 /** PATCH /api/v1/events/{id}: any field; `null` clears an optional one. */
-export const updateEventBodySchema = z.strictObject(allOptional(eventFields), strict);
+export const updateEventBodySchema = z.strictObject(allOptional(eventFields), strictFields);
 export type UpdateEventBody = z.infer<typeof updateEventBodySchema>;
 
 /** GET /api/v1/events */
@@ -46,12 +52,12 @@ export const listEventsQuerySchema = z.strictObject(
     end_date: localDateSchema.optional(),
     include_counts: queryBooleanSchema.optional(),
   },
-  strict,
+  strictFields,
 );
 export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>;
 
 /** GET /api/v1/events/{id} */
-export const getEventQuerySchema = z.strictObject({ include_counts: queryBooleanSchema.optional() }, strict);
+export const getEventQuerySchema = z.strictObject({ include_counts: queryBooleanSchema.optional() }, strictFields);
 
 /** Places taken (sum of quantities of active registrations) and left (null when `slots` is null). */
 export const eventCountsSchema = z.object({ registrations: z.number().int(), remaining: z.number().int().nullable() });
@@ -89,9 +95,14 @@ export const createRegistrationBodySchema = z.strictObject(
       .string()
       .max(254, { message: 'must be at most 254 characters' })
       .pipe(z.email({ message: 'must be an email address' })),
-    quantity: z.number().int({ message: 'must be an integer' }).min(1, { message: 'must be at least 1' }).max(10_000).default(1),
+    quantity: z
+      .number()
+      .int({ message: 'must be an integer' })
+      .min(1, { message: 'must be at least 1' })
+      .max(10_000, { message: 'must be at most 10000' })
+      .default(1),
   },
-  strict,
+  strictFields,
 );
 export type CreateRegistrationBody = z.infer<typeof createRegistrationBodySchema>;
 
@@ -101,7 +112,7 @@ export const registrationStatusSchema = z.enum(REGISTRATION_STATUSES, { message:
 /** GET /api/v1/events/{id}/registrations */
 export const listRegistrationsQuerySchema = z.strictObject(
   { ...paginationQuerySchema.shape, status: registrationStatusSchema.optional() },
-  strict,
+  strictFields,
 );
 
 export const registrationRecordSchema = z

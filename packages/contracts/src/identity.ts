@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { uuidSchema, zoneNameSchema } from './scalars.js';
+import { strictFields } from './strict.js';
 
 /** POST /admin/v1/organizations */
-export const createOrganizationBodySchema = z.strictObject({
-  name: z.string().trim().min(1, { message: 'is required' }).max(200),
-  timezone: zoneNameSchema.optional(),
-});
+export const createOrganizationBodySchema = z.strictObject(
+  {
+    name: z.string().trim().min(1, { message: 'is required' }).max(200, { message: 'must be at most 200 characters' }),
+    timezone: zoneNameSchema.optional(),
+  },
+  strictFields,
+);
 
 export const organizationSchema = z.object({
   id: uuidSchema,
@@ -18,14 +22,19 @@ export const organizationSchema = z.object({
 export const createdOrganizationSchema = organizationSchema.extend({ api_key: z.string() });
 
 /** POST /admin/v1/organizations/{id}/api-keys */
-export const createApiKeyBodySchema = z.strictObject({ name: z.string().trim().min(1).max(200).optional() });
-
-export const createdApiKeySchema = z.object({
-  id: uuidSchema,
-  key: z.string(),
-  name: z.string().nullable(),
-  created_at: z.string(),
+export const createApiKeyBodySchema = z.strictObject({
+  name: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }).optional(),
 });
+
+export const createdApiKeySchema = z.object(
+  {
+    id: uuidSchema,
+    key: z.string(),
+    name: z.string().nullable(),
+    created_at: z.string(),
+  },
+  strictFields,
+);
 
 export const revokedApiKeySchema = z.object({ id: uuidSchema, revoked: z.literal(true) });
 

@@ -2,16 +2,12 @@ import { z } from 'zod';
 import { paginationQuerySchema } from './pagination.js';
 import { dayEndTimeSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
 import { scheduleStateSchema, weekdaySchema, type Weekday } from './scheduling.js';
+import { strictFields } from './strict.js';
 
 /*
  * HTTP bodies, queries and records of the scheduling service (schedules and slot generation).
  * Bodies are strict: an unknown field is a 400 naming it, so a typo never passes silently.
  */
-
-const strict = {
-  error: (issue: { code?: string; keys?: string[] }) =>
-    issue.code === 'unrecognized_keys' ? `has unknown field ${issue.keys?.join(', ') ?? ''}` : undefined,
-};
 
 const minutes = (min: number, max: number) =>
   z
@@ -57,7 +53,7 @@ const timeRangeShape = { start: localTimeSchema, end: dayEndTimeSchema };
 
 /** Weekly hours: several `{day, start, end}` per day allowed; `end` may be `24:00`. */
 export const availabilitySchema = z
-  .array(z.strictObject({ day: weekdaySchema, ...timeRangeShape }, strict))
+  .array(z.strictObject({ day: weekdaySchema, ...timeRangeShape }, strictFields))
   .max(168, { message: 'must have at most 168 intervals' })
   .superRefine((rules, ctx) =>
     checkIntervals(
@@ -75,7 +71,7 @@ export const dateOverridesSchema = z
       {
         date: localDateSchema,
         intervals: z
-          .array(z.strictObject(timeRangeShape, strict))
+          .array(z.strictObject(timeRangeShape, strictFields))
           .max(48, { message: 'must have at most 48 intervals' })
           .superRefine((ranges, ctx) =>
             checkIntervals(
@@ -86,7 +82,7 @@ export const dateOverridesSchema = z
             ),
           ),
       },
-      strict,
+      strictFields,
     ),
   )
   .max(1000, { message: 'must have at most 1000 dates' })
@@ -128,7 +124,7 @@ export const createScheduleBodySchema = z.strictObject(
     buffer_after: scheduleFields.buffer_after.default(0),
     minimum_notice: scheduleFields.minimum_notice.default(0),
   },
-  strict,
+  strictFields,
 );
 export type CreateScheduleBody = z.infer<typeof createScheduleBodySchema>;
 
@@ -146,7 +142,7 @@ export const updateScheduleBodySchema = z.strictObject(
     buffer_after: scheduleFields.buffer_after.optional(),
     minimum_notice: scheduleFields.minimum_notice.optional(),
   },
-  strict,
+  strictFields,
 );
 export type UpdateScheduleBody = z.infer<typeof updateScheduleBodySchema>;
 
@@ -154,7 +150,10 @@ export const scheduleRecordSchema = scheduleStateSchema.meta({ id: 'Schedule' })
 export type ScheduleRecord = z.infer<typeof scheduleRecordSchema>;
 
 /** GET /api/v1/schedules (`active` narrows to active or inactive ones; default all). */
-export const listSchedulesQuerySchema = z.strictObject({ ...paginationQuerySchema.shape, active: queryBooleanSchema.optional() }, strict);
+export const listSchedulesQuerySchema = z.strictObject(
+  { ...paginationQuerySchema.shape, active: queryBooleanSchema.optional() },
+  strictFields,
+);
 
 export const scheduleIdParamsSchema = z.object({ id: z.string() });
 export const deletedScheduleSchema = z.object({ id: z.uuid(), deleted: z.literal(true) });

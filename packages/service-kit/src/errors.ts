@@ -16,6 +16,11 @@ export class AppError extends Error {
   }
 }
 
+/** A 400 VALIDATION_ERROR about one input field, with the `details` every validation error carries (API.md). */
+export function invalidInput(path: string, message: string): AppError {
+  return new AppError('VALIDATION_ERROR', message, undefined, [{ path, message }]);
+}
+
 export function notFound(what = 'Resource'): AppError {
   return new AppError('NOT_FOUND', `${what} not found`);
 }

@@ -19,6 +19,7 @@ describe('buildService', () => {
       async (request) => ({ data: request.body }),
     );
     app.delete('/things', async () => ({ data: { deleted: true } }));
+    app.get('/things/:id', async (request) => ({ data: request.params }));
     app.get('/conflict', async () => {
       throw new AppError('SLOT_TAKEN', 'This time slot is already booked');
     });
@@ -32,6 +33,12 @@ describe('buildService', () => {
       throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }); // e.g. the database's socket
     });
     app.post('/anything', { schema: { body: z.unknown() } }, async (request) => ({ data: request.body }));
+    // Two checks of one field with one message, as a date's format and its calendar check are.
+    const date = z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD' })
+      .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'must be a date YYYY-MM-DD' });
+    app.post('/dated', { schema: { body: z.object({ day: date }) } }, async (request) => ({ data: request.body }));
     await app.ready();
   });
   afterAll(() => app.close());
@@ -81,6 +88,30 @@ describe('buildService', () => {
     const response = await app.inject({ method: 'POST', url: '/things?mode=a%00', payload: { title: 'x' } });
     expect(response.statusCode).toBe(400);
     expect(response.json().details).toEqual([{ path: 'mode', message: 'mode must not contain NUL characters' }]);
+  });
+
+  it.each([
+    ['not valid percent-encoding', '/things/%ZZ'],
+    ['an overlong UTF-8 sequence', '/things/%C0%AF'],
+    ['longer than the router takes', `/things/${'a'.repeat(1001)}`],
+  ])('when a path parameter is %s, then 404 NOT_FOUND in the error shape, with a request id', async (_case, url) => {
+    const response = await app.inject({ url });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'Not found', code: 'NOT_FOUND' });
+    expect(response.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  it('when a path parameter is longer than Fastify takes by default (100), then its route still gets it', async () => {
+    const id = 'a'.repeat(300);
+    const response = await app.inject({ url: `/things/${id}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ data: { id } });
+  });
+
+  it('when several checks of one field fail with one message, then details say it once', async () => {
+    const response = await app.inject({ method: 'POST', url: '/dated', payload: { day: '2026-1-1x' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details).toEqual([{ path: 'day', message: 'day must be a date YYYY-MM-DD' }]);
   });
 
   it('when a field has the wrong type, then the message names the field', async () => {

@@ -165,11 +165,16 @@ describe('GET /api/calendar-connections/oauth/{provider}/callback', () => {
     const url = await authorizeUrl('google', newOrganization().headers, `schedule_id=${randomUUID()}`);
     const refused = await callback('google', { code: 'not-issued', state: url.searchParams.get('state') ?? '' });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ error: 'Google refused the authorization code (invalid_grant)' });
+    expect(refused.json()).toEqual({
+      error: 'Google refused the authorization code (invalid_grant)',
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'code', message: 'Google refused the authorization code (invalid_grant)' }],
+    });
     const declined = await callback('google', { error: 'access_denied', state: 'x' });
     expect(declined.statusCode).toBe(400);
     expect(declined.json()).toMatchObject({ error: expect.stringContaining('access_denied') });
-    expect((await callback('google', { state: 'x' })).json()).toMatchObject({ error: 'code is required' });
-    expect((await callback('google', { code: 'x' })).json()).toMatchObject({ error: 'state is required' });
+    // Validation errors carry `details` here too, like every other VALIDATION_ERROR of the API.
+    expect((await callback('google', { state: 'x' })).json()).toMatchObject({ error: 'code is required', details: [{ path: 'code' }] });
+    expect((await callback('google', { code: 'x' })).json()).toMatchObject({ error: 'state is required', details: [{ path: 'state' }] });
   });
 });

@@ -74,6 +74,28 @@ describe('bad input on every write', () => {
   });
 });
 
+describe('unknown fields', () => {
+  // Strict like every other service's bodies: a typo (`stok`) is refused by name, never silently dropped.
+  it.each([
+    ['POST', '/api/v1/products', { name: 'Typo', price: 1, stok: 5 }, 'stok'],
+    ['PATCH', () => `/api/v1/products/${productId}`, { stok: 5 }, 'stok'],
+    ['POST', () => `/api/v1/products/${productId}/images`, { media_file_id: 'x', featured: true }, 'featured'],
+    ['PATCH', () => `/api/v1/products/${productId}/images/${imageId}`, { order: 1 }, 'order'],
+  ])('when %s %s has an unknown field, then 400 naming it and nothing changes', async (method, url, payload, field) => {
+    const before = (await client.get(`/api/v1/products/${productId}`)).json();
+    const response = await client.request(method as InjectOptions['method'], typeof url === 'function' ? url() : url, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: `body has unknown field ${field}` });
+    expect((await client.get(`/api/v1/products/${productId}`)).json()).toEqual(before);
+  });
+
+  it('when the list has an unknown query parameter, then 400 naming it as the other services do', async () => {
+    const response = await client.get('/api/v1/products?sort=name');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: 'query has unknown field sort' });
+  });
+});
+
 describe('bad ids and paths', () => {
   it.each([
     ['GET', '/api/v1/products/%00'],

@@ -34,6 +34,16 @@ describe('GET /media/{token}/{name}', () => {
     expect(Buffer.compare(response.rawPayload, JPEG_1X1)).toBe(0);
   });
 
+  it('when the upload had a long name, then its URL (a 105-character file name) serves it too', async () => {
+    const client = new Client(catalog.running);
+    const bytes = JPEG_1X1;
+    const media = (await client.upload(bytes, `${'Summer holiday '.repeat(12)}.jpeg`)).json().data;
+    expect(media.url.split('/').pop()).toHaveLength(104); // 100 slug characters and `.jpg`
+    const response = await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url) });
+    expect(response.statusCode).toBe(200);
+    expect(Buffer.compare(response.rawPayload, bytes)).toBe(0);
+  });
+
   it.each([
     ['an unknown token', (path: string) => path.replace(/\/media\/[^/]+\//, `/media/${'A'.repeat(32)}/`)],
     ['another file name', (path: string) => path.replace(/[^/]+$/, 'other.png')],

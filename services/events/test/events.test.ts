@@ -123,7 +123,10 @@ describe('POST /api/v1/events', () => {
       timezone: 'America/New_York',
     });
     expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ code: 'VALIDATION_ERROR', error: 'end_time must not be before start_time' });
+    expect(reply.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      error: 'end_time must be after start_time, which falls in a daylight-saving gap and moves forward by it',
+    });
   });
 });
 

@@ -19,7 +19,7 @@ import {
 import { REQUEST_ID_HEADER } from '@app/contracts';
 import { z } from 'zod';
 import { dataEnvelope } from '@app/contracts';
-import { errorHandler, notFoundHandler } from './error-handler.js';
+import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
 import { organizationId } from './organization.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
 import { inputGuard } from './input-guard.js';
@@ -29,6 +29,8 @@ import { requestIdFrom } from './request-id.js';
 const pingSchema = dataEnvelope(z.object({ service: z.string(), organization_id: z.string() }));
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** Longest path parameter the router takes (Fastify's default is 100); beyond it, 404. */
+const MAX_PARAM_LENGTH = 1000;
 
 /** Logs each request once, when it completes, with method, route, status and time (instead of two lines). */
 class RequestLogController extends LogController {
@@ -74,7 +76,9 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
       disableRequestLogging: (request) => QUIET_PATHS.has(request.url.split('?')[0] ?? ''),
     }),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Public media file names run to 105 characters; a longer id still reaches its route, which answers 404.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

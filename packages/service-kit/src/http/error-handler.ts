@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { INTERNAL_ERROR_BODY, type ErrorBody } from '@app/contracts';
+import { INTERNAL_ERROR_BODY, REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
 import { AppError } from '../errors.js';
 
 interface Issue {
@@ -25,7 +25,7 @@ function describeIssues(
   const source = { body: request.body, querystring: request.query, params: request.params, headers: request.headers }[
     (error.validationContext ?? 'body') as 'body'
   ];
-  return error.validation.map((issue) => {
+  const issues = error.validation.map((issue) => {
     const segments = issue.instancePath.split('/').filter(Boolean);
     const path = segments.join('.') || (error.validationContext === 'body' ? 'body' : 'query');
     const missing = segments.length > 0 && valueAt(source, segments) === undefined;
@@ -34,6 +34,8 @@ function describeIssues(
       : `${path} ${issue.message ?? 'is invalid'}`.replace(/ Invalid input: /, ' is invalid: ');
     return { path, message };
   });
+  // Several checks of one field can fail with one message (a format and a refinement): say it once.
+  return issues.filter((issue, index) => issues.findIndex((other) => other.message === issue.message) === index);
 }
 
 function send(reply: FastifyReply, status: number, body: ErrorBody): void {
@@ -79,4 +81,15 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
   send(reply, 404, { error: `Route ${request.method} ${request.url.split('?')[0] ?? ''} not found`, code: 'NOT_FOUND' });
+}
+
+/**
+ * Errors Fastify's router raises before any hook runs: a path segment that is not valid percent-encoding,
+ * or a parameter longer than the router takes. Such a path names no record: 404 like a malformed id
+ * (API.md), in the error shape, with the request id every response carries.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code !== 'FST_ERR_BAD_URL' && error.code !== 'FST_ERR_MAX_PARAM_LENGTH') return errorHandler(error, request, reply);
+  void reply.header(REQUEST_ID_HEADER, request.id);
+  send(reply, 404, { error: 'Not found', code: 'NOT_FOUND' });
 }

@@ -1,5 +1,5 @@
 import type { CalendarProvider } from '@app/contracts';
-import { AppError } from '@app/service-kit';
+import { AppError, invalidInput } from '@app/service-kit';
 import { OAuth2Client, gaxios } from 'google-auth-library';
 import { microsoftEndpoints, type Config } from '../config.js';
 import type { CalendarTokens } from '../domain/connection-tokens.js';
@@ -47,15 +47,12 @@ export function googleOAuth(config: Config): OAuthProvider {
       } catch (error) {
         const body = error instanceof gaxios.GaxiosError ? (error.response?.data as { error?: unknown } | undefined) : undefined;
         if (typeof body?.error === 'string' && error instanceof gaxios.GaxiosError && error.response?.status === 400) {
-          throw new AppError('VALIDATION_ERROR', `Google refused the authorization code (${body.error})`);
+          throw invalidInput('code', `Google refused the authorization code (${body.error})`);
         }
         throw new AppError('UPSTREAM_UNAVAILABLE', 'Google did not answer the token request');
       }
       if (!tokens.access_token || !tokens.refresh_token) {
-        throw new AppError(
-          'VALIDATION_ERROR',
-          'Google returned no refresh token: remove the app from the Google account and connect again',
-        );
+        throw invalidInput('code', 'Google returned no refresh token: remove the app from the Google account and connect again');
       }
       return {
         accessToken: tokens.access_token,
@@ -94,7 +91,7 @@ export function microsoftOAuth(config: Config): OAuthProvider {
         return await tokens.exchangeCode(code, redirectUri(config, 'outlook'));
       } catch (error) {
         if (error instanceof TokenEndpointError && error.status === 400) {
-          throw new AppError('VALIDATION_ERROR', `Microsoft refused the authorization code (${error.oauthError ?? 'invalid request'})`);
+          throw invalidInput('code', `Microsoft refused the authorization code (${error.oauthError ?? 'invalid request'})`);
         }
         throw new AppError('UPSTREAM_UNAVAILABLE', 'Microsoft did not answer the token request');
       }

@@ -1,5 +1,5 @@
 import { CALENDAR_PROVIDERS, type CalendarConnection, type CalendarProvider } from '@app/contracts';
-import { AppError, notFound } from '@app/service-kit';
+import { AppError, invalidInput, notFound } from '@app/service-kit';
 import { signState, verifyState } from '../domain/oauth-state.js';
 import type { OAuthProvider } from '../providers/oauth-providers.js';
 import { createConnection } from './connections.js';
@@ -54,12 +54,12 @@ export async function completeAuthorization(
   ctx: UseCaseContext,
 ): Promise<CalendarConnection> {
   const provider = providerOf(providerName);
-  if (input.error) throw new AppError('VALIDATION_ERROR', `Authorization was not granted: ${input.error_description ?? input.error}`);
-  if (!input.code) throw new AppError('VALIDATION_ERROR', 'code is required');
-  if (!input.state) throw new AppError('VALIDATION_ERROR', 'state is required');
+  if (input.error) throw invalidInput('error', `Authorization was not granted: ${input.error_description ?? input.error}`);
+  if (!input.code) throw invalidInput('code', 'code is required');
+  if (!input.state) throw invalidInput('state', 'state is required');
   const oauth = configured(ctx, provider);
   const state = verifyState(ctx.stateSecret, input.state, provider, ctx.now());
-  if (!state) throw new AppError('VALIDATION_ERROR', 'state is invalid or expired: start the authorization again');
+  if (!state) throw invalidInput('state', 'state is invalid or expired: start the authorization again');
   await redeemState(ctx, state.nonce, state.expiresAt);
   const tokens = await oauth.exchangeCode(input.code);
   const caller: Caller = { organizationId: state.organizationId, requestId };
@@ -71,5 +71,5 @@ async function redeemState(ctx: UseCaseContext, nonce: string, expiresAt: Date):
   await ctx.prisma.oAuthStateUse.deleteMany({ where: { expiresAt: { lt: ctx.now() } } });
   const inserted = await ctx.prisma.$executeRaw`
     INSERT INTO oauth_state_uses (nonce, expires_at) VALUES (${nonce}::uuid, ${expiresAt}) ON CONFLICT (nonce) DO NOTHING`;
-  if (inserted === 0) throw new AppError('VALIDATION_ERROR', 'state was already used: start the authorization again');
+  if (inserted === 0) throw invalidInput('state', 'state was already used: start the authorization again');
 }

@@ -81,7 +81,8 @@ function merge(current: EventRow, patch: UpdateEventBody): EventState {
 function withInstants(local: LocalEventTime): Pick<EventState, 'startDate' | 'startTime' | 'endTime' | 'timezone' | 'startsAt' | 'endsAt'> {
   const { startsAt, endsAt } = eventInstants(local);
   if (endsAt !== null && endsAt < startsAt) {
-    const message = 'end_time must not be before start_time';
+    // Only a start inside a DST gap gets here: it moves forward by the gap (API.md), past this end.
+    const message = 'end_time must be after start_time, which falls in a daylight-saving gap and moves forward by it';
     throw new AppError('VALIDATION_ERROR', message, undefined, [{ path: 'end_time', message }]);
   }
   return { ...local, startsAt, endsAt };
