@@ -23,6 +23,9 @@ COPY --from=build /app/packages/service-kit/migrations packages/service-kit/migr
 COPY --from=build /app/services/${SERVICE}/package.json services/${SERVICE}/
 COPY --from=build /app/services/${SERVICE}/dist services/${SERVICE}/dist
 COPY --from=build /app/services/${SERVICE}/migrations services/${SERVICE}/migrations
+# The catalog's MEDIA_DIR in compose: a named volume takes the owner of the image's folder, so node may write.
+RUN mkdir -p /data/media && chown node:node /data/media
 USER node
-HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Without PORT a service listens on its default port (services/*/src/config.ts), and so is probed there.
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "const port=process.env.PORT||{gateway:3000,bookings:3001,scheduling:3002,catalog:3003,events:3004,'calendar-sync':3005}[process.env.SERVICE];fetch('http://127.0.0.1:'+port+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["sh", "-c", "exec node services/${SERVICE}/dist/server.js"]

@@ -40,4 +40,24 @@ describe('the stack as npm start runs it', () => {
     for (const service of SERVICES) expect(paths).toContain(`/api/v1/ping/${service}`);
     expect(paths).toContain('/admin/v1/organizations');
   });
+
+  it('when the API reference is fetched, then every proxied operation declares what the gateway itself may answer', async () => {
+    const operation = z.object({ requestBody: z.unknown().optional(), responses: z.record(z.string(), z.unknown()) });
+    const document = z
+      .object({
+        paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+        components: z.object({ schemas: z.record(z.string(), z.unknown()) }),
+      })
+      .parse((await stack.call('GET', '/openapi.json')).body);
+    expect(document.components.schemas).toHaveProperty('Error');
+    const proxied = Object.entries(document.paths).filter(([path]) => !path.startsWith('/admin/'));
+    expect(proxied.length).toBeGreaterThan(20);
+    for (const [path, item] of proxied) {
+      for (const [method, value] of Object.entries(item).filter(([key]) => ['get', 'post', 'patch', 'delete'].includes(key))) {
+        const { requestBody, responses } = operation.parse(value);
+        const expected = ['401', '429', '503', ...(requestBody ? ['413'] : [])];
+        expect(Object.keys(responses), `${method} ${path}`).toEqual(expect.arrayContaining(expected));
+      }
+    }
+  });
 });

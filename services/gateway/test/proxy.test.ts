@@ -1,8 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort } from '@app/service-kit/testing';
+import { eventually, freePort, prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
 import { ROUTE_TABLE } from '../src/proxy/route-table.js';
+import { SCHEMA } from '../src/service.js';
 import { startEchoUpstreams, type Echo } from './support/echo-upstreams.js';
 import { createOrganization, startGateway, type Gateway } from './support/gateway.js';
+
+const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 
 describe('proxying', () => {
   let gateway: Gateway;
@@ -215,8 +219,8 @@ describe('rate limiting', () => {
   });
 });
 
-describe('probes and docs', () => {
-  it('when probed, then /healthz and /readyz (database + NATS) answer and /openapi.json has the admin API', async () => {
+describe('probes, docs and schema', () => {
+  it('when probed, then /healthz and /readyz (database + NATS) answer, /openapi.json has the admin API, Prisma mirrors the migrations', async () => {
     const upstreams = await startEchoUpstreams();
     const gateway = await startGateway(upstreams.env);
     try {
@@ -230,6 +234,8 @@ describe('probes and docs', () => {
       // The proxy catch-alls and the gateway's own ping are no operations of the API (the services' pings are).
       expect(Object.keys(doc.paths).filter((path) => path.includes('{*}') || path === '/api/v1/ping/gateway')).toEqual([]);
       expect((await gateway.app.inject({ url: '/docs' })).statusCode).toBe(200);
+      // The identity schema's migrations are the source of truth; the Prisma schema must mirror them.
+      expect(await schemaDrift(gateway.infra.pool, SCHEMA, prismaDatamodel(PRISMA_SCHEMA))).toEqual([]);
     } finally {
       await gateway.stop();
       await upstreams.close();

@@ -10,6 +10,31 @@ interface OpenApiDocument {
 }
 
 const CACHE_MS = 30_000;
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+
+type Operation = { requestBody?: unknown; responses?: Record<string, unknown> };
+
+/**
+ * What the gateway itself may answer on any proxied operation, added where the service's document does
+ * not declare it: the key check (public paths too, when a key is sent), the body limit, the rate limit and
+ * an upstream that did not answer.
+ */
+function withGatewayResponses(item: unknown): unknown {
+  const operations = item as Partial<Record<(typeof METHODS)[number], Operation>>;
+  for (const method of METHODS) {
+    const operation = operations[method];
+    if (!operation) continue;
+    const responses = (operation.responses ??= {});
+    const add = (status: string, description: string) => {
+      responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    };
+    add('401', 'UNAUTHORIZED: missing, malformed, unknown or revoked API key');
+    if (operation.requestBody) add('413', 'PAYLOAD_TOO_LARGE: the body is over the limit');
+    add('429', 'RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds');
+    add('503', 'UPSTREAM_UNAVAILABLE: a service this request needs did not answer in time');
+  }
+  return item;
+}
 
 /**
  * One OpenAPI document for the whole API: the gateway's own (admin) paths plus every service's,
@@ -48,7 +73,7 @@ export class OpenApiAggregator {
       }
       const prefixes = ROUTE_TABLE.filter((route) => route.service === service).map((route) => route.prefix);
       for (const [path, item] of Object.entries(document.paths ?? {})) {
-        if (prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) merged.paths![path] = item;
+        if (prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) merged.paths![path] = withGatewayResponses(item);
       }
       Object.assign(merged.components!.schemas!, document.components?.schemas ?? {});
     });
