@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { invalidInput } from '../errors.js';
 
 /** Deeper than any body of the API needs (booking metadata included); deeper input is refused, not recursed into. */
 export const MAX_INPUT_DEPTH = 32;
@@ -47,5 +47,5 @@ export async function inputGuard(request: FastifyRequest): Promise<void> {
   const finding = findUnstorableInput(request.query) ?? findUnstorableInput(request.body);
   if (!finding) return;
   const message = `${finding.path} ${finding.message}`;
-  throw new AppError('VALIDATION_ERROR', message, undefined, [{ path: finding.path, message }]);
+  throw invalidInput(finding.path, message);
 }

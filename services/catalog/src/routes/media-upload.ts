@@ -1,14 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '@app/service-kit';
+import { AppError, invalidInput } from '@app/service-kit';
 import type { CatalogDeps } from '../use-cases/context.js';
 import { discardUpload, storeUpload, type StoredUpload } from '../use-cases/media.js';
 import { tooLarge } from '../upload/image-probe.js';
 
 const MAX_ALT_TEXT = 1000;
-
-function invalid(path: string, message: string): AppError {
-  return new AppError('VALIDATION_ERROR', message, undefined, [{ path, message }]);
-}
 
 /** The busboy limits of the upload route (the file size itself is enforced by the image probe). */
 export function uploadLimits(maxBytes: number) {
@@ -29,7 +25,7 @@ export async function receiveUpload(request: FastifyRequest, deps: CatalogDeps):
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
           part.file.resume();
-          throw invalid(part.fieldname, `Unexpected file field ${part.fieldname}: send the image as "file"`);
+          throw invalidInput(part.fieldname, `Unexpected file field ${part.fieldname}: send the image as "file"`);
         }
         storing = true;
         upload = await storeUpload(deps, part.file, part.filename);
@@ -44,7 +40,7 @@ export async function receiveUpload(request: FastifyRequest, deps: CatalogDeps):
     // storeUpload already told the client's faults (AppError) from the server's (storage failures).
     throw storing ? error : asClientError(error, deps.maxUploadBytes);
   }
-  if (!upload) throw invalid('file', 'file is required');
+  if (!upload) throw invalidInput('file', 'file is required');
   return { upload, altText };
 }
 
@@ -59,10 +55,10 @@ function discardRestOfBody(request: FastifyRequest): void {
 }
 
 function parseAltText(value: unknown): string | null {
-  if (typeof value !== 'string') throw invalid('alt_text', 'alt_text must be a string');
-  if (value.includes('\u0000')) throw invalid('alt_text', 'alt_text must not contain NUL characters');
+  if (typeof value !== 'string') throw invalidInput('alt_text', 'alt_text must be a string');
+  if (value.includes('\u0000')) throw invalidInput('alt_text', 'alt_text must not contain NUL characters');
   const text = value.trim();
-  if (text.length > MAX_ALT_TEXT) throw invalid('alt_text', `alt_text must be at most ${MAX_ALT_TEXT} characters`);
+  if (text.length > MAX_ALT_TEXT) throw invalidInput('alt_text', `alt_text must be at most ${MAX_ALT_TEXT} characters`);
   return text.length > 0 ? text : null;
 }
 
@@ -76,11 +72,11 @@ function asClientError(error: unknown, maxBytes: number): unknown {
     case 'FST_REQ_FILE_TOO_LARGE':
       return tooLarge(maxBytes);
     case 'FST_FILES_LIMIT':
-      return invalid('file', 'Only one file can be uploaded at a time');
+      return invalidInput('file', 'Only one file can be uploaded at a time');
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
-      return invalid('body', 'Too many form fields');
+      return invalidInput('body', 'Too many form fields');
     default:
-      return invalid('body', `Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`);
+      return invalidInput('body', `Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

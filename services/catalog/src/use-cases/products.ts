@@ -12,7 +12,7 @@ import {
   type UpdateProductBody,
   isUuid,
 } from '@app/contracts';
-import { AppError, recordEvent } from '@app/service-kit';
+import { AppError, invalidInput, recordEvent } from '@app/service-kit';
 import type { Tx } from '../db/client.js';
 import { constraintViolation, isUniqueViolation } from '../db/constraint-error.js';
 import { findMedia } from '../db/media.repository.js';
@@ -63,9 +63,7 @@ export async function listProducts(
   query: ListProductsQuery,
 ): Promise<{ data: ProductRecord[]; meta: ListMeta }> {
   if (query.min_price !== undefined && query.max_price !== undefined && query.min_price > query.max_price) {
-    throw new AppError('VALIDATION_ERROR', 'min_price must not be greater than max_price', undefined, [
-      { path: 'min_price', message: 'min_price must not be greater than max_price' },
-    ]);
+    throw invalidInput('min_price', 'min_price must not be greater than max_price');
   }
   const { rows, total } = await queryProducts(deps.pool, caller.organizationId, {
     status: query.status,

@@ -1,5 +1,5 @@
 import type { ListEventsQuery } from '@app/contracts';
-import { AppError } from '@app/service-kit';
+import { invalidInput } from '@app/service-kit';
 import { listEvents as listEventRows } from '../db/event-list.query.js';
 import { findEvent, type EventRow, type PresentedEventRow } from '../db/event.repository.js';
 import { notFoundError, requireId, type Caller, type UseCaseContext } from './context.js';
@@ -16,9 +16,9 @@ export async function listEvents(
   caller: Caller,
   ctx: UseCaseContext,
 ): Promise<{ rows: PresentedEventRow[]; total: number }> {
-  if (query.upcoming && query.past) throw invalid('past', 'upcoming and past cannot both be true');
+  if (query.upcoming && query.past) throw invalidInput('past', 'upcoming and past cannot both be true');
   if (query.start_date && query.end_date && query.end_date < query.start_date)
-    throw invalid('end_date', 'end_date must not be before start_date');
+    throw invalidInput('end_date', 'end_date must not be before start_date');
   return listEventRows(ctx.pool, {
     organizationId: caller.organizationId,
     siteId: query.site_id,
@@ -32,8 +32,4 @@ export async function listEvents(
     offset: query.offset,
     now: ctx.now(),
   });
-}
-
-function invalid(path: string, message: string): AppError {
-  return new AppError('VALIDATION_ERROR', message, undefined, [{ path, message }]);
 }

@@ -1,6 +1,6 @@
 import { dollarsToCents, eventCreatedEvent, eventDeletedEvent, eventUpdatedEvent } from '@app/contracts';
 import type { CreateEventBody, UpdateEventBody } from '@app/contracts';
-import { AppError, recordEvent } from '@app/service-kit';
+import { AppError, invalidInput, recordEvent } from '@app/service-kit';
 import { deleteEvent as deleteEventRow, insertEvent, lockEvent, updateEvent as updateEventRow } from '../db/event.repository.js';
 import type { EventRow, EventState } from '../db/event.repository.js';
 import { canTransition, transitionMessage } from '../domain/event-status.js';
@@ -83,7 +83,7 @@ function withInstants(local: LocalEventTime): Pick<EventState, 'startDate' | 'st
   if (endsAt !== null && endsAt < startsAt) {
     // Only a start inside a DST gap gets here: it moves forward by the gap (API.md), past this end.
     const message = 'end_time must be after start_time, which falls in a daylight-saving gap and moves forward by it';
-    throw new AppError('VALIDATION_ERROR', message, undefined, [{ path: 'end_time', message }]);
+    throw invalidInput('end_time', message);
   }
   return { ...local, startsAt, endsAt };
 }

@@ -1,6 +1,6 @@
 import { isUuid } from '@app/contracts';
 import type { SlotsQuery, SlotsResponse } from '@app/contracts';
-import { AppError } from '@app/service-kit';
+import { invalidInput, type AppError } from '@app/service-kit';
 import { loadScheduleWithBusyTime } from '../db/busy-time.repository.js';
 import { explicitRangeProblem, fetchWindow, resolveRange } from '../domain/slot-range.js';
 import { generateSlots } from '../domain/slots.js';
@@ -41,5 +41,5 @@ export async function findSlots(query: SlotsQuery, organizationId: string | null
 }
 
 function invalidRange(message: string): AppError {
-  return new AppError('VALIDATION_ERROR', message, undefined, [{ path: message.split(' ')[0] ?? 'endDate', message }]);
+  return invalidInput(message.split(' ')[0] ?? 'endDate', message);
 }
