@@ -1,29 +1,60 @@
 # One image per service: docker build --build-arg SERVICE=bookings -t scheduling-shop/bookings .
-# Multi-stage: install and build the whole workspace once, then ship only what the service needs at run time.
-FROM node:24-bookworm-slim AS build
-WORKDIR /app
-COPY package.json package-lock.json turbo.json tsconfig.base.json ./
-COPY packages packages
-COPY services services
-RUN npm ci --no-audit --no-fund
-RUN npx turbo run build --output-logs=errors-only
-RUN npm prune --omit=dev --no-audit --no-fund
+# NODE_IMAGE picks the base (default: the official image; scripts/base-images.sh builds a stand-in from Debian
+# packages where no registry is reachable). The image holds only what the service needs at run time: its own
+# production dependencies (no Prisma CLI, no other service's packages), the built code and the migrations.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-FROM node:24-bookworm-slim AS runtime
+# 1. The sources, and apart from them every workspace manifest with the lockfile: the dependency layer below is
+#    rebuilt only when a manifest or the lockfile changes, not on every code change.
+FROM ${NODE_IMAGE} AS source
+WORKDIR /app
+COPY . .
+# Workspace bins (the kit's prisma-generate) go with the manifests: npm ci links them only if they exist.
+RUN mkdir /manifests && cp package-lock.json /manifests/ \
+ && find . -name package.json -exec cp --parents {} /manifests/ \; \
+ && find packages services -path '*/bin/*' -type f -exec cp --parents {} /manifests/ \;
+
+# 2. Every dependency (dev tools included), then the build of every workspace: one build serves all six images.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY --from=source /manifests/ ./
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
+COPY --from=source /app/ ./
+RUN npx turbo run build --output-logs=errors-only
+
+# 3. Production dependencies of the service and of the workspaces it uses, nothing else: npm installs one workspace's
+#    tree (`--workspace`). Optional ones are left out too: the Prisma CLI is an optional peer of @prisma/client
+#    (about 250 MB with its studio and PGlite), and nothing optional is needed at run time. @prisma/client also
+#    ships a query compiler for every other database it supports (about 60 MB); these services speak only PostgreSQL.
+FROM ${NODE_IMAGE} AS production-dependencies
+ARG SERVICE
+WORKDIR /app
+COPY --from=source /manifests/ ./
+RUN test -n "${SERVICE}" || { echo "build with --build-arg SERVICE=<name of a folder in services/>" >&2; exit 1; }
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --omit=optional --workspace="@app/${SERVICE}" --no-audit --no-fund \
+ && find node_modules/@prisma/client/runtime -regextype egrep -regex '.*[._](cockroachdb|mysql|sqlite|sqlserver)[._].*' -delete \
+ && mkdir -p /out && mv node_modules /out/ \
+ && for link in /out/node_modules/@app/*; do \
+      dir="$(readlink "$link" | sed 's|^\.\./\.\./||')" && echo "$dir" >>/workspaces \
+      && if [ -d "$dir/node_modules" ]; then mkdir -p "/out/$dir" && mv "$dir/node_modules" "/out/$dir/"; fi; \
+    done
+
+# 4. For each of those workspaces, what runs: the manifest, the build and the migrations.
+FROM build AS workspaces
+COPY --from=production-dependencies /workspaces /workspaces
+RUN for dir in $(cat /workspaces); do \
+      mkdir -p "/runtime/$dir" && cp -r "$dir/package.json" "$dir/dist" "/runtime/$dir/" \
+      && if [ -d "$dir/migrations" ]; then cp -r "$dir/migrations" "/runtime/$dir/"; fi; \
+    done
+
+FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE
 ENV NODE_ENV=production SERVICE=${SERVICE}
 WORKDIR /app
-COPY --from=build /app/package.json ./
-COPY --from=build /app/node_modules node_modules
-COPY --from=build /app/packages/contracts/package.json packages/contracts/
-COPY --from=build /app/packages/contracts/dist packages/contracts/dist
-COPY --from=build /app/packages/service-kit/package.json packages/service-kit/
-COPY --from=build /app/packages/service-kit/dist packages/service-kit/dist
-COPY --from=build /app/packages/service-kit/migrations packages/service-kit/migrations
-COPY --from=build /app/services/${SERVICE}/package.json services/${SERVICE}/
-COPY --from=build /app/services/${SERVICE}/dist services/${SERVICE}/dist
-COPY --from=build /app/services/${SERVICE}/migrations services/${SERVICE}/migrations
+COPY --from=production-dependencies /out ./
+COPY --from=workspaces /runtime ./
 # The catalog's MEDIA_DIR in compose: a named volume takes the owner of the image's folder, so node may write.
+# Everything else stays owned by root: the service cannot change its own code.
 RUN mkdir -p /data/media && chown node:node /data/media
 USER node
 # Without PORT a service listens on its default port (services/*/src/config.ts), and so is probed there.

@@ -17,23 +17,5 @@ function run(command, args) {
 run('npx', ['turbo', 'run', 'typecheck', 'build', '--output-logs=errors-only']);
 run('npx', ['eslint', '.']);
 run('npx', ['prettier', '--check', '.']);
-// The JSON report gives CI one plain closing line (`vitest: N passed, N failed`) whatever the console reporter prints.
-const { mkdtempSync, readFileSync } = await import('node:fs');
-const { tmpdir } = await import('node:os');
-const report = join(mkdtempSync(join(tmpdir(), 'vitest-')), 'results.json');
-const vitest = spawnSync(
-  'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
-  {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env,
-  },
-);
-try {
-  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
-  console.log(`\nvitest: ${numPassedTests} passed, ${numFailedTests} failed${numPendingTests ? `, ${numPendingTests} skipped` : ''}`);
-} catch {
-  console.log('\nvitest: no result report was written');
-}
-process.exit(vitest.status ?? 1);
+const { runVitest } = await import('./run-vitest.mjs');
+process.exit(runVitest(process.argv.slice(2), { cwd: ROOT, env }));

@@ -1,68 +1,50 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { isReachable } from './reachability.js';
+import { freePort, startNatsContainer } from '@app/testkit';
+import { NatsBinary } from './nats-binary.js';
+import { testInfra } from './test-infra.js';
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+export { freePort };
+
+/** What an OwnNatsServer runs on: the nats-server binary, or a NATS container (testkit's StartedNats). */
+interface RestartableNats {
+  readonly url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  remove(): Promise<void>;
 }
 
 /**
- * A nats-server of the test's own (JetStream on, its own port and store), for tests that stop and
- * restart NATS without touching the shared one. Needs the `nats-server` binary (Debian package nats-server).
+ * A NATS server of the test's own (JetStream on, its own port and store), for tests that stop and restart NATS
+ * without touching the shared one. With TEST_INFRA=containers it is a NATS container, stopped and started again;
+ * otherwise the `nats-server` binary (Debian package nats-server, or NATS_SERVER_BIN).
  */
 export class OwnNatsServer {
-  private process: ChildProcess | undefined;
-  private readonly storeDir = mkdtempSync(join(tmpdir(), 'nats-test-'));
-
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly server: RestartableNats,
+  ) {}
 
   static async start(): Promise<OwnNatsServer> {
-    const server = new OwnNatsServer(await freePort());
-    await server.resume();
-    return server;
+    const port = await freePort();
+    if (testInfra() === 'containers') return new OwnNatsServer(port, await startNatsContainer({ hostPort: port }));
+    const binary = new NatsBinary(port);
+    await binary.start();
+    return new OwnNatsServer(port, binary);
   }
 
   get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
+    return this.server.url;
   }
 
-  /** Starts (again) on the same port and store, so streams and their messages survive a stop. */
-  async resume(): Promise<void> {
-    const binary = process.env.NATS_SERVER_BIN ?? 'nats-server';
-    this.process = spawn(binary, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], { stdio: 'ignore' });
-    const spawned = this.process;
-    const failed = new Promise<never>((_, reject) =>
-      spawned.once('error', (error) => reject(new Error(`cannot run ${binary}: ${error.message}`))),
-    );
-    const deadline = Date.now() + 10_000;
-    while (!(await Promise.race([isReachable('127.0.0.1', this.port, 200), failed]))) {
-      if (Date.now() > deadline) throw new Error(`nats-server did not start on port ${this.port}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  /** Starts again on the same port and store, so streams and their messages survive a stop. */
+  resume(): Promise<void> {
+    return this.server.start();
   }
 
-  async stop(): Promise<void> {
-    const running = this.process;
-    if (!running || running.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      running.kill('SIGTERM');
-    });
+  stop(): Promise<void> {
+    return this.server.stop();
   }
 
-  async destroy(): Promise<void> {
-    await this.stop();
-    rmSync(this.storeDir, { recursive: true, force: true });
+  destroy(): Promise<void> {
+    return this.server.remove();
   }
 }

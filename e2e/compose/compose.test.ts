@@ -1,0 +1,204 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bookingRecordSchema,
+  calendarConnectionSchema,
+  createdOrganizationSchema,
+  dataEnvelope,
+  errorBodySchema,
+  eventRecordSchema,
+  mediaFileSchema,
+  productSchema,
+  registrationRecordSchema,
+  scheduleRecordSchema,
+  slotsResponseSchema,
+} from '@app/contracts';
+import { eventually, freePort } from '@app/service-kit/testing';
+import { png } from '../../services/catalog/test/support/images.js';
+import { ComposeProject } from './compose-project.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/**
+ * docker-compose.yml as a deployment runs it: images built from the Dockerfile, secrets from files, only the
+ * gateway published (on a free port), and a fake Google Calendar container reached through the provider URLs
+ * passed in from the environment. Driven through the gateway as a user would, then one service restarted.
+ */
+describe('the whole system from docker-compose.yml', () => {
+  const secretsDir = mkdtempSync(join(tmpdir(), 'compose-secrets-'));
+  let compose: ComposeProject;
+  let gateway: string;
+  let key: string;
+  let scheduleId: string;
+  let bookingId: string;
+
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${gateway}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  const slotStarts = async (date: string) => {
+    const response = await fetch(`${gateway}/api/bookings/slots?scheduleId=${scheduleId}&startDate=${date}&endDate=${date}`);
+    expect(response.status).toBe(200);
+    return slotsResponseSchema
+      .parse(await response.json())
+      .days.flatMap((d) => d.slots)
+      .map((slot) => slot.start);
+  };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    gateway = `http://127.0.0.1:${port}`;
+    const secrets = spawnSync(process.execPath, [join(ROOT, 'scripts', 'compose-secrets.mjs')], {
+      env: { ...process.env, SECRETS_DIR: secretsDir },
+    });
+    expect(secrets.status).toBe(0);
+    compose = new ComposeProject(`ss_smoke_${Date.now().toString(36)}`, ['e2e/compose/fake-calendar.compose.yml'], {
+      ...process.env,
+      SECRETS_DIR: secretsDir,
+      GATEWAY_PORT: String(port),
+      PUBLIC_BASE_URL: gateway,
+      GOOGLE_API_URL: 'http://fake-calendar:4010',
+      GOOGLE_TOKEN_URL: 'http://fake-calendar:4010/google/token',
+      CALENDAR_SYNC_POLL_MS: '200',
+      FAKE_BUSY_START: `${day(3)}T10:00:00Z`,
+      FAKE_BUSY_END: `${day(3)}T11:00:00Z`,
+    });
+    compose.startHealthchecks();
+    try {
+      compose.run(['build']);
+      compose.run(['up', '-d']);
+      await eventually(async () => ((await fetch(`${gateway}/readyz`).catch(() => null))?.ok ? true : undefined), 180_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${compose.logs()}`, { cause: error });
+    }
+  }, 40 * 60_000);
+
+  afterAll(() => {
+    compose?.stopHealthchecks();
+    compose?.run(['down', '-v', '--remove-orphans'], 5 * 60_000);
+    rmSync(secretsDir, { recursive: true, force: true });
+  }, 6 * 60_000);
+
+  it('when Postgres and NATS run beside the services, then only the gateway is published', () => {
+    const published = (service: string, port: number) => compose.run(['port', service, String(port)]).trim();
+    expect(published('gateway', 3000)).toMatch(new RegExp(`:${new URL(gateway).port}$`));
+    expect(published('postgres', 5432)).not.toMatch(/:[1-9]\d*$/);
+    expect(published('nats', 4222)).not.toMatch(/:[1-9]\d*$/);
+  });
+
+  it('when an organization is created with the admin token from its secret file, then its key works', async () => {
+    const adminToken = readFileSync(join(secretsDir, 'admin_token'), 'utf8').trim();
+    const response = await fetch(`${gateway}/admin/v1/organizations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Compose Studio', timezone: 'UTC' }),
+    });
+    expect(response.status).toBe(201);
+    key = dataEnvelope(createdOrganizationSchema).parse(await response.json()).data.api_key;
+    expect((await call('GET', '/api/v1/ping/bookings')).status).toBe(200);
+  });
+
+  it('when a schedule is created and a slot booked, then the slot leaves the public slots', async () => {
+    const schedule = await call('POST', '/api/v1/schedules', {
+      name: 'Consultations',
+      timezone: 'UTC',
+      slot_duration: 30,
+      availability: WEEK.map((d) => ({ day: d, start: '08:00', end: '18:00' })),
+    });
+    expect(schedule.status).toBe(201);
+    scheduleId = dataEnvelope(scheduleRecordSchema).parse(schedule.body).data.id;
+    expect(await slotStarts(day(2))).toHaveLength(20);
+
+    const booked = await call('POST', '/api/v1/bookings', {
+      schedule_id: scheduleId,
+      start_time: `${day(2)}T09:00:00.000Z`,
+      end_time: `${day(2)}T09:30:00.000Z`,
+      attendee: { name: 'Ada', email: 'ada@example.com' },
+    });
+    expect(booked.status).toBe(201);
+    bookingId = dataEnvelope(bookingRecordSchema.pick({ id: true })).parse(booked.body).data.id;
+    await eventually(async () => ((await slotStarts(day(2))).includes(`${day(2)}T09:00:00.000Z`) ? undefined : true), 20_000);
+  });
+
+  it('when a product gets an uploaded image, then the media volume serves its bytes', async () => {
+    const bytes = png(4, 3);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'tiny.png');
+    const uploaded = await fetch(`${gateway}/api/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    expect(uploaded.status).toBe(201);
+    const media = dataEnvelope(mediaFileSchema).parse(await uploaded.json()).data;
+    const product = await call('POST', '/api/v1/products', { name: 'Poster', price: 9.5 });
+    expect(product.status).toBe(201);
+    const productId = dataEnvelope(productSchema).parse(product.body).data.id;
+    expect((await call('POST', `/api/v1/products/${productId}/images`, { media_file_id: media.id, is_featured: true })).status).toBe(201);
+    expect(dataEnvelope(productSchema).parse((await call('GET', `/api/v1/products/${productId}`)).body).data.featured_image_id).toBe(
+      media.id,
+    );
+    expect(media.url.startsWith(`${gateway}/media/`)).toBe(true);
+    const served = await fetch(media.url);
+    expect(Buffer.compare(Buffer.from(await served.arrayBuffer()), bytes)).toBe(0);
+  });
+
+  it('when an event has one place, then the second registration is refused', async () => {
+    const created = await call('POST', '/api/v1/events', {
+      title: 'Workshop',
+      start_date: day(5),
+      start_time: '18:00',
+      end_time: '20:00',
+      timezone: 'UTC',
+      slots: 1,
+      status: 'published',
+    });
+    expect(created.status).toBe(201);
+    const eventId = dataEnvelope(eventRecordSchema.pick({ id: true })).parse(created.body).data.id;
+    const first = await call('POST', `/api/v1/events/${eventId}/registrations`, { name: 'Ann', email: 'ann@example.com' });
+    expect(first.status).toBe(201);
+    dataEnvelope(registrationRecordSchema).parse(first.body);
+    const second = await call('POST', `/api/v1/events/${eventId}/registrations`, { name: 'Ben', email: 'ben@example.com' });
+    expect(second.status).toBe(409);
+    expect(errorBodySchema.parse(second.body).code).toBe('EVENT_FULL');
+  });
+
+  it('when a Google calendar is connected, then its busy time (from the fake provider container) blocks slots', async () => {
+    const created = await call('POST', '/api/v1/calendar-connections', {
+      provider: 'google',
+      schedule_id: scheduleId,
+      credentials: { access_token: 'at', refresh_token: 'rt', expires_at: new Date(Date.now() + 3600_000).toISOString() },
+    });
+    expect(created.status).toBe(201);
+    const connectionId = dataEnvelope(calendarConnectionSchema).parse(created.body).data.id;
+    await eventually(async () => ((await slotStarts(day(3))).includes(`${day(3)}T10:00:00.000Z`) ? undefined : true), 30_000);
+    const connection = dataEnvelope(calendarConnectionSchema).parse(
+      (await call('GET', `/api/v1/calendar-connections/${connectionId}`)).body,
+    );
+    expect(connection.data.status).toBe('active');
+  });
+
+  it('when a service container restarts, then nothing is lost and events flow again', async () => {
+    compose.run(['restart', 'bookings']);
+    await eventually(async () => ((await call('GET', `/api/v1/bookings/${bookingId}`)).status === 200 ? true : undefined), 120_000);
+    const kept = dataEnvelope(bookingRecordSchema).parse((await call('GET', `/api/v1/bookings/${bookingId}`)).body).data;
+    expect(kept).toMatchObject({ id: bookingId, status: 'PENDING', attendee_email: 'ada@example.com' });
+
+    const after = await call('POST', '/api/v1/bookings', {
+      schedule_id: scheduleId,
+      start_time: `${day(2)}T10:00:00.000Z`,
+      end_time: `${day(2)}T10:30:00.000Z`,
+      attendee: { name: 'Bo', email: 'bo@example.com' },
+    });
+    expect(after.status).toBe(201);
+    await eventually(async () => ((await slotStarts(day(2))).includes(`${day(2)}T10:00:00.000Z`) ? undefined : true), 20_000);
+    const starts = await slotStarts(day(2));
+    expect(starts).not.toContain(`${day(2)}T09:00:00.000Z`);
+    expect(starts).toHaveLength(18);
+  });
+});

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import type { StartedNetwork, StartedTestContainer } from 'testcontainers';
+import { freePort } from './free-port.js';
+import { startNatsContainer } from './nats-container.js';
+import { startPostgresContainer } from './postgres-container.js';
+import { startExplained } from './start-errors.js';
+
+/** The services behind the gateway, with the port each listens on inside its container. */
+const SERVICES = {
+  bookings: { port: 3001, urlVariable: 'BOOKINGS_URL' },
+  scheduling: { port: 3002, urlVariable: 'SCHEDULING_URL' },
+  catalog: { port: 3003, urlVariable: 'CATALOG_URL' },
+  events: { port: 3004, urlVariable: 'EVENTS_URL' },
+  'calendar-sync': { port: 3005, urlVariable: 'CALENDAR_SYNC_URL' },
+} as const;
+
+export type ServiceName = keyof typeof SERVICES | 'gateway';
+
+export interface SystemOptions {
+  /**
+   * Service images: `${prefix}/<service>:${tag}` (default `scheduling-shop/<service>:latest`, as docker-compose.yml
+   * builds them), or one image per service. Postgres and NATS: `postgres` / `nats`, else `POSTGRES_IMAGE` /
+   * `NATS_IMAGE`, else the official images.
+   */
+  images?: { prefix?: string; tag?: string; postgres?: string; nats?: string } & Partial<Record<ServiceName, string>>;
+  /** Replicas per service behind the gateway (default 1 each); the gateway balances between them. */
+  replicas?: Partial<Record<Exclude<ServiceName, 'gateway'>, number>>;
+  /**
+   * Extra environment per service, for example provider URLs for calendar-sync
+   * (`{ 'calendar-sync': { GOOGLE_API_URL: 'http://host.containers.internal:4010' } }`), or for every one (`all`).
+   */
+  env?: Partial<Record<ServiceName | 'all', Record<string, string>>>;
+  /** The gateway's admin token (default: a random one, returned as `adminToken`). */
+  adminToken?: string;
+}
+
+export interface StartedSystem {
+  /** The gateway as this machine reaches it, e.g. `http://127.0.0.1:49213`. */
+  readonly gatewayUrl: string;
+  /** Bearer token of `/admin/v1/*`. */
+  readonly adminToken: string;
+  /** Creates an organization through the admin API; returns its id and first API key. */
+  createOrganization(name?: string, timezone?: string): Promise<{ id: string; apiKey: string }>;
+  /** Stops every container and removes the network. */
+  stop(): Promise<void>;
+}
+
+const LISTENING = /"msg":"[a-z-]+ listening"/;
+
+/**
+ * The whole system in containers for an outside team's integration tests: Postgres, NATS with JetStream and every
+ * service image on one network, with random host ports; only the gateway is reachable from the test.
+ */
+export async function startSystem(options: SystemOptions = {}): Promise<StartedSystem> {
+  const { Network } = await import('testcontainers');
+  const network = await new Network().start();
+  const started: StartedTestContainer[] = [];
+  const stopAll = async () => {
+    await Promise.allSettled(started.reverse().map((container) => container.stop({ timeout: 5_000 })));
+    await network.stop().catch(() => undefined);
+  };
+  try {
+    const [postgres, nats] = await Promise.all([
+      startPostgresContainer({ network, image: options.images?.postgres }),
+      startNatsContainer({ network, image: options.images?.nats }),
+    ]);
+    started.push(postgres.container, nats.container);
+
+    const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
+    const gatewayPort = await freePort();
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const common = {
+      NODE_ENV: 'production',
+      HOST: '0.0.0.0',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: `${postgres.networkUrl?.replace(/\/[^/]*$/, '')}/scheduling_shop`,
+      NATS_URL: nats.networkUrl ?? '',
+      PUBLIC_BASE_URL: gatewayUrl,
+      CALENDAR_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      OAUTH_STATE_SECRET: randomBytes(32).toString('base64url'),
+      ...options.env?.all,
+    };
+
+    const upstreams: Record<string, string> = {};
+    const services = Object.entries(SERVICES).flatMap(([name, { port, urlVariable }]) => {
+      const count = options.replicas?.[name as keyof typeof SERVICES] ?? 1;
+      const aliases = Array.from({ length: count }, (_, i) => `${name}-${i}`);
+      upstreams[urlVariable] = aliases.map((alias) => `http://${alias}:${port}`).join(',');
+      return aliases.map((alias) => ({ name: name as ServiceName, alias, env: { ...common, PORT: String(port) } }));
+    });
+    // One at a time is not needed: migrations queue behind an advisory lock, so services start together.
+    const containers = await Promise.all(
+      services.map((service) =>
+        startService(network, imageOf(service.name, options), service.alias, { ...service.env, ...options.env?.[service.name] }),
+      ),
+    );
+    started.push(...containers);
+    const gateway = await startService(
+      network,
+      imageOf('gateway', options),
+      'gateway',
+      { ...common, ...upstreams, PORT: '3000', ADMIN_TOKEN: adminToken, ...options.env?.gateway },
+      gatewayPort,
+    );
+    started.push(gateway);
+
+    return {
+      gatewayUrl,
+      adminToken,
+      async createOrganization(name = 'Test organization', timezone = 'UTC') {
+        const response = await fetch(`${gatewayUrl}/admin/v1/organizations`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name, timezone }),
+        });
+        if (response.status !== 201) throw new Error(`creating an organization answered ${response.status}: ${await response.text()}`);
+        const { data } = (await response.json()) as { data: { id: string; api_key: string } };
+        return { id: data.id, apiKey: data.api_key };
+      },
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function imageOf(service: ServiceName, options: SystemOptions): string {
+  return options.images?.[service] ?? `${options.images?.prefix ?? 'scheduling-shop'}/${service}:${options.images?.tag ?? 'latest'}`;
+}
+
+async function startService(
+  network: StartedNetwork,
+  image: string,
+  alias: string,
+  env: Record<string, string>,
+  hostPort?: number,
+): Promise<StartedTestContainer> {
+  const howToGet = 'Build the service images first: `npm run images` (or `docker compose build`), or name others in `images`.';
+  return startExplained(
+    alias,
+    image,
+    async () => {
+      const { GenericContainer, Wait } = await import('testcontainers');
+      const container = new GenericContainer(image)
+        .withNetwork(network)
+        .withNetworkAliases(alias)
+        .withEnvironment(env)
+        .withWaitStrategy(Wait.forLogMessage(LISTENING))
+        .withStartupTimeout(120_000);
+      if (hostPort !== undefined) container.withExposedPorts({ container: Number(env.PORT), host: hostPort });
+      return container.start();
+    },
+    howToGet,
+  );
+}

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startSystem, type StartedSystem } from '@app/testkit';
+
+let system: StartedSystem;
+beforeAll(async () => {
+  system = await startSystem({ replicas: { bookings: 2 } });
+}, 300_000);
+afterAll(() => system?.stop());
+
+it('books a slot through the gateway', async () => {
+  const { apiKey } = await system.createOrganization('Acme');
+  const api = (path: string, body?: object) =>
+    fetch(`${system.gatewayUrl}${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
+  const schedule = (await (await api('/api/v1/schedules', { name: 'Desk', timezone: 'UTC' })).json()) as { data: { id: string } };
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const booking = await api('/api/v1/bookings', {
+    schedule_id: schedule.data.id,
+    start_time: `${tomorrow}T10:00:00Z`,
+    end_time: `${tomorrow}T10:30:00Z`,
+    attendee: { name: 'Ada', email: 'ada@example.com' },
+  });
+  expect(booking.status).toBe(201);
+});
