@@ -61,12 +61,12 @@ export async function checkInfrastructure(databaseUrl, natsUrl) {
   const problems = [];
   if (!(await isReachable(db.hostname, Number(db.port || 5432)))) {
     problems.push(
-      `PostgreSQL is not reachable at ${db.hostname}:${db.port || 5432} (DATABASE_URL).\n  Start it: docker compose up -d postgres  — or the local service (pg_ctlcluster <version> main start).`,
+      `PostgreSQL is not reachable at ${db.hostname}:${db.port || 5432} (DATABASE_URL).\n  Start it: the local service (pg_ctlcluster <version> main start), or compose's published on 127.0.0.1:\n  npm run compose:secrets && docker compose -f docker-compose.yml -f ops/compose/publish-infra.yml up -d postgres nats`,
     );
   }
   if (!(await isReachable(nats.hostname, Number(nats.port || 4222)))) {
     problems.push(
-      `NATS is not reachable at ${nats.hostname}:${nats.port || 4222} (NATS_URL).\n  Start it with JetStream: docker compose up -d nats  — or nats-server -js.`,
+      `NATS is not reachable at ${nats.hostname}:${nats.port || 4222} (NATS_URL).\n  Start it with JetStream: nats-server -js, or compose's published on 127.0.0.1:\n  npm run compose:secrets && docker compose -f docker-compose.yml -f ops/compose/publish-infra.yml up -d postgres nats`,
     );
   }
   return problems.length ? problems.join('\n') : null;

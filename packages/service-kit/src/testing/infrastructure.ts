@@ -22,7 +22,7 @@ export async function findInfrastructure(mode: TestInfra): Promise<Infrastructur
   if (missing.length === 0) return { postgresAdminUrl: LOCAL_POSTGRES, natsUrl: LOCAL_NATS, stop: async () => undefined };
   const needed = `Integration tests need ${missing.join(' and ')}`;
   const startLocally =
-    'Start them locally (PostgreSQL on 127.0.0.1:5432 with trust auth, `nats-server -js` on 127.0.0.1:4222) or run `docker compose up -d postgres nats`';
+    'Start them locally (PostgreSQL on 127.0.0.1:5432 with trust auth, `nats-server -js` on 127.0.0.1:4222) or publish those of compose: `npm run compose:secrets && docker compose -f docker-compose.yml -f ops/compose/publish-infra.yml up -d postgres nats`';
   if (mode === 'local') throw new Error(`${needed} (TEST_INFRA=local). ${startLocally}, or run with TEST_INFRA=containers.`);
   return startContainers().catch((error: unknown) => {
     throw new Error(`${needed}, and containers could not start them either. ${startLocally}.\n${(error as Error).message}`, {
