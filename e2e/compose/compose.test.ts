@@ -16,8 +16,7 @@ import {
   scheduleRecordSchema,
   slotsResponseSchema,
 } from '@app/contracts';
-import { eventually, freePort } from '@app/service-kit/testing';
-import { png } from '../../services/catalog/test/support/images.js';
+import { eventually, freePort, png } from '@app/service-kit/testing';
 import { ComposeProject } from './compose-project.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -18,8 +18,7 @@ import {
 } from '@app/contracts';
 import { FakeProviders } from '../../services/calendar-sync/test/support/fake-providers.js';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { eventually } from '@app/service-kit/testing';
-import { png } from '../../services/catalog/test/support/images.js';
+import { eventually, png } from '@app/service-kit/testing';
 
 /** A date `days` from today (UTC), YYYY-MM-DD. */
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, pathOf, startCatalog, storedFiles } from './support/catalog.js';
-import { png } from './support/images.js';
+import { png } from '@app/service-kit/testing';
 
 const MAX_BYTES = 1024 * 1024;
 let catalog: Awaited<ReturnType<typeof startCatalog>>;

@@ -3,10 +3,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { organizationHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
+import { organizationHeaders, png, startTestService, type RunningService } from '@app/service-kit/testing';
 import { configSchema, type Config } from '../../src/config.js';
 import { service } from '../../src/service.js';
-import { png } from './images.js';
 
 export const PUBLIC_BASE_URL = 'https://shop.example.test';
 
