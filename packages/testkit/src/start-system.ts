@@ -60,11 +60,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
     await network.stop().catch(() => undefined);
   };
   try {
-    const [postgres, nats] = await Promise.all([
+    const [postgres, nats] = await allStarted(started, [
       startPostgresContainer({ network, image: options.images?.postgres }),
       startNatsContainer({ network, image: options.images?.nats }),
-    ]);
-    started.push(postgres.container, nats.container);
+    ] as const);
 
     const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
     const gatewayPort = await freePort();
@@ -89,12 +88,12 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       return aliases.map((alias) => ({ name: name as ServiceName, alias, env: { ...common, PORT: String(port) } }));
     });
     // One at a time is not needed: migrations queue behind an advisory lock, so services start together.
-    const containers = await Promise.all(
+    await allStarted(
+      started,
       services.map((service) =>
         startService(network, imageOf(service.name, options), service.alias, { ...service.env, ...options.env?.[service.name] }),
       ),
     );
-    started.push(...containers);
     const gateway = await startService(
       network,
       imageOf('gateway', options),
@@ -153,4 +152,20 @@ async function startService(
     },
     howToGet,
   );
+}
+
+/**
+ * Waits for every start, even after one has failed, and records each container that did start in `started`, so a
+ * failed system start stops all of them (Promise.all would leave the slower ones running unseen).
+ */
+async function allStarted<
+  T extends readonly Promise<StartedTestContainer | { container: StartedTestContainer; networkUrl: string | undefined }>[],
+>(started: StartedTestContainer[], starts: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(starts);
+  for (const result of results) {
+    if (result.status === 'fulfilled') started.push('networkUrl' in result.value ? result.value.container : result.value);
+  }
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
