@@ -2,10 +2,17 @@ import { expect, it } from 'vitest';
 import { getContainerRuntimeClient } from 'testcontainers';
 import { startSystem } from '@app/testkit';
 
+/** The part of testcontainers' engine client (dockerode) that lists stopped containers too. */
+interface ContainerLister {
+  dockerode: {
+    listContainers(options: { all: boolean }): Promise<{ Id: string; NetworkSettings?: { Networks?: Record<string, unknown> } }[]>;
+  };
+}
+
 /** Every container of the engine, stopped ones too, by id → the networks it is on. */
 async function containersByNetwork(): Promise<Map<string, string[]>> {
   const { container } = await getContainerRuntimeClient();
-  const all = await (container as unknown as { dockerode: import('dockerode') }).dockerode.listContainers({ all: true });
+  const all = await (container as unknown as ContainerLister).dockerode.listContainers({ all: true });
   return new Map(all.map((info) => [info.Id, Object.keys(info.NetworkSettings?.Networks ?? {})]));
 }
 
