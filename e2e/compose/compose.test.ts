@@ -44,6 +44,14 @@ describe('the whole system from docker-compose.yml', () => {
     });
     return { status: response.status, body: (await response.json()) as unknown };
   };
+  /** A 30-minute booking on the test's schedule. */
+  const book = (start: string, email: string) =>
+    call('POST', '/api/v1/bookings', {
+      schedule_id: scheduleId,
+      start_time: start,
+      end_time: new Date(Date.parse(start) + 30 * 60_000).toISOString(),
+      attendee: { name: email.split('@')[0], email },
+    });
   const slotStarts = async (date: string) => {
     const response = await fetch(`${gateway}/api/bookings/slots?scheduleId=${scheduleId}&startDate=${date}&endDate=${date}`);
     expect(response.status).toBe(200);
@@ -117,12 +125,7 @@ describe('the whole system from docker-compose.yml', () => {
     scheduleId = dataEnvelope(scheduleRecordSchema).parse(schedule.body).data.id;
     expect(await slotStarts(day(2))).toHaveLength(20);
 
-    const booked = await call('POST', '/api/v1/bookings', {
-      schedule_id: scheduleId,
-      start_time: `${day(2)}T09:00:00.000Z`,
-      end_time: `${day(2)}T09:30:00.000Z`,
-      attendee: { name: 'Ada', email: 'ada@example.com' },
-    });
+    const booked = await book(`${day(2)}T09:00:00.000Z`, 'ada@example.com');
     expect(booked.status).toBe(201);
     bookingId = dataEnvelope(bookingRecordSchema.pick({ id: true })).parse(booked.body).data.id;
     await eventually(async () => ((await slotStarts(day(2))).includes(`${day(2)}T09:00:00.000Z`) ? undefined : true), 20_000);
@@ -188,12 +191,7 @@ describe('the whole system from docker-compose.yml', () => {
     const kept = dataEnvelope(bookingRecordSchema).parse((await call('GET', `/api/v1/bookings/${bookingId}`)).body).data;
     expect(kept).toMatchObject({ id: bookingId, status: 'PENDING', attendee_email: 'ada@example.com' });
 
-    const after = await call('POST', '/api/v1/bookings', {
-      schedule_id: scheduleId,
-      start_time: `${day(2)}T10:00:00.000Z`,
-      end_time: `${day(2)}T10:30:00.000Z`,
-      attendee: { name: 'Bo', email: 'bo@example.com' },
-    });
+    const after = await book(`${day(2)}T10:00:00.000Z`, 'bo@example.com');
     expect(after.status).toBe(201);
     await eventually(async () => ((await slotStarts(day(2))).includes(`${day(2)}T10:00:00.000Z`) ? undefined : true), 20_000);
     const starts = await slotStarts(day(2));

@@ -18,7 +18,7 @@ _bi_main() {
 
   # 1. A minimal Debian root file system (debootstrap), the parent of all three.
   local debian_key debian
-  debian_key="$(printf '%s\n' "$suite" | cat - "$images/debian/slim.dpkg.cfg" "$root/ops/images/build.sh" | _bi_hash -)"
+  debian_key="$(printf '%s\n' "$suite" | cat - "$images/debian/"* | _bi_hash -)"
   debian="$repo/debian:$suite-$debian_key"
   if ! _bi_exists "$debian"; then
     local mirror
@@ -28,12 +28,7 @@ _bi_main() {
       apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2
     }
     echo "base images: debootstrap $suite (a few minutes, once per machine)" >&2
-    debootstrap --variant=minbase --include=ca-certificates "$suite" "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 ||
-      { tail -n 20 "$work/debootstrap.log" >&2; echo "base images: debootstrap failed" >&2; return 1; }
-    # As Debian's -slim images do: no documentation, manuals or translations, now or in later installs.
-    cp "$images/debian/slim.dpkg.cfg" "$work/rootfs/etc/dpkg/dpkg.cfg.d/slim"
-    rm -rf "$work/rootfs/usr/share/doc/"* "$work/rootfs/usr/share/man/"* "$work/rootfs/usr/share/info/"* \
-      "$work/rootfs/usr/share/locale/"* "$work/rootfs/var/cache/apt/archives/"*.deb "$work/rootfs/var/lib/apt/lists/"*
+    bash "$images/debian/build-rootfs.sh" "$suite" "$work/rootfs" "$mirror"
     tar -C "$work/rootfs" -c . | "$engine" import --change 'CMD ["bash"]' - "$debian" >/dev/null
     rm -rf "$work/rootfs"
   fi

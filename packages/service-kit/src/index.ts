@@ -2,7 +2,6 @@ export * from './config.js';
 export * from './errors.js';
 export { buildService, type ServiceApp, type ServiceOptions } from './http/build-service.js';
 export { errorHandler, notFoundHandler } from './http/error-handler.js';
-export { discardBody, hasUnreadBody } from './http/unread-body.js';
 export { organizationId, organizationTimeZone } from './http/organization.js';
 export type { ReadinessCheck } from './http/health.js';
 export { createPool, ensureDatabase } from './db/pool.js';

@@ -72,7 +72,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       NODE_ENV: 'production',
       HOST: '0.0.0.0',
       LOG_LEVEL: 'info',
-      DATABASE_URL: `${postgres.networkUrl?.replace(/\/[^/]*$/, '')}/scheduling_shop`,
+      DATABASE_URL: databaseUrl(postgres.networkUrl, 'scheduling_shop'),
       NATS_URL: nats.networkUrl ?? '',
       PUBLIC_BASE_URL: gatewayUrl,
       CALENDAR_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
@@ -122,6 +122,14 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
     await stopAll();
     throw error;
   }
+}
+
+/** The services' database on the Postgres container, as the other containers of the network reach it. */
+function databaseUrl(networkUrl: string | undefined, database: string): string {
+  if (!networkUrl) throw new Error('the Postgres container of a system is on its network');
+  const url = new URL(networkUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
 }
 
 function imageOf(service: ServiceName, options: SystemOptions): string {

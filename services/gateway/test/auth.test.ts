@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEchoUpstreams } from './support/echo-upstreams.js';
-import { ADMIN_TOKEN, createOrganization, startGateway, type Gateway } from './support/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, createOrganization, gatewayBehindEchoes, startGateway } from './support/gateway.js';
 
 const UNAUTHORIZED = { error: 'Missing or invalid API key', code: 'UNAUTHORIZED' };
 
 describe('API key authentication', () => {
-  let gateway: Gateway;
-  let upstreams: Awaited<ReturnType<typeof startEchoUpstreams>>;
-
-  beforeAll(async () => {
-    upstreams = await startEchoUpstreams();
-    gateway = await startGateway(upstreams.env);
-  });
-  afterAll(async () => {
-    await gateway.stop();
-    await upstreams.close();
-  });
+  const fixture = gatewayBehindEchoes();
 
   it.each([
     ['no Authorization header', undefined],
@@ -24,26 +13,26 @@ describe('API key authentication', () => {
     ['a token that is not an API key', 'Bearer hello'],
     ['an unknown key', 'Bearer sk_unknownunknownunknownunknown123'],
   ])('when the request has %s, then 401 UNAUTHORIZED', async (_case, authorization) => {
-    const response = await gateway.app.inject({ url: '/api/v1/bookings', headers: authorization ? { authorization } : {} });
+    const response = await fixture.gateway.app.inject({ url: '/api/v1/bookings', headers: authorization ? { authorization } : {} });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual(UNAUTHORIZED);
   });
 
   it('when an unknown /api/v1 path is requested without a key, then 401 (nothing is revealed)', async () => {
-    const response = await gateway.app.inject({ url: '/api/v1/secrets' });
+    const response = await fixture.gateway.app.inject({ url: '/api/v1/secrets' });
     expect(response.statusCode).toBe(401);
   });
 
   it('when a valid key is used, then the request reaches the service', async () => {
-    const org = await createOrganization(gateway);
-    const response = await gateway.app.inject({ url: '/api/v1/bookings', headers: { authorization: `Bearer ${org.api_key}` } });
+    const org = await createOrganization(fixture.gateway);
+    const response = await fixture.gateway.app.inject({ url: '/api/v1/bookings', headers: { authorization: `Bearer ${org.api_key}` } });
     expect(response.statusCode).toBe(200);
     expect(response.json().service).toBe('bookings');
   });
 
   it('when a key is revoked, then it is refused at once on this gateway', async () => {
-    const org = await createOrganization(gateway);
-    const second = await gateway.app.inject({
+    const org = await createOrganization(fixture.gateway);
+    const second = await fixture.gateway.app.inject({
       method: 'POST',
       url: `/admin/v1/organizations/${org.id}/api-keys`,
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
@@ -53,27 +42,30 @@ describe('API key authentication', () => {
     const key = second.json().data;
     expect(key).toMatchObject({ name: 'ci', key: expect.stringMatching(/^sk_/) });
     const auth = { authorization: `Bearer ${key.key}` };
-    expect((await gateway.app.inject({ url: '/api/v1/events', headers: auth })).statusCode).toBe(200);
+    expect((await fixture.gateway.app.inject({ url: '/api/v1/events', headers: auth })).statusCode).toBe(200);
 
-    const revoked = await gateway.app.inject({
+    const revoked = await fixture.gateway.app.inject({
       method: 'DELETE',
       url: `/admin/v1/api-keys/${key.id}`,
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(revoked.json()).toEqual({ data: { id: key.id, revoked: true } });
-    expect((await gateway.app.inject({ url: '/api/v1/events', headers: auth })).json()).toEqual(UNAUTHORIZED);
+    expect((await fixture.gateway.app.inject({ url: '/api/v1/events', headers: auth })).json()).toEqual(UNAUTHORIZED);
     // The organization's first key is untouched.
-    expect((await gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${org.api_key}` } })).statusCode).toBe(200);
+    expect(
+      (await fixture.gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${org.api_key}` } })).statusCode,
+    ).toBe(200);
   });
 
   it('when a key is revoked through another gateway replica, then this one refuses it within 5 s', async () => {
-    const replica = await startGateway({ ...upstreams.env, AUTH_CACHE_TTL_MS: '5000' });
+    const replica = await startGateway({ ...fixture.upstreams.env, AUTH_CACHE_TTL_MS: '5000' });
     try {
-      const org = await createOrganization(gateway);
+      const org = await createOrganization(fixture.gateway);
       const auth = { authorization: `Bearer ${org.api_key}` };
       expect((await replica.app.inject({ url: '/api/v1/events', headers: auth })).statusCode).toBe(200); // now cached there
-      const keyId = (await gateway.infra.pool.query('SELECT id FROM identity.api_keys WHERE organization_id = $1', [org.id])).rows[0].id;
-      await gateway.app.inject({
+      const keyId = (await fixture.gateway.infra.pool.query('SELECT id FROM identity.api_keys WHERE organization_id = $1', [org.id]))
+        .rows[0].id;
+      await fixture.gateway.app.inject({
         method: 'DELETE',
         url: `/admin/v1/api-keys/${keyId}`,
         headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
@@ -93,9 +85,10 @@ describe('API key authentication', () => {
   });
 
   it('when only a hash is stored, then the database never holds the key itself', async () => {
-    const org = await createOrganization(gateway);
-    const rows = (await gateway.infra.pool.query('SELECT key_hash, prefix FROM identity.api_keys WHERE organization_id = $1', [org.id]))
-      .rows;
+    const org = await createOrganization(fixture.gateway);
+    const rows = (
+      await fixture.gateway.infra.pool.query('SELECT key_hash, prefix FROM identity.api_keys WHERE organization_id = $1', [org.id])
+    ).rows;
     expect(rows).toHaveLength(1);
     expect(rows[0].key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(rows)).not.toContain(org.api_key);
@@ -103,22 +96,12 @@ describe('API key authentication', () => {
 });
 
 describe('admin API', () => {
-  let gateway: Gateway;
-  let upstreams: Awaited<ReturnType<typeof startEchoUpstreams>>;
-
-  beforeAll(async () => {
-    upstreams = await startEchoUpstreams();
-    gateway = await startGateway(upstreams.env);
-  });
-  afterAll(async () => {
-    await gateway.stop();
-    await upstreams.close();
-  });
+  const fixture = gatewayBehindEchoes();
 
   it.each([undefined, 'Bearer wrong-token', 'Bearer sk_unknownunknownunknownunknown123'])(
     'when the admin token is %s, then 401',
     async (authorization) => {
-      const response = await gateway.app.inject({
+      const response = await fixture.gateway.app.inject({
         method: 'POST',
         url: '/admin/v1/organizations',
         headers: authorization ? { authorization } : {},
@@ -130,7 +113,7 @@ describe('admin API', () => {
   );
 
   it('when an organization is created, then it has its timezone and a first key shown once', async () => {
-    const org = await createOrganization(gateway, 'Berlin Studio', 'Europe/Berlin');
+    const org = await createOrganization(fixture.gateway, 'Berlin Studio', 'Europe/Berlin');
     expect(org).toMatchObject({
       id: expect.any(String),
       timezone: 'Europe/Berlin',
@@ -141,7 +124,7 @@ describe('admin API', () => {
 
   it('when the timezone is unknown or the name missing, then 400 VALIDATION_ERROR', async () => {
     const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const badZone = await gateway.app.inject({
+    const badZone = await fixture.gateway.app.inject({
       method: 'POST',
       url: '/admin/v1/organizations',
       headers,
@@ -149,7 +132,7 @@ describe('admin API', () => {
     });
     expect(badZone.statusCode).toBe(400);
     expect(badZone.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: 'timezone must be an IANA time zone name' });
-    const noName = await gateway.app.inject({ method: 'POST', url: '/admin/v1/organizations', headers, payload: {} });
+    const noName = await fixture.gateway.app.inject({ method: 'POST', url: '/admin/v1/organizations', headers, payload: {} });
     expect(noName.json()).toMatchObject({
       code: 'VALIDATION_ERROR',
       error: 'name is required',
@@ -158,15 +141,15 @@ describe('admin API', () => {
   });
 
   it('when a key is created with no body or with a name, then 201; with an unknown field, then 400', async () => {
-    const org = await createOrganization(gateway, 'Keys');
+    const org = await createOrganization(fixture.gateway, 'Keys');
     const url = `/admin/v1/organizations/${org.id}/api-keys`;
     const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const bare = await gateway.app.inject({ method: 'POST', url, headers });
+    const bare = await fixture.gateway.app.inject({ method: 'POST', url, headers });
     expect(bare.statusCode).toBe(201);
     expect(bare.json().data).toMatchObject({ name: null, key: expect.stringMatching(/^sk_/) });
-    const named = await gateway.app.inject({ method: 'POST', url, headers, payload: { name: 'ci' } });
+    const named = await fixture.gateway.app.inject({ method: 'POST', url, headers, payload: { name: 'ci' } });
     expect(named.json().data.name).toBe('ci');
-    const unknown = await gateway.app.inject({ method: 'POST', url, headers, payload: { name: 'ci', scope: 'all' } });
+    const unknown = await fixture.gateway.app.inject({ method: 'POST', url, headers, payload: { name: 'ci', scope: 'all' } });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().code).toBe('VALIDATION_ERROR');
   });
@@ -174,14 +157,19 @@ describe('admin API', () => {
   it('when a key is created for an unknown or malformed organization id, then 404', async () => {
     const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      const response = await gateway.app.inject({ method: 'POST', url: `/admin/v1/organizations/${id}/api-keys`, headers, payload: {} });
+      const response = await fixture.gateway.app.inject({
+        method: 'POST',
+        url: `/admin/v1/organizations/${id}/api-keys`,
+        headers,
+        payload: {},
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json().code).toBe('NOT_FOUND');
     }
   });
 
   it('when revoking an unknown key, then 404', async () => {
-    const response = await gateway.app.inject({
+    const response = await fixture.gateway.app.inject({
       method: 'DELETE',
       url: '/admin/v1/api-keys/00000000-0000-4000-8000-000000000000',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },

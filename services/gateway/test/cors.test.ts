@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEchoUpstreams } from './support/echo-upstreams.js';
-import { createOrganization, startGateway, type Gateway } from './support/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { createOrganization, gatewayBehindEchoes } from './support/gateway.js';
 
 const BOOKING_PAGE = 'https://book.example.com';
 const BACK_OFFICE = 'https://office.example.com';
 const SLOTS = '/api/bookings/slots?scheduleId=00000000-0000-4000-8000-000000000000&startDate=2030-01-01&endDate=2030-01-01';
 
 describe('CORS with the default CORS_ORIGINS (*)', () => {
-  let gateway: Gateway;
-  let upstreams: Awaited<ReturnType<typeof startEchoUpstreams>>;
-
-  beforeAll(async () => {
-    upstreams = await startEchoUpstreams();
-    gateway = await startGateway(upstreams.env);
-  });
-  afterAll(async () => {
-    await gateway.stop();
-    await upstreams.close();
-  });
+  const fixture = gatewayBehindEchoes();
 
   it('when a booking page on any origin sends the preflight for the public slots, then 204 allows it without a key', async () => {
-    const response = await gateway.app.inject({
+    const response = await fixture.gateway.app.inject({
       method: 'OPTIONS',
       url: SLOTS,
       headers: { origin: BOOKING_PAGE, 'access-control-request-method': 'GET' },
@@ -31,21 +20,21 @@ describe('CORS with the default CORS_ORIGINS (*)', () => {
   });
 
   it('when a page on another origin reads the public slots, then the answer carries the CORS headers', async () => {
-    const response = await gateway.app.inject({ url: SLOTS, headers: { origin: BOOKING_PAGE } });
+    const response = await fixture.gateway.app.inject({ url: SLOTS, headers: { origin: BOOKING_PAGE } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(String(response.headers['access-control-expose-headers'])).toContain('x-request-id');
   });
 
   it('when a page on another origin calls /api/v1 (its origin not listed by name), then no CORS header is sent', async () => {
-    const org = await createOrganization(gateway);
-    const preflight = await gateway.app.inject({
+    const org = await createOrganization(fixture.gateway);
+    const preflight = await fixture.gateway.app.inject({
       method: 'OPTIONS',
       url: '/api/v1/bookings',
       headers: { origin: BOOKING_PAGE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
     });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
-    const read = await gateway.app.inject({
+    const read = await fixture.gateway.app.inject({
       url: '/api/v1/bookings',
       headers: { origin: BOOKING_PAGE, authorization: `Bearer ${org.api_key}` },
     });
@@ -55,20 +44,10 @@ describe('CORS with the default CORS_ORIGINS (*)', () => {
 });
 
 describe('CORS with origins listed by name', () => {
-  let gateway: Gateway;
-  let upstreams: Awaited<ReturnType<typeof startEchoUpstreams>>;
-
-  beforeAll(async () => {
-    upstreams = await startEchoUpstreams();
-    gateway = await startGateway({ ...upstreams.env, CORS_ORIGINS: `${BOOKING_PAGE}, ${BACK_OFFICE}/` });
-  });
-  afterAll(async () => {
-    await gateway.stop();
-    await upstreams.close();
-  });
+  const fixture = gatewayBehindEchoes({ CORS_ORIGINS: `${BOOKING_PAGE}, ${BACK_OFFICE}/` });
 
   it('when a listed origin sends the preflight for /api/v1, then 204 allows its method and headers', async () => {
-    const response = await gateway.app.inject({
+    const response = await fixture.gateway.app.inject({
       method: 'OPTIONS',
       url: '/api/v1/bookings',
       headers: {
@@ -85,14 +64,14 @@ describe('CORS with origins listed by name', () => {
   });
 
   it('when the public slots are read from a listed origin, then that origin is allowed; from another, none is', async () => {
-    const listed = await gateway.app.inject({ url: SLOTS, headers: { origin: BOOKING_PAGE } });
+    const listed = await fixture.gateway.app.inject({ url: SLOTS, headers: { origin: BOOKING_PAGE } });
     expect(listed.headers['access-control-allow-origin']).toBe(BOOKING_PAGE);
-    const other = await gateway.app.inject({ url: SLOTS, headers: { origin: 'https://evil.example.com' } });
+    const other = await fixture.gateway.app.inject({ url: SLOTS, headers: { origin: 'https://evil.example.com' } });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('when an unlisted origin calls /api/v1, then no CORS header is sent', async () => {
-    const response = await gateway.app.inject({
+    const response = await fixture.gateway.app.inject({
       method: 'OPTIONS',
       url: '/api/v1/products',
       headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' },

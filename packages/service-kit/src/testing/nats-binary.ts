@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isReachable } from './reachability.js';
+import { waitForNats } from '@app/testkit';
 
 /** A nats-server process (JetStream on, its own port and store) that can be stopped and started again. */
 export class NatsBinary {
@@ -23,11 +23,10 @@ export class NatsBinary {
     const failed = new Promise<never>((_, reject) =>
       spawned.once('error', (error) => reject(new Error(`cannot run ${binary}: ${error.message}`))),
     );
-    const deadline = Date.now() + 10_000;
-    while (!(await Promise.race([isReachable('127.0.0.1', this.port, 200), failed]))) {
-      if (Date.now() > deadline) throw new Error(`nats-server did not start on port ${this.port}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // Ready when it greets with INFO, as the NATS container is judged; a missing binary fails at once instead.
+    const ready = waitForNats('127.0.0.1', this.port, 10_000);
+    ready.catch(() => undefined); // when the spawn failed first, the wait's own timeout is nobody's business
+    await Promise.race([ready, failed]);
   }
 
   async stop(): Promise<void> {

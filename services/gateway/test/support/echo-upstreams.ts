@@ -17,9 +17,12 @@ export interface Echo {
  * Stand-ins for the five services behind the gateway: each answers every request with what it received,
  * so a test can see where the gateway sent a request and with which headers.
  */
-export async function startEchoUpstreams(
-  options: { ready?: () => boolean } = {},
-): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
+export interface EchoUpstreams {
+  env: Record<string, string>;
+  close: () => Promise<void>;
+}
+
+export async function startEchoUpstreams(options: { ready?: () => boolean } = {}): Promise<EchoUpstreams> {
   const servers: FastifyInstance[] = [];
   const env: Record<string, string> = {};
   for (const service of SERVICES) {

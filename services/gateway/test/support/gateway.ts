@@ -1,4 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
 import { startTestService, type RunningService } from '@app/service-kit/testing';
+import { startEchoUpstreams, type EchoUpstreams } from './echo-upstreams.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { service } from '../../src/service.js';
 
@@ -8,6 +10,23 @@ export type Gateway = RunningService<Config>;
 
 export function startGateway(env: Record<string, string>): Promise<Gateway> {
   return startTestService(service, configSchema, { ADMIN_TOKEN, ...env });
+}
+
+/**
+ * A gateway in front of echo upstreams for the tests of one describe block: started before them, stopped after.
+ * Read `gateway` and `upstreams` inside tests (they are set once the block's beforeAll has run).
+ */
+export function gatewayBehindEchoes(env: Record<string, string> = {}): { gateway: Gateway; upstreams: EchoUpstreams } {
+  const fixture = {} as { gateway: Gateway; upstreams: EchoUpstreams };
+  beforeAll(async () => {
+    fixture.upstreams = await startEchoUpstreams();
+    fixture.gateway = await startGateway({ ...fixture.upstreams.env, ...env });
+  });
+  afterAll(async () => {
+    await fixture.gateway?.stop();
+    await fixture.upstreams?.close();
+  });
+  return fixture;
 }
 
 export async function createOrganization(
