@@ -1,12 +1,13 @@
-// `npm test`: typecheck and build every workspace (generating Prisma clients first), lint, check formatting, then every
-// vitest suite on real Postgres and NATS. Extra arguments go to vitest (`npm test -- --project events`).
+// `npm test`: typecheck and build every workspace (generating Prisma clients first), lint, check formatting, lint the
+// OpenAPI snapshot (redocly.yaml) and run its breaking-change gate (scripts/openapi-gate.mjs), then every vitest suite
+// on real Postgres and NATS. Extra arguments go to vitest (`npm test -- --project events`).
 import { ensureModernNode } from './ensure-node.mjs';
 ensureModernNode();
 
 const { spawnSync } = await import('node:child_process');
 const { join } = await import('node:path');
 const ROOT = join(import.meta.dirname, '..');
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
 
 function run(command, args) {
   console.log(`\n> ${command} ${args.join(' ')}`);
@@ -17,5 +18,8 @@ function run(command, args) {
 run('npx', ['turbo', 'run', 'typecheck', 'build', '--output-logs=errors-only']);
 run('npx', ['eslint', '.']);
 run('npx', ['prettier', '--check', '.']);
+// The committed OpenAPI snapshot: redocly's recommended rules (redocly.yaml), then the breaking-change gate.
+run('npx', ['redocly', 'lint', '--format=summary']);
+run('node', ['scripts/openapi-gate.mjs', 'check']);
 const { runVitest } = await import('./run-vitest.mjs');
 process.exit(runVitest(process.argv.slice(2), { cwd: ROOT, env }));

@@ -3,13 +3,18 @@ import { ADMIN_TOKEN, type E2eStack } from './e2e-stack.js';
 
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
-/** A new organization with a schedule open around the clock in 15-minute slots: every future quarter hour is bookable. */
-export async function organizationWithSchedule(stack: E2eStack): Promise<{ key: string; scheduleId: string }> {
+/** A new organization through the admin API, with its first key. */
+export async function createOrganization(stack: E2eStack, name = 'E2E'): Promise<{ key: string }> {
   const created = await stack.call('POST', '/admin/v1/organizations', {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: { name: 'Faults' },
+    body: { name },
   });
-  const key = dataEnvelope(createdOrganizationSchema).parse(created.body).data.api_key;
+  return { key: dataEnvelope(createdOrganizationSchema).parse(created.body).data.api_key };
+}
+
+/** A new organization with a schedule open around the clock in 15-minute slots: every future quarter hour is bookable. */
+export async function organizationWithSchedule(stack: E2eStack): Promise<{ key: string; scheduleId: string }> {
+  const { key } = await createOrganization(stack, 'Faults');
   const schedule = await stack.call('POST', '/api/v1/schedules', {
     key,
     body: {

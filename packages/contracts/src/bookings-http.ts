@@ -4,6 +4,7 @@ import { locationTypeSchema } from './events.js';
 import { paginationQuerySchema } from './pagination.js';
 import { instantSchema, localDateSchema, queryBooleanSchema, uuidSchema, zoneNameSchema } from './scalars.js';
 import { strictFields } from './strict.js';
+import { EXAMPLE_SCHEDULE_ID } from './examples.js';
 
 const text = (max: number) =>
   z
@@ -52,7 +53,17 @@ export const createBookingBodySchema = z
     },
     strictFields,
   )
-  .superRefine(endAfterStart);
+  .superRefine(endAfterStart)
+  .meta({
+    id: 'CreateBookingBody',
+    example: {
+      schedule_id: EXAMPLE_SCHEDULE_ID,
+      start_time: '2030-01-07T09:00:00+01:00',
+      end_time: '2030-01-07T09:30:00+01:00',
+      attendee: { name: 'Ada Lovelace', email: 'ada@example.com', timezone: 'Europe/London' },
+      title: 'Intro call',
+    },
+  });
 export type CreateBookingBody = z.output<typeof createBookingBodySchema>;
 
 /** PATCH /api/v1/bookings/{id}: a status move, detail changes, and/or a reschedule (start_time with end_time). */
@@ -75,7 +86,8 @@ export const updateBookingBodySchema = z
       ctx.addIssue({ code: 'custom', path: [missing], message: 'start_time and end_time must be given together' });
     }
     endAfterStart(value, ctx);
-  });
+  })
+  .meta({ id: 'UpdateBookingBody', example: { status: 'CONFIRMED' } });
 export type UpdateBookingBody = z.output<typeof updateBookingBodySchema>;
 
 const DATE_OR_INSTANT = 'must be a date YYYY-MM-DD or an ISO 8601 timestamp with an offset';
@@ -99,14 +111,18 @@ export const listBookingsQuerySchema = z.strictObject(
 );
 export type ListBookingsQuery = z.output<typeof listBookingsQuerySchema>;
 
-/** `Idempotency-Key` of POST /api/v1/bookings (other headers pass through untouched). */
+/** `Idempotency-Key` of every creating POST (other headers pass through untouched). */
 export const idempotencyHeadersSchema = z.looseObject({
   'idempotency-key': z
     .string()
     .min(1, { message: 'must not be empty' })
     .max(255, { message: 'must be at most 255 characters' })
     .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' })
-    .optional(),
+    .optional()
+    .meta({
+      description:
+        'Makes a retry safe: the same key with the same body within 24 h returns the first response (with `idempotent-replayed: true`) and creates nothing; another body is a 409 `IDEMPOTENCY_KEY_REUSED`.',
+    }),
 });
 
 /** A booking as every booking endpoint returns it. */

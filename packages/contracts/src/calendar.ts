@@ -3,6 +3,7 @@ import { defineEvent, defineStream } from './messaging.js';
 import { paginationQuerySchema } from './pagination.js';
 import { instantSchema } from './scalars.js';
 import { strictFields } from './strict.js';
+import { EXAMPLE_SCHEDULE_ID } from './examples.js';
 
 export const busyWindowSchema = z.object({ start: z.iso.datetime(), end: z.iso.datetime() });
 export type BusyWindow = z.infer<typeof busyWindowSchema>;
@@ -98,15 +99,25 @@ export const calendarCredentialsSchema = z.strictObject(
 );
 
 /** POST /api/v1/calendar-connections */
-export const createCalendarConnectionBodySchema = z.strictObject(
-  {
-    provider: calendarProviderSchema,
-    schedule_id: z.string().min(1, { message: 'is required' }).max(100, { message: 'must be at most 100 characters' }),
-    calendar_ids: calendarIdsSchema.default(['primary']),
-    credentials: calendarCredentialsSchema,
-  },
-  strictFields,
-);
+export const createCalendarConnectionBodySchema = z
+  .strictObject(
+    {
+      provider: calendarProviderSchema,
+      schedule_id: z.string().min(1, { message: 'is required' }).max(100, { message: 'must be at most 100 characters' }),
+      calendar_ids: calendarIdsSchema.default(['primary']),
+      credentials: calendarCredentialsSchema,
+    },
+    strictFields,
+  )
+  .meta({
+    id: 'CreateCalendarConnectionBody',
+    example: {
+      provider: 'google',
+      schedule_id: EXAMPLE_SCHEDULE_ID,
+      calendar_ids: ['primary'],
+      credentials: { access_token: 'ya29.a0Af-example', refresh_token: '1//0g-example', expires_at: '2030-01-01T00:00:00Z' },
+    },
+  });
 export type CreateCalendarConnectionBody = z.infer<typeof createCalendarConnectionBodySchema>;
 
 export const calendarConnectionSchema = z

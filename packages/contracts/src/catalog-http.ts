@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { paginationQuerySchema } from './pagination.js';
-import { dollarsSchema, queryBooleanSchema, queryNumberSchema } from './scalars.js';
+import { dollarsSchema, queryBooleanSchema, queryNumber } from './scalars.js';
 import { strictFields } from './strict.js';
+import { EXAMPLE_MEDIA_FILE_ID } from './examples.js';
 
 /** Image types the catalog accepts, judged by the uploaded bytes. */
 export const MEDIA_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'] as const;
@@ -41,36 +42,43 @@ const orderIndex = z
   .max(100_000, { message: 'is too large' });
 
 /** POST /api/v1/products */
-export const createProductBodySchema = z.strictObject(
-  {
-    name,
-    price: dollarsSchema,
-    slug: productSlugSchema.optional(),
-    description: description.optional(),
-    featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
-    status: productStatusSchema.default('draft'),
-    stock: stock.optional(),
-  },
-  strictFields,
-);
+export const createProductBodySchema = z
+  .strictObject(
+    {
+      name,
+      price: dollarsSchema,
+      slug: productSlugSchema.optional(),
+      description: description.optional(),
+      featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
+      status: productStatusSchema.default('draft'),
+      stock: stock.optional(),
+    },
+    strictFields,
+  )
+  .meta({
+    id: 'CreateProductBody',
+    example: { name: 'Stoneware mug', price: 24.5, description: 'Hand-thrown, 350 ml.', status: 'published', stock: 40 },
+  });
 export type CreateProductBody = z.infer<typeof createProductBodySchema>;
 
 /** PATCH /api/v1/products/{id}: every field optional; `null` clears description, stock and featured_image_id. */
-export const updateProductBodySchema = z.strictObject(
-  {
-    name: name.optional(),
-    price: dollarsSchema.optional(),
-    slug: productSlugSchema.optional(),
-    description: description.optional(),
-    featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
-    status: productStatusSchema.optional(),
-    stock: stock.optional(),
-  },
-  strictFields,
-);
+export const updateProductBodySchema = z
+  .strictObject(
+    {
+      name: name.optional(),
+      price: dollarsSchema.optional(),
+      slug: productSlugSchema.optional(),
+      description: description.optional(),
+      featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
+      status: productStatusSchema.optional(),
+      stock: stock.optional(),
+    },
+    strictFields,
+  )
+  .meta({ id: 'UpdateProductBody', example: { price: 22, stock: 35 } });
 export type UpdateProductBody = z.infer<typeof updateProductBodySchema>;
 
-const priceFilter = queryNumberSchema.pipe(dollarsSchema);
+const priceFilter = queryNumber(dollarsSchema);
 
 /** GET /api/v1/products */
 export const listProductsQuerySchema = paginationQuerySchema.extend({
@@ -83,6 +91,29 @@ export const listProductsQuerySchema = paginationQuerySchema.extend({
 export type ListProductsQuery = z.infer<typeof listProductsQuerySchema>;
 
 /** How a product or image refers to a media file. */
+/** The most characters of a media file's `alt_text`. */
+export const MAX_ALT_TEXT = 1000;
+
+/**
+ * POST /api/v1/media: the multipart form as the document shows it. The route reads the parts as a stream
+ * (the file is never held in memory), so this schema documents the form and the route checks each part.
+ */
+export const mediaUploadFormSchema = z.preprocess(
+  // The route reads the parts as they stream and checks each one (a JSON body is its 415): nothing to check here.
+  () => undefined,
+  z
+    .object({
+      file: z.file().meta({ description: 'The image: JPEG, PNG, WebP, GIF or AVIF, judged by its bytes' }),
+      alt_text: z
+        .string()
+        .max(MAX_ALT_TEXT)
+        .optional()
+        .meta({ description: 'Text for readers who cannot see the image', example: 'A red mug' }),
+    })
+    .meta({ id: 'UploadMediaBody' })
+    .optional(),
+);
+
 /** `alt_text` is a string as the spec types it: "" when the file has none. */
 export const mediaRefSchema = z.object({ id: z.uuid(), url: z.string(), alt_text: z.string() });
 
@@ -122,25 +153,29 @@ export const mediaFileSchema = z
 export type MediaFileRecord = z.infer<typeof mediaFileSchema>;
 
 /** POST /api/v1/products/{id}/images */
-export const attachImageBodySchema = z.strictObject(
-  {
-    media_file_id: z.string({ message: 'must be a string' }),
-    is_featured: z.boolean({ message: 'must be true or false' }).default(false),
-    order_index: orderIndex.optional(),
-  },
-  strictFields,
-);
+export const attachImageBodySchema = z
+  .strictObject(
+    {
+      media_file_id: z.string({ message: 'must be a string' }),
+      is_featured: z.boolean({ message: 'must be true or false' }).default(false),
+      order_index: orderIndex.optional(),
+    },
+    strictFields,
+  )
+  .meta({ id: 'AttachProductImageBody', example: { media_file_id: EXAMPLE_MEDIA_FILE_ID, is_featured: true } });
 export type AttachImageBody = z.infer<typeof attachImageBodySchema>;
 
 /** PATCH /api/v1/products/{id}/images/{imageId}; `alt_text` is the media file's. */
-export const updateImageBodySchema = z.strictObject(
-  {
-    order_index: orderIndex.optional(),
-    is_featured: z.boolean({ message: 'must be true or false' }).optional(),
-    alt_text: altText.optional(),
-  },
-  strictFields,
-);
+export const updateImageBodySchema = z
+  .strictObject(
+    {
+      order_index: orderIndex.optional(),
+      is_featured: z.boolean({ message: 'must be true or false' }).optional(),
+      alt_text: altText.optional(),
+    },
+    strictFields,
+  )
+  .meta({ id: 'UpdateProductImageBody', example: { order_index: 0, alt_text: 'The mug from above' } });
 export type UpdateImageBody = z.infer<typeof updateImageBodySchema>;
 
 export const productImageSchema = z

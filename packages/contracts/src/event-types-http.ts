@@ -31,18 +31,22 @@ const eventTypeFields = {
 };
 
 /** POST /api/v1/event-types: title and duration required. */
-export const createEventTypeBodySchema = z.strictObject(
-  {
-    ...allOptional(eventTypeFields),
-    title: eventTypeFields.title,
-    duration: eventTypeFields.duration,
-  },
-  strictFields,
-);
+export const createEventTypeBodySchema = z
+  .strictObject(
+    {
+      ...allOptional(eventTypeFields),
+      title: eventTypeFields.title,
+      duration: eventTypeFields.duration,
+    },
+    strictFields,
+  )
+  .meta({ id: 'CreateEventTypeBody', example: { title: 'Intro call', duration: 30, location_type: 'video', color: '#3366ff' } });
 export type CreateEventTypeBody = z.infer<typeof createEventTypeBodySchema>;
 
 /** PATCH /api/v1/event-types/{id}: any field; `null` clears description, location_details or color. */
-export const updateEventTypeBodySchema = z.strictObject(allOptional(eventTypeFields), strictFields);
+export const updateEventTypeBodySchema = z
+  .strictObject(allOptional(eventTypeFields), strictFields)
+  .meta({ id: 'UpdateEventTypeBody', example: { duration: 45, requires_approval: true } });
 export type UpdateEventTypeBody = z.infer<typeof updateEventTypeBodySchema>;
 
 /** GET /api/v1/event-types: `active` defaults to true. */

@@ -30,14 +30,28 @@ const eventFields = {
 };
 
 /** POST /api/v1/events */
-export const createEventBodySchema = z.strictObject(
-  { ...allOptional(eventFields), title: eventFields.title, start_date: eventFields.start_date },
-  strictFields,
-);
+export const createEventBodySchema = z
+  .strictObject({ ...allOptional(eventFields), title: eventFields.title, start_date: eventFields.start_date }, strictFields)
+  .meta({
+    id: 'CreateEventBody',
+    example: {
+      title: 'Pottery workshop',
+      start_date: '2030-03-02',
+      start_time: '10:00',
+      end_time: '13:00',
+      timezone: 'Europe/Berlin',
+      location: 'Studio 4',
+      cost: 45,
+      slots: 12,
+      status: 'published',
+    },
+  });
 export type CreateEventBody = z.infer<typeof createEventBodySchema>;
 
 /** PATCH /api/v1/events/{id}: any field; `null` clears an optional one. */
-export const updateEventBodySchema = z.strictObject(allOptional(eventFields), strictFields);
+export const updateEventBodySchema = z
+  .strictObject(allOptional(eventFields), strictFields)
+  .meta({ id: 'UpdateEventBody', example: { slots: 16, cost: 49.5 } });
 export type UpdateEventBody = z.infer<typeof updateEventBodySchema>;
 
 /** GET /api/v1/events */
@@ -88,22 +102,24 @@ export type EventRecord = z.infer<typeof eventRecordSchema>;
 export { eventDeletionSchema };
 
 /** POST /api/v1/events/{id}/registrations */
-export const createRegistrationBodySchema = z.strictObject(
-  {
-    name: text(200),
-    email: z
-      .string()
-      .max(254, { message: 'must be at most 254 characters' })
-      .pipe(z.email({ message: 'must be an email address' })),
-    quantity: z
-      .number()
-      .int({ message: 'must be an integer' })
-      .min(1, { message: 'must be at least 1' })
-      .max(10_000, { message: 'must be at most 10000' })
-      .default(1),
-  },
-  strictFields,
-);
+export const createRegistrationBodySchema = z
+  .strictObject(
+    {
+      name: text(200),
+      email: z
+        .string()
+        .max(254, { message: 'must be at most 254 characters' })
+        .pipe(z.email({ message: 'must be an email address' })),
+      quantity: z
+        .number()
+        .int({ message: 'must be an integer' })
+        .min(1, { message: 'must be at least 1' })
+        .max(10_000, { message: 'must be at most 10000' })
+        .default(1),
+    },
+    strictFields,
+  )
+  .meta({ id: 'CreateRegistrationBody', example: { name: 'Grace Hopper', email: 'grace@example.com', quantity: 2 } });
 export type CreateRegistrationBody = z.infer<typeof createRegistrationBodySchema>;
 
 export const REGISTRATION_STATUSES = ['active', 'cancelled'] as const;

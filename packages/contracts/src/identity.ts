@@ -3,13 +3,15 @@ import { uuidSchema, zoneNameSchema } from './scalars.js';
 import { strictFields } from './strict.js';
 
 /** POST /admin/v1/organizations */
-export const createOrganizationBodySchema = z.strictObject(
-  {
-    name: z.string().trim().min(1, { message: 'is required' }).max(200, { message: 'must be at most 200 characters' }),
-    timezone: zoneNameSchema.optional(),
-  },
-  strictFields,
-);
+export const createOrganizationBodySchema = z
+  .strictObject(
+    {
+      name: z.string().trim().min(1, { message: 'is required' }).max(200, { message: 'must be at most 200 characters' }),
+      timezone: zoneNameSchema.optional(),
+    },
+    strictFields,
+  )
+  .meta({ id: 'CreateOrganizationBody', example: { name: 'Acme Studio', timezone: 'Europe/Berlin' } });
 
 export const organizationSchema = z.object({
   id: uuidSchema,
@@ -22,9 +24,11 @@ export const organizationSchema = z.object({
 export const createdOrganizationSchema = organizationSchema.extend({ api_key: z.string() });
 
 /** POST /admin/v1/organizations/{id}/api-keys */
-export const createApiKeyBodySchema = z.strictObject({
-  name: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }).optional(),
-});
+export const createApiKeyBodySchema = z
+  .strictObject({
+    name: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }).optional(),
+  })
+  .meta({ id: 'CreateApiKeyBody', example: { name: 'booking page' } });
 
 export const createdApiKeySchema = z.object(
   {

@@ -14,3 +14,5 @@ export * from './catalog-http.js';
 export * from './bookings-http.js';
 export * from './scheduling-http.js';
 export * from './event-types-http.js';
+export * from './error-responses.js';
+export * from './examples.js';

@@ -94,11 +94,24 @@ export function centsToDollars(cents: number): number {
   return cents / 100;
 }
 
-/** A query-string boolean: only `true` and `false` are accepted. */
-export const queryBooleanSchema = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true');
+/*
+ * Query strings carry text, but the API documents `limit=10`, `active=true` and `min_price=9.5` as the integer,
+ * boolean and number they are, so that typed clients send them as such. These schemas read the text form
+ * first; anything else reaches the typed schema unchanged and is refused with its message.
+ */
 
-/** A query-string number (`min_price=10.5`). */
-export const queryNumberSchema = z
-  .string()
-  .regex(/^-?\d+(\.\d+)?$/, { message: 'must be a number' })
-  .transform(Number);
+/** A query-string boolean: only `true` and `false` are accepted. */
+export const queryBooleanSchema = z.preprocess(
+  (value) => (value === 'true' ? true : value === 'false' ? false : value),
+  z.boolean({ message: 'must be true or false' }),
+);
+
+/** A query-string integer (`limit=10`) checked by `schema`. */
+export function queryInteger<T extends z.ZodType<number, number>>(schema: T) {
+  return z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value), schema);
+}
+
+/** A query-string number (`min_price=10.5`) checked by `schema`. */
+export function queryNumber<T extends z.ZodType<number, number>>(schema: T) {
+  return z.preprocess((value) => (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value), schema);
+}

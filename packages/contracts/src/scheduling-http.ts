@@ -3,6 +3,7 @@ import { paginationQuerySchema } from './pagination.js';
 import { dayEndTimeSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
 import { scheduleStateSchema, weekdaySchema, type Weekday } from './scheduling.js';
 import { strictFields } from './strict.js';
+import { EXAMPLE_SCHEDULE_ID } from './examples.js';
 
 /*
  * HTTP bodies, queries and records of the scheduling service (schedules and slot generation).
@@ -111,39 +112,46 @@ const scheduleFields = {
 };
 
 /** POST /api/v1/schedules (timezone defaults to the organization's; slot_interval to slot_duration). */
-export const createScheduleBodySchema = z.strictObject(
-  {
-    ...scheduleFields,
-    timezone: scheduleFields.timezone.optional(),
-    slot_duration: scheduleFields.slot_duration.default(30),
-    slot_interval: scheduleFields.slot_interval.optional(),
-    is_active: scheduleFields.is_active.default(true),
-    availability: scheduleFields.availability.default(DEFAULT_AVAILABILITY),
-    date_overrides: scheduleFields.date_overrides.default([]),
-    buffer_before: scheduleFields.buffer_before.default(0),
-    buffer_after: scheduleFields.buffer_after.default(0),
-    minimum_notice: scheduleFields.minimum_notice.default(0),
-  },
-  strictFields,
-);
+export const createScheduleBodySchema = z
+  .strictObject(
+    {
+      ...scheduleFields,
+      timezone: scheduleFields.timezone.optional(),
+      slot_duration: scheduleFields.slot_duration.default(30),
+      slot_interval: scheduleFields.slot_interval.optional(),
+      is_active: scheduleFields.is_active.default(true),
+      availability: scheduleFields.availability.default(DEFAULT_AVAILABILITY),
+      date_overrides: scheduleFields.date_overrides.default([]),
+      buffer_before: scheduleFields.buffer_before.default(0),
+      buffer_after: scheduleFields.buffer_after.default(0),
+      minimum_notice: scheduleFields.minimum_notice.default(0),
+    },
+    strictFields,
+  )
+  .meta({
+    id: 'CreateScheduleBody',
+    example: { name: 'Consultations', timezone: 'Europe/Berlin', slot_duration: 30, availability: DEFAULT_AVAILABILITY },
+  });
 export type CreateScheduleBody = z.infer<typeof createScheduleBodySchema>;
 
 /** PATCH /api/v1/schedules/{id}: any field; arrays replace; `slot_interval: null` follows slot_duration again. */
-export const updateScheduleBodySchema = z.strictObject(
-  {
-    name: scheduleFields.name.optional(),
-    timezone: scheduleFields.timezone.optional(),
-    slot_duration: scheduleFields.slot_duration.optional(),
-    slot_interval: scheduleFields.slot_interval.nullable().optional(),
-    is_active: scheduleFields.is_active.optional(),
-    availability: scheduleFields.availability.optional(),
-    date_overrides: scheduleFields.date_overrides.optional(),
-    buffer_before: scheduleFields.buffer_before.optional(),
-    buffer_after: scheduleFields.buffer_after.optional(),
-    minimum_notice: scheduleFields.minimum_notice.optional(),
-  },
-  strictFields,
-);
+export const updateScheduleBodySchema = z
+  .strictObject(
+    {
+      name: scheduleFields.name.optional(),
+      timezone: scheduleFields.timezone.optional(),
+      slot_duration: scheduleFields.slot_duration.optional(),
+      slot_interval: scheduleFields.slot_interval.nullable().optional(),
+      is_active: scheduleFields.is_active.optional(),
+      availability: scheduleFields.availability.optional(),
+      date_overrides: scheduleFields.date_overrides.optional(),
+      buffer_before: scheduleFields.buffer_before.optional(),
+      buffer_after: scheduleFields.buffer_after.optional(),
+      minimum_notice: scheduleFields.minimum_notice.optional(),
+    },
+    strictFields,
+  )
+  .meta({ id: 'UpdateScheduleBody', example: { buffer_after: 10, date_overrides: [{ date: '2030-12-24', intervals: [] }] } });
 export type UpdateScheduleBody = z.infer<typeof updateScheduleBodySchema>;
 
 export const scheduleRecordSchema = scheduleStateSchema.meta({ id: 'Schedule' });
@@ -160,10 +168,10 @@ export const deletedScheduleSchema = z.object({ id: z.uuid(), deleted: z.literal
 
 /** GET /api/bookings/slots: dates are local to `timezone` (default the schedule's); `endDate` is inclusive. */
 export const slotsQuerySchema = z.object({
-  scheduleId: z.string({ message: 'is required' }),
-  startDate: localDateSchema.optional(),
-  endDate: localDateSchema.optional(),
-  timezone: zoneNameSchema.optional(),
+  scheduleId: z.string({ message: 'is required' }).meta({ example: EXAMPLE_SCHEDULE_ID }),
+  startDate: localDateSchema.optional().meta({ example: '2030-01-07' }),
+  endDate: localDateSchema.optional().meta({ example: '2030-01-11' }),
+  timezone: zoneNameSchema.optional().meta({ example: 'Europe/Berlin' }),
 });
 export type SlotsQuery = z.infer<typeof slotsQuerySchema>;
 

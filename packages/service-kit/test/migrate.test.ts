@@ -25,7 +25,14 @@ describe('migrate', () => {
     );
     const applied = await client.query<{ name: string }>(`SELECT name FROM "${schema}".migrations ORDER BY name`);
     await client.end();
-    expect(tables.rows.map((r) => r.table_name)).toEqual(['inbox', 'kit_migrations', 'migrations', 'outbox', 'widgets']);
+    expect(tables.rows.map((r) => r.table_name)).toEqual([
+      'idempotency_records',
+      'inbox',
+      'kit_migrations',
+      'migrations',
+      'outbox',
+      'widgets',
+    ]);
     expect(applied.rows.map((r) => r.name)).toEqual(['0001_init', '0002_color']);
   });
 });

@@ -2,7 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { BOOKINGS_STREAM } from '@app/contracts';
 import { OutboxRelay, PgDb, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
-import { IdempotencySweeper } from './background/idempotency-sweeper.js';
 import { UpstreamChecks } from './clients/upstream-checks.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -25,7 +24,6 @@ export const service: ServiceDefinition<Config> = {
       now: () => new Date(),
     };
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, context });
-    const sweeper = new IdempotencySweeper(prisma, infra.log);
-    return { app, background: [relay, sweeper], close: () => prisma.$disconnect() };
+    return { app, background: [relay], close: () => prisma.$disconnect() };
   },
 };

@@ -7,7 +7,7 @@ import { registerRateLimit } from './auth/rate-limit.js';
 import { registerCors } from './http/cors.js';
 import type { Config } from './config.js';
 import type { IdentityRepository } from './db/identity.repository.js';
-import { OpenApiAggregator } from './proxy/openapi-merge.js';
+import { OpenApiAggregator } from './openapi/aggregator.js';
 import { bodyLimitHook } from './proxy/body-limits.js';
 import { registerProxies } from './proxy/register-proxies.js';
 import { ReplicaPool } from './proxy/replica-pool.js';

@@ -9,13 +9,7 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { REQUEST_ID_HEADER } from '@app/contracts';
 import { z } from 'zod';
 import { dataEnvelope } from '@app/contracts';
@@ -25,6 +19,8 @@ import { registerHealth, type ReadinessCheck } from './health.js';
 import { inputGuard } from './input-guard.js';
 import { registerMetrics } from './metrics.js';
 import { requestIdFrom } from './request-id.js';
+import { registerIdempotency } from './idempotency/idempotency-hooks.js';
+import { applyRouteConventions, responseSerializerCompiler } from './route-conventions.js';
 
 const pingSchema = dataEnvelope(z.object({ service: z.string(), organization_id: z.string() }));
 
@@ -82,7 +78,10 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler(process.env.NODE_ENV === 'test', app.log));
+  app.addHook('onRoute', applyRouteConventions);
+  // Idempotency-Key on every creating route (the key store is attached by startService).
+  registerIdempotency(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', async (request, reply) => {
@@ -111,9 +110,15 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
 
   // An authenticated no-op through the gateway (`/api/v1/ping/<service>`): lets a client check its key
   // reaches each service, and gives the benchmarks a proxy baseline.
-  app.get(`/api/v1/ping/${options.name}`, { schema: { tags: ['ping'], response: { 200: pingSchema } } }, async (request) => ({
-    data: { service: options.name, organization_id: organizationId(request) },
-  }));
+  const operationId = `ping${options.name.replace(/(^|-)(\w)/g, (_, _dash: string, letter: string) => letter.toUpperCase())}`;
+  const summary = `Check that the key reaches the ${options.name} service`;
+  app.get(
+    `/api/v1/ping/${options.name}`,
+    { schema: { operationId, summary, tags: ['ping'], response: { 200: pingSchema } } },
+    async (request) => ({
+      data: { service: options.name, organization_id: organizationId(request) },
+    }),
+  );
   registerHealth(app, options.readiness ?? []);
   registerMetrics(app, options.name);
   return app;

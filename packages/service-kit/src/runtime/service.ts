@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { BaseConfig } from '../config.js';
 import { migrate } from '../db/migrate.js';
+import { useIdempotencyStore } from '../http/idempotency/idempotency-hooks.js';
+import { IdempotencySweeper } from '../http/idempotency/idempotency-sweeper.js';
+import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { createLogger } from './logger.js';
 
@@ -49,7 +52,10 @@ export async function startService<C extends BaseConfig>(
   await migrate({ databaseUrl: config.DATABASE_URL, schema: definition.schema, dir: definition.migrationsDir });
   const infra = await openInfrastructure(config, definition.name, definition.schema, log);
   const built = await definition.build(infra);
-  const background = built.background ?? [];
+  // Every service keeps its Idempotency-Keys in its own schema (the kit's migration 0003) and sweeps them.
+  const idempotency = new IdempotencyStore(infra.pool);
+  useIdempotencyStore(built.app, idempotency);
+  const background = [...(built.background ?? []), new IdempotencySweeper(idempotency, log)];
   for (const task of background) await task.start();
   let url: string | undefined;
   if (options.listen !== false) url = await built.app.listen({ host: config.HOST, port: config.PORT });

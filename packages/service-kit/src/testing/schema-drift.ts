@@ -10,7 +10,7 @@ export interface DataModel {
 }
 
 /** Tables owned by the kit's migrations, not mirrored in service Prisma schemas. */
-const KIT_TABLES = new Set(['outbox', 'inbox', 'migrations', 'kit_migrations']);
+const KIT_TABLES = new Set(['outbox', 'inbox', 'idempotency_records', 'migrations', 'kit_migrations']);
 
 /**
  * Compares the Prisma models with the tables the migrations created in `schema`:

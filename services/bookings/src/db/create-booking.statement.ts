@@ -1,11 +1,11 @@
-import { namedStatement, SqlParams, type Queryable } from '@app/service-kit';
+import { completeReservationSql, namedStatement, SqlParams, type Queryable, type Reservation } from '@app/service-kit';
 import type { Booking } from '../domain/booking.js';
-import type { IdempotencyKeyRef } from './idempotency.repository.js';
 import type { OutboxEvent } from './outbox-event.js';
 import { lockScheduleWrites } from './schedule-lock.js';
 
-/** The first response of an Idempotency-Key, stored with the booking it created. */
-export interface FirstResponse extends IdempotencyKeyRef {
+/** The first response of the Idempotency-Key whose reservation the request holds, stored with the booking it created. */
+export interface FirstResponse {
+  reservation: Reservation;
   statusCode: number;
   body: unknown;
 }
@@ -13,17 +13,19 @@ export interface FirstResponse extends IdempotencyKeyRef {
 /**
  * Writes a new booking, its `created` event and (with an Idempotency-Key) the key's first response as
  * ONE statement, in one round trip — creation is the hot path, so it goes through pg as a named statement
- * (planned once per connection), not through Prisma. The booking and the key are inserted FROM the
- * schedule's write lock, so that lock is held before either row (or its index entry) exists. The
- * database decides the races: an overlap with a live booking of the schedule fails with 23P01
- * (isOverlapViolation), a key another request already holds with 23505 on its primary key
- * (isKeyTaken), after waiting for that request to commit.
+ * (planned once per connection), not through Prisma. The booking is inserted FROM the schedule's write lock,
+ * so that lock is held before its row (or index entry) exists; an overlap with a live booking of the schedule
+ * fails with 23P01 (isOverlapViolation). With a key, the booking is also inserted FROM the kit's completion of
+ * the key's reservation: the booking and its key's response exist together or not at all (a crash in between
+ * cannot leave a booking whose key a retry would take afresh), and a request whose reservation lapsed and was
+ * taken over inserts nothing. Returns whether the booking was inserted.
  */
-export async function insertBookingStatement(db: Queryable, booking: Booking, event: OutboxEvent, key?: FirstResponse): Promise<void> {
+export async function insertBookingStatement(db: Queryable, booking: Booking, event: OutboxEvent, first?: FirstResponse): Promise<boolean> {
   const params = new SqlParams();
   const $ = (value: unknown) => params.add(value);
   const { attendee } = booking;
   const lock = lockScheduleWrites(booking.scheduleId, params);
+  const keyed = first ? `, first_response AS (${completeReservationSql(first.reservation, first, params)})` : '';
   const bookingInsert = `
     INSERT INTO bookings (id, organization_id, schedule_id, event_type_id, start_time, end_time, status, title, timezone,
                           location, location_type, metadata, attendee_name, attendee_email, attendee_phone,
@@ -34,19 +36,15 @@ export async function insertBookingStatement(db: Queryable, booking: Booking, ev
            ${$(booking.metadata === null ? null : JSON.stringify(booking.metadata))}::jsonb,
            ${$(attendee.name)}, ${$(attendee.email)}, ${$(attendee.phone)}, ${$(attendee.timezone)}, ${$(attendee.notes)},
            ${$(booking.version)}::int, ${$(booking.createdAt)}::timestamptz, ${$(booking.updatedAt)}::timestamptz
-      FROM schedule_lock`;
-  const eventInsert = `INSERT INTO outbox (id, subject, payload) VALUES (${$(event.id)}::uuid, ${$(event.subject)}, ${$(event.payload)}::jsonb)`;
-  const keyInsert = key
-    ? `, first_response AS (
-        INSERT INTO idempotency_keys (organization_id, key, request_hash, status_code, response_body)
-        SELECT ${$(key.organizationId)}::uuid, ${$(key.key)}, ${$(key.requestHash)}, ${$(key.statusCode)}::int, ${$(JSON.stringify(key.body))}::jsonb
-          FROM schedule_lock)`
-    : '';
+      FROM schedule_lock${first ? ' CROSS JOIN first_response' : ''}
+    RETURNING id`;
+  const eventInsert = `INSERT INTO outbox (id, subject, payload)
+    SELECT ${$(event.id)}::uuid, ${$(event.subject)}, ${$(event.payload)}::jsonb FROM booking`;
   const text = `
-    WITH schedule_lock AS (${lock}),
+    WITH schedule_lock AS (${lock})${keyed},
     booking AS (${bookingInsert}),
     created_event AS (${eventInsert})
-    ${keyInsert}
-    SELECT 1`;
-  await db.query(namedStatement(text, params.values));
+    SELECT count(*)::int AS inserted FROM booking`;
+  const { rows } = await db.query<{ inserted: number }>(namedStatement(text, params.values));
+  return rows[0]?.inserted === 1;
 }

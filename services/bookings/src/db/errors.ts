@@ -28,11 +28,6 @@ export function isOverlapViolation(error: unknown): boolean {
   return violates(error, '23P01', 'bookings_no_overlap');
 }
 
-/** True when an Idempotency-Key row already exists (23505 on the key's primary key). */
-export function isKeyTaken(error: unknown): boolean {
-  return violates(error, '23505', 'idempotency_keys_pkey');
-}
-
 /** The transaction was chosen as a deadlock victim (40P01) or failed serialization (40001): running it again is safe. */
 export function isRetryableConflict(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034') return true;
@@ -43,8 +38,8 @@ export function isRetryableConflict(error: unknown): boolean {
 /**
  * Runs a write again when Postgres aborted it as a deadlock victim (or failed its serialization). Writes on
  * one schedule no longer wait on each other in a circle (they queue on the schedule lock, schedule-lock.ts);
- * this stays for what the lock does not order — a booking row another transaction holds (the idempotency
- * sweeper, a future job) — where a rerun is safe: it is either applied or refused cleanly (23P01).
+ * this stays for what the lock does not order — a booking row another transaction holds (a future job) —
+ * where a rerun is safe: it is either applied or refused cleanly (23P01).
  */
 export async function retryOnDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {

@@ -1,7 +1,7 @@
 import type { BookingStatus } from '@app/contracts';
+import { canonicalJson } from '@app/service-kit';
 import type { Booking, BookingDetails } from './booking.js';
 import { canReschedule, canTransition, transitionRefusal } from './booking-status.js';
-import { canonicalJson } from './request-hash.js';
 
 export interface UpdateRequest {
   status?: BookingStatus;

@@ -1,27 +1,30 @@
-import { bookingRecordSchema, createBookingBodySchema, dataEnvelope, idempotencyHeadersSchema } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
+import { bookingRecordSchema, createBookingBodySchema, dataEnvelope, errorResponses, idempotencyHeadersSchema } from '@app/contracts';
+import { idempotencyReservation, type ServiceApp } from '@app/service-kit';
+import { toBookingRecord } from '../domain/booking-record.js';
 import type { BookingContext } from '../use-cases/context.js';
-import { createBookingIdempotently } from '../use-cases/idempotent-create.js';
-import { callerOf, errorResponses } from './route-support.js';
+import { createBooking } from '../use-cases/create-booking.js';
+import { callerOf } from './route-support.js';
 
 export function registerCreateBooking(app: ServiceApp, ctx: BookingContext): void {
   app.post(
     '/api/v1/bookings',
     {
       schema: {
+        operationId: 'createBooking',
         summary: 'Create a booking (PENDING)',
         tags: ['bookings'],
         headers: idempotencyHeadersSchema,
         body: createBookingBodySchema,
-        response: { 201: dataEnvelope(bookingRecordSchema), ...errorResponses },
+        response: {
+          201: dataEnvelope(bookingRecordSchema),
+          ...errorResponses('SCHEDULE_NOT_FOUND', 'NOT_FOUND', 'SLOT_UNAVAILABLE', 'SLOT_TAKEN', 'CONFLICT', 'UPSTREAM_UNAVAILABLE'),
+        },
       },
     },
     async (request, reply) => {
-      const key = request.headers['idempotency-key'];
-      const outcome = await createBookingIdempotently(request.body, callerOf(request), ctx, key);
-      if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
-      // A replayed outcome is the stored status and body of the first response (a 201, 404 or 409 of this route).
-      return reply.code(outcome.statusCode as 201).send(outcome.body as never);
+      // The kit answers replays of an Idempotency-Key; a first request's reservation is stored with its booking.
+      const booking = await createBooking(request.body, callerOf(request), ctx, idempotencyReservation(request));
+      return reply.code(201).send({ data: toBookingRecord(booking) });
     },
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { errorBodySchema, isUuid } from '@app/contracts';
+import { isUuid } from '@app/contracts';
 import { notFound, organizationId } from '@app/service-kit';
 import type { Caller } from '../use-cases/context.js';
 
@@ -15,11 +15,3 @@ export function bookingIdOf(params: { id: string }): string {
 export function callerOf(request: FastifyRequest): Caller {
   return { organizationId: organizationId(request), requestId: request.id };
 }
-
-/** The error responses a booking route may give, for the OpenAPI document. */
-export const errorResponses = {
-  400: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  503: errorBodySchema,
-} as const;

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { bookingCreatedEvent, type CreateBookingBody } from '@app/contracts';
-import { AppError } from '@app/service-kit';
+import { AppError, type Reservation } from '@app/service-kit';
 import { bookingState, newBooking, type Booking } from '../domain/booking.js';
 import { toBookingRecord } from '../domain/booking-record.js';
 import { insertBookingStatement } from '../db/create-booking.statement.js';
-import { isKeyTaken, isOverlapViolation, retryOnDeadlock } from '../db/errors.js';
-import type { IdempotencyKeyRef } from '../db/idempotency.repository.js';
+import { isOverlapViolation, retryOnDeadlock } from '../db/errors.js';
 import { outboxEvent } from '../db/outbox-event.js';
 import type { BookingContext, Caller } from './context.js';
 
@@ -13,19 +12,17 @@ export function slotTaken(): AppError {
   return new AppError('SLOT_TAKEN', 'This time slot is already booked');
 }
 
-/** The Idempotency-Key is held by another request's committed entry: its response is the answer. */
-export class KeyTaken extends Error {}
-
 /**
  * POST /api/v1/bookings: the upstream checks in API.md's order, then one statement writing the booking,
- * its event and the key's first response; the exclusion constraint is the final word on overlaps (so
- * concurrent requests for one slot give exactly one booking).
+ * its event and (with an Idempotency-Key, whose reservation the kit took before this ran) the key's first
+ * response; the exclusion constraint is the final word on overlaps (so concurrent requests for one slot
+ * give exactly one booking), the reservation the final word on keys (one booking per key).
  */
 export async function createBooking(
   body: CreateBookingBody,
   caller: Caller,
   ctx: BookingContext,
-  key?: IdempotencyKeyRef,
+  reservation?: Reservation,
 ): Promise<Booking> {
   const schedule = await ctx.upstream.verifyBookable(
     {
@@ -46,14 +43,16 @@ export async function createBooking(
     organizationId: caller.organizationId,
     correlationId: caller.requestId,
   });
-  const firstResponse = key && { ...key, statusCode: 201, body: { data: toBookingRecord(booking) } };
+  const first = reservation && { reservation, statusCode: 201, body: { data: toBookingRecord(booking) } };
+  let inserted: boolean;
   try {
-    await retryOnDeadlock(() => insertBookingStatement(ctx.pool, booking, event, firstResponse));
+    inserted = await retryOnDeadlock(() => insertBookingStatement(ctx.pool, booking, event, first));
   } catch (error) {
     if (isOverlapViolation(error)) throw slotTaken();
-    if (isKeyTaken(error)) throw new KeyTaken();
     throw error;
   }
+  // Only without the reservation: it lapsed (this request outlived its lease) and another request took the key.
+  if (!inserted) throw new AppError('CONFLICT', 'Another request with this Idempotency-Key is in progress; retry it');
   ctx.wakeRelay();
   return booking;
 }

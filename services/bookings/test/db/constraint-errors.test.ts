@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { prismaAdapter } from '@app/service-kit';
 import type { RunningService } from '@app/service-kit/testing';
 import type { Config } from '../../src/config.js';
-import { isKeyTaken, isOverlapViolation } from '../../src/db/errors.js';
+import { isOverlapViolation } from '../../src/db/errors.js';
 import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
 import { SCHEMA } from '../../src/service.js';
 import { startBookings } from '../support/stack.js';
@@ -55,7 +55,6 @@ describe('constraint violations through Prisma 7 + adapter-pg', () => {
       },
     });
     expect(isOverlapViolation(error)).toBe(true);
-    expect(isKeyTaken(error)).toBe(false);
   });
 
   it('when raw SQL inserts an overlap, then it is P2010 with the same driver cause', async () => {
@@ -64,17 +63,6 @@ describe('constraint violations through Prisma 7 + adapter-pg', () => {
       VALUES (${randomUUID()}::uuid, ${randomUUID()}::uuid, ${scheduleId}::uuid, '2031-01-01T09:30:00Z', '2031-01-01T10:01:00Z', 'A', 'a@example.com')`);
     expect(error).toMatchObject({ code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '23P01' } } } });
     expect(isOverlapViolation(error)).toBe(true);
-  });
-
-  it('when an Idempotency-Key row exists, then a second insert is 23505 on its primary key', async () => {
-    const insert = (key: string) => prisma.$executeRaw`
-      INSERT INTO idempotency_keys (organization_id, key, request_hash, status_code, response_body)
-      VALUES ('00000000-0000-4000-8000-000000000001'::uuid, ${key}, 'h', 201, '{}'::jsonb)`;
-    await insert('constraint-test');
-    const error = await caught(insert('constraint-test'));
-    expect(error).toMatchObject({ code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '23505' } } } });
-    expect(isKeyTaken(error)).toBe(true);
-    expect(isOverlapViolation(error)).toBe(false);
   });
 
   it.each([

@@ -3,13 +3,14 @@ import {
   createCalendarConnectionBodySchema,
   dataEnvelope,
   deletedCalendarConnectionSchema,
+  errorResponses,
   listCalendarConnectionsQuerySchema,
   listEnvelope,
 } from '@app/contracts';
 import type { ServiceApp } from '@app/service-kit';
 import { createConnection, deleteConnection, getConnection, listConnections, requestSync } from '../use-cases/connections.js';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { callerOf, connectionParamsSchema, errorResponses, TAGS } from './route-support.js';
+import { callerOf, connectionParamsSchema, TAGS } from './route-support.js';
 
 const PATH = '/api/v1/calendar-connections';
 
@@ -18,10 +19,11 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
     PATH,
     {
       schema: {
+        operationId: 'createCalendarConnection',
         summary: 'Connect a Google or Outlook calendar to a schedule with OAuth tokens (never returned)',
         tags: TAGS,
         body: createCalendarConnectionBodySchema,
-        response: { 201: dataEnvelope(calendarConnectionSchema), ...errorResponses },
+        response: { 201: dataEnvelope(calendarConnectionSchema), ...errorResponses('SCHEDULE_NOT_FOUND') },
       },
     },
     async (request, reply) => {
@@ -40,10 +42,11 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
     PATH,
     {
       schema: {
+        operationId: 'listCalendarConnections',
         summary: 'List calendar connections',
         tags: TAGS,
         querystring: listCalendarConnectionsQuerySchema,
-        response: { 200: listEnvelope(calendarConnectionSchema), ...errorResponses },
+        response: { 200: listEnvelope(calendarConnectionSchema) },
       },
     },
     async (request) => {
@@ -56,10 +59,11 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
     `${PATH}/:id`,
     {
       schema: {
+        operationId: 'getCalendarConnection',
         summary: 'Get a calendar connection (status, last_synced_at, last_error)',
         tags: TAGS,
         params: connectionParamsSchema,
-        response: { 200: dataEnvelope(calendarConnectionSchema), ...errorResponses },
+        response: { 200: dataEnvelope(calendarConnectionSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => ({ data: await getConnection(request.params.id, callerOf(request), ctx) }),
@@ -69,10 +73,11 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
     `${PATH}/:id`,
     {
       schema: {
+        operationId: 'deleteCalendarConnection',
         summary: 'Disconnect a calendar; its busy times stop blocking slots at once',
         tags: TAGS,
         params: connectionParamsSchema,
-        response: { 200: dataEnvelope(deletedCalendarConnectionSchema), ...errorResponses },
+        response: { 200: dataEnvelope(deletedCalendarConnectionSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => ({ data: await deleteConnection(request.params.id, callerOf(request), ctx) }),
@@ -82,10 +87,11 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
     `${PATH}/:id/sync`,
     {
       schema: {
+        operationId: 'syncCalendarConnection',
         summary: 'Sync the calendar now (runs in the background)',
         tags: TAGS,
         params: connectionParamsSchema,
-        response: { 202: dataEnvelope(calendarConnectionSchema), ...errorResponses },
+        response: { 202: dataEnvelope(calendarConnectionSchema), ...errorResponses('NOT_FOUND', 'CONFLICT') },
       },
     },
     async (request, reply) => reply.code(202).send({ data: await requestSync(request.params.id, callerOf(request), ctx) }),

@@ -1,6 +1,7 @@
 import {
   calendarConnectionSchema,
   dataEnvelope,
+  errorResponses,
   oauthAuthorizeQuerySchema,
   oauthAuthorizeResponseSchema,
   oauthCallbackQuerySchema,
@@ -8,18 +9,22 @@ import {
 import type { ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { authorize, completeAuthorization } from '../use-cases/oauth.js';
-import { callerOf, errorResponses, providerParamsSchema, TAGS } from './route-support.js';
+import { callerOf, providerParamsSchema, TAGS } from './route-support.js';
 
 export function registerOAuthRoutes(app: ServiceApp, ctx: UseCaseContext): void {
   app.get(
     '/api/v1/calendar-connections/oauth/:provider/authorize',
     {
       schema: {
+        operationId: 'authorizeCalendar',
         summary: "The provider's consent URL (google or outlook); its callback stores the connection",
         tags: TAGS,
         params: providerParamsSchema,
         querystring: oauthAuthorizeQuerySchema,
-        response: { 200: dataEnvelope(oauthAuthorizeResponseSchema), ...errorResponses },
+        response: {
+          200: dataEnvelope(oauthAuthorizeResponseSchema),
+          ...errorResponses('NOT_FOUND', 'SCHEDULE_NOT_FOUND', 'UPSTREAM_UNAVAILABLE'),
+        },
       },
     },
     async (request) => {
@@ -34,12 +39,16 @@ export function registerOAuthRoutes(app: ServiceApp, ctx: UseCaseContext): void 
     '/api/calendar-connections/oauth/:provider/callback',
     {
       schema: {
+        operationId: 'completeCalendarAuthorization',
         summary: 'OAuth redirect target: exchanges the code and stores the connection',
         tags: TAGS,
         security: [],
         params: providerParamsSchema,
         querystring: oauthCallbackQuerySchema,
-        response: { 201: dataEnvelope(calendarConnectionSchema), ...errorResponses },
+        response: {
+          201: dataEnvelope(calendarConnectionSchema),
+          ...errorResponses('NOT_FOUND', 'SCHEDULE_NOT_FOUND', 'UPSTREAM_UNAVAILABLE'),
+        },
       },
     },
     async (request, reply) => {

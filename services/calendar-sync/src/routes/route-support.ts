@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { errorBodySchema } from '@app/contracts';
 import { organizationId } from '@app/service-kit';
 import type { Caller } from '../use-cases/context.js';
 
@@ -13,12 +12,3 @@ export function callerOf(request: FastifyRequest): Caller {
 }
 
 export const TAGS = ['calendar-connections'];
-
-/** Error responses, for the OpenAPI document. */
-export const errorResponses = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  503: errorBodySchema,
-} as const;

@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
+import { MAX_ALT_TEXT } from '@app/contracts';
 import { AppError, invalidInput } from '@app/service-kit';
 import type { CatalogDeps } from '../use-cases/context.js';
 import { discardUpload, storeUpload, type StoredUpload } from '../use-cases/media.js';
 import { tooLarge } from '../upload/image-probe.js';
-
-const MAX_ALT_TEXT = 1000;
 
 /** The busboy limits of the upload route (the file size itself is enforced by the image probe). */
 export function uploadLimits(maxBytes: number) {

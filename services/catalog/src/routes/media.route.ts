@@ -1,10 +1,11 @@
 import {
   dataEnvelope,
   catalogDeletedSchema,
-  errorBodySchema,
+  errorResponses,
   listEnvelope,
   listMediaQuerySchema,
   mediaFileSchema,
+  mediaUploadFormSchema,
   mediaParamsSchema,
 } from '@app/contracts';
 import type { ServiceApp } from '@app/service-kit';
@@ -20,13 +21,15 @@ export function registerMediaRoutes(app: ServiceApp, deps: CatalogDeps): void {
     '/api/v1/media',
     {
       schema: {
-        tags,
+        operationId: 'uploadMedia',
         summary: 'Upload an image',
+        tags,
         description:
           'multipart/form-data with the image in `file` and an optional `alt_text`. JPEG, PNG, WebP, GIF or AVIF, judged by ' +
           'the bytes (415 otherwise); at most MEDIA_MAX_BYTES (413 beyond). `url` serves the bytes publicly.',
         consumes: ['multipart/form-data'],
-        response: { 201: dataEnvelope(mediaFileSchema), 400: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema },
+        body: mediaUploadFormSchema,
+        response: { 201: dataEnvelope(mediaFileSchema) },
       },
     },
     async (request, reply) => {
@@ -41,10 +44,11 @@ export function registerMediaRoutes(app: ServiceApp, deps: CatalogDeps): void {
     '/api/v1/media',
     {
       schema: {
-        tags,
+        operationId: 'listMedia',
         summary: 'List media files, newest first',
+        tags,
         querystring: listMediaQuerySchema,
-        response: { 200: listEnvelope(mediaFileSchema), 400: errorBodySchema },
+        response: { 200: listEnvelope(mediaFileSchema) },
       },
     },
     async (request) => listMedia(deps, callerOf(request), request.query),
@@ -54,10 +58,11 @@ export function registerMediaRoutes(app: ServiceApp, deps: CatalogDeps): void {
     '/api/v1/media/:id',
     {
       schema: {
-        tags,
+        operationId: 'getMedia',
         summary: 'Get a media file',
+        tags,
         params: mediaParamsSchema,
-        response: { 200: dataEnvelope(mediaFileSchema), 404: errorBodySchema },
+        response: { 200: dataEnvelope(mediaFileSchema), ...errorResponses('MEDIA_NOT_FOUND') },
       },
     },
     async (request) => ({ data: await getMedia(deps, callerOf(request), request.params.id) }),
@@ -67,10 +72,11 @@ export function registerMediaRoutes(app: ServiceApp, deps: CatalogDeps): void {
     '/api/v1/media/:id',
     {
       schema: {
-        tags,
+        operationId: 'deleteMedia',
         summary: 'Delete a media file (409 while a product uses it)',
+        tags,
         params: mediaParamsSchema,
-        response: { 200: dataEnvelope(catalogDeletedSchema), 404: errorBodySchema, 409: errorBodySchema },
+        response: { 200: dataEnvelope(catalogDeletedSchema), ...errorResponses('MEDIA_NOT_FOUND', 'CONFLICT') },
       },
     },
     async (request) => ({ data: await deleteMedia(deps, callerOf(request), request.params.id) }),

@@ -2,7 +2,7 @@ import {
   attachImageBodySchema,
   dataEnvelope,
   catalogDeletedSchema,
-  errorBodySchema,
+  errorResponses,
   productImageParamsSchema,
   productImageSchema,
   productParamsSchema,
@@ -15,17 +15,17 @@ import { attachImage, deleteImage, listImages, updateImage } from '../use-cases/
 import { callerOf } from './caller.js';
 
 const tags = ['product images'];
-const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 
 export function registerProductImageRoutes(app: ServiceApp, deps: CatalogDeps): void {
   app.get(
     '/api/v1/products/:id/images',
     {
       schema: {
-        tags,
+        operationId: 'listProductImages',
         summary: "A product's images by order_index",
+        tags,
         params: productParamsSchema,
-        response: { 200: z.object({ data: z.array(productImageSchema) }), 404: errorBodySchema },
+        response: { 200: z.object({ data: z.array(productImageSchema) }), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => ({ data: await listImages(deps, callerOf(request), request.params.id) }),
@@ -35,11 +35,12 @@ export function registerProductImageRoutes(app: ServiceApp, deps: CatalogDeps): 
     '/api/v1/products/:id/images',
     {
       schema: {
-        tags,
+        operationId: 'attachProductImage',
         summary: 'Attach an uploaded media file',
+        tags,
         params: productParamsSchema,
         body: attachImageBodySchema,
-        response: { 201: dataEnvelope(productImageSchema), ...errors },
+        response: { 201: dataEnvelope(productImageSchema), ...errorResponses('NOT_FOUND', 'MEDIA_NOT_FOUND', 'CONFLICT') },
       },
     },
     async (request, reply) => {
@@ -52,11 +53,12 @@ export function registerProductImageRoutes(app: ServiceApp, deps: CatalogDeps): 
     '/api/v1/products/:id/images/:imageId',
     {
       schema: {
-        tags,
+        operationId: 'updateProductImage',
         summary: 'Move, feature or describe an image',
+        tags,
         params: productImageParamsSchema,
         body: updateImageBodySchema,
-        response: { 200: dataEnvelope(productImageSchema), ...errors },
+        response: { 200: dataEnvelope(productImageSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => ({
@@ -68,10 +70,11 @@ export function registerProductImageRoutes(app: ServiceApp, deps: CatalogDeps): 
     '/api/v1/products/:id/images/:imageId',
     {
       schema: {
-        tags,
+        operationId: 'deleteProductImage',
         summary: 'Detach an image (the media file stays)',
+        tags,
         params: productImageParamsSchema,
-        response: { 200: dataEnvelope(catalogDeletedSchema), 404: errorBodySchema },
+        response: { 200: dataEnvelope(catalogDeletedSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => ({ data: await deleteImage(deps, callerOf(request), request.params.id, request.params.imageId) }),

@@ -2,7 +2,7 @@ import {
   createProductBodySchema,
   dataEnvelope,
   catalogDeletedSchema,
-  errorBodySchema,
+  errorResponses,
   listEnvelope,
   listProductsQuerySchema,
   productParamsSchema,
@@ -15,17 +15,17 @@ import { createProduct, deleteProduct, getProduct, listProducts, updateProduct }
 import { callerOf } from './caller.js';
 
 const tags = ['products'];
-const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 
 export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void {
   app.get(
     '/api/v1/products',
     {
       schema: {
+        operationId: 'listProducts',
+        summary: 'List products, newest first',
         tags,
-        summary: 'List products',
         querystring: listProductsQuerySchema,
-        response: { 200: listEnvelope(productSchema), 400: errorBodySchema },
+        response: { 200: listEnvelope(productSchema) },
       },
     },
     async (request) => listProducts(deps, callerOf(request), request.query),
@@ -35,10 +35,11 @@ export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void 
     '/api/v1/products',
     {
       schema: {
-        tags,
+        operationId: 'createProduct',
         summary: 'Create a product',
+        tags,
         body: createProductBodySchema,
-        response: { 201: dataEnvelope(productSchema), ...errors },
+        response: { 201: dataEnvelope(productSchema), ...errorResponses('SLUG_TAKEN', 'MEDIA_NOT_FOUND') },
       },
     },
     async (request, reply) => {
@@ -51,10 +52,11 @@ export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void 
     '/api/v1/products/:id',
     {
       schema: {
-        tags,
+        operationId: 'getProduct',
         summary: 'Get a product',
+        tags,
         params: productParamsSchema,
-        response: { 200: dataEnvelope(productSchema), 404: errorBodySchema },
+        response: { 200: dataEnvelope(productSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => ({ data: await getProduct(deps, callerOf(request), request.params.id) }),
@@ -64,11 +66,12 @@ export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void 
     '/api/v1/products/:id',
     {
       schema: {
-        tags,
+        operationId: 'updateProduct',
         summary: 'Update a product',
+        tags,
         params: productParamsSchema,
         body: updateProductBodySchema,
-        response: { 200: dataEnvelope(productSchema), ...errors },
+        response: { 200: dataEnvelope(productSchema), ...errorResponses('NOT_FOUND', 'SLUG_TAKEN', 'MEDIA_NOT_FOUND') },
       },
     },
     async (request) => ({ data: await updateProduct(deps, callerOf(request), request.params.id, request.body) }),
@@ -78,10 +81,11 @@ export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void 
     '/api/v1/products/:id',
     {
       schema: {
-        tags,
+        operationId: 'deleteProduct',
         summary: 'Delete a product and its image attachments',
+        tags,
         params: productParamsSchema,
-        response: { 200: dataEnvelope(catalogDeletedSchema), 404: errorBodySchema },
+        response: { 200: dataEnvelope(catalogDeletedSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => ({ data: await deleteProduct(deps, callerOf(request), request.params.id) }),

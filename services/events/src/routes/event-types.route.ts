@@ -1,5 +1,6 @@
 import {
   createEventTypeBodySchema,
+  errorResponses,
   dataEnvelope,
   eventDeletionSchema,
   eventTypeRecordSchema,
@@ -13,7 +14,7 @@ import type { UseCaseContext } from '../use-cases/context.js';
 import { createEventType, deleteEventType, getEventType, listEventTypes, updateEventType } from '../use-cases/event-types.use-case.js';
 import { callerOf } from './caller.js';
 import { presentEventType } from './presenters.js';
-import { errorResponses, idParams } from './route-schemas.js';
+import { idParams } from './route-schemas.js';
 
 const tags = ['event-types'];
 
@@ -21,7 +22,15 @@ const tags = ['event-types'];
 export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): void {
   app.get(
     '/api/v1/event-types',
-    { schema: { tags, querystring: listEventTypesQuerySchema, response: { 200: listEnvelope(eventTypeRecordSchema), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'listEventTypes',
+        summary: 'List event types (active ones by default)',
+        tags,
+        querystring: listEventTypesQuerySchema,
+        response: { 200: listEnvelope(eventTypeRecordSchema) },
+      },
+    },
     async (request) => {
       const { query } = request;
       const { rows, total } = await listEventTypes(query, callerOf(request), ctx);
@@ -31,7 +40,15 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
 
   app.post(
     '/api/v1/event-types',
-    { schema: { tags, body: createEventTypeBodySchema, response: { 201: dataEnvelope(eventTypeRecordSchema), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'createEventType',
+        summary: 'Create an event type (the slug is made from the title unless given)',
+        tags,
+        body: createEventTypeBodySchema,
+        response: { 201: dataEnvelope(eventTypeRecordSchema), ...errorResponses('SLUG_TAKEN', 'CONFLICT') },
+      },
+    },
     async (request, reply) => {
       const eventType = await createEventType(request.body, callerOf(request), ctx);
       void reply.code(201);
@@ -41,7 +58,15 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
 
   app.get(
     '/api/v1/event-types/:id',
-    { schema: { tags, params: idParams, response: { 200: dataEnvelope(eventTypeRecordSchema), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getEventType',
+        summary: 'Get an event type',
+        tags,
+        params: idParams,
+        response: { 200: dataEnvelope(eventTypeRecordSchema), ...errorResponses('NOT_FOUND') },
+      },
+    },
     async (request) => ({ data: presentEventType(await getEventType(request.params.id, callerOf(request), ctx)) }),
   );
 
@@ -49,10 +74,12 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
     '/api/v1/event-types/:id',
     {
       schema: {
+        operationId: 'updateEventType',
+        summary: 'Update an event type',
         tags,
         params: idParams,
         body: updateEventTypeBodySchema,
-        response: { 200: dataEnvelope(eventTypeRecordSchema), ...errorResponses },
+        response: { 200: dataEnvelope(eventTypeRecordSchema), ...errorResponses('NOT_FOUND', 'SLUG_TAKEN') },
       },
     },
     async (request) => ({ data: presentEventType(await updateEventType(request.params.id, request.body, callerOf(request), ctx)) }),
@@ -60,7 +87,15 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
 
   app.delete(
     '/api/v1/event-types/:id',
-    { schema: { tags, params: idParams, response: { 200: dataEnvelope(eventDeletionSchema), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteEventType',
+        summary: 'Delete an event type',
+        tags,
+        params: idParams,
+        response: { 200: dataEnvelope(eventDeletionSchema), ...errorResponses('NOT_FOUND') },
+      },
+    },
     async (request) => {
       await deleteEventType(request.params.id, callerOf(request), ctx);
       return { data: { id: request.params.id, deleted: true as const } };

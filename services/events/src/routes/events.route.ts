@@ -1,5 +1,6 @@
 import {
   createEventBodySchema,
+  errorResponses,
   dataEnvelope,
   eventDeletionSchema,
   eventRecordSchema,
@@ -15,7 +16,7 @@ import { getEvent, listEvents } from '../use-cases/event-reads.use-case.js';
 import { createEvent, deleteEvent, updateEvent } from '../use-cases/event-writes.use-case.js';
 import { callerOf } from './caller.js';
 import { presentEvent } from './presenters.js';
-import { errorResponses, idParams } from './route-schemas.js';
+import { idParams } from './route-schemas.js';
 
 const tags = ['events'];
 
@@ -23,7 +24,15 @@ const tags = ['events'];
 export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void {
   app.get(
     '/api/v1/events',
-    { schema: { tags, querystring: listEventsQuerySchema, response: { 200: listEnvelope(eventRecordSchema), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'listEvents',
+        summary: 'List events by start time',
+        tags,
+        querystring: listEventsQuerySchema,
+        response: { 200: listEnvelope(eventRecordSchema) },
+      },
+    },
     async (request) => {
       const { query } = request;
       const { rows, total } = await listEvents(query, callerOf(request), ctx);
@@ -33,7 +42,15 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
 
   app.post(
     '/api/v1/events',
-    { schema: { tags, body: createEventBodySchema, response: { 201: dataEnvelope(eventRecordSchema), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'createEvent',
+        summary: 'Create an event with a capacity',
+        tags,
+        body: createEventBodySchema,
+        response: { 201: dataEnvelope(eventRecordSchema) },
+      },
+    },
     async (request, reply) => {
       const event = await createEvent(request.body, callerOf(request), ctx);
       void reply.code(201);
@@ -45,10 +62,12 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
     '/api/v1/events/:id',
     {
       schema: {
+        operationId: 'getEvent',
+        summary: 'Get an event (with registration counts on request)',
         tags,
         params: idParams,
         querystring: getEventQuerySchema,
-        response: { 200: dataEnvelope(eventRecordSchema), ...errorResponses },
+        response: { 200: dataEnvelope(eventRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => {
@@ -61,10 +80,12 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
     '/api/v1/events/:id',
     {
       schema: {
+        operationId: 'updateEvent',
+        summary: 'Update an event or move its status',
         tags,
         params: idParams,
         body: updateEventBodySchema,
-        response: { 200: dataEnvelope(eventRecordSchema), ...errorResponses },
+        response: { 200: dataEnvelope(eventRecordSchema), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION', 'CONFLICT') },
       },
     },
     async (request) => {
@@ -75,7 +96,15 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
 
   app.delete(
     '/api/v1/events/:id',
-    { schema: { tags, params: idParams, response: { 200: dataEnvelope(eventDeletionSchema), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteEvent',
+        summary: 'Delete an event',
+        tags,
+        params: idParams,
+        response: { 200: dataEnvelope(eventDeletionSchema), ...errorResponses('NOT_FOUND') },
+      },
+    },
     async (request) => {
       await deleteEvent(request.params.id, callerOf(request), ctx);
       return { data: { id: request.params.id, deleted: true as const } };

@@ -1,5 +1,6 @@
 import {
   createRegistrationBodySchema,
+  errorResponses,
   dataEnvelope,
   listEnvelope,
   listMeta,
@@ -11,7 +12,7 @@ import type { UseCaseContext } from '../use-cases/context.js';
 import { cancelRegistration, listRegistrations, register } from '../use-cases/registrations.use-case.js';
 import { callerOf } from './caller.js';
 import { presentRegistration } from './presenters.js';
-import { errorResponses, idParams, registrationParams } from './route-schemas.js';
+import { idParams, registrationParams } from './route-schemas.js';
 
 const tags = ['events'];
 
@@ -21,10 +22,12 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
     '/api/v1/events/:id/registrations',
     {
       schema: {
+        operationId: 'createRegistration',
+        summary: 'Register for an event (refused when full or not open)',
         tags,
         params: idParams,
         body: createRegistrationBodySchema,
-        response: { 201: dataEnvelope(registrationRecordSchema), ...errorResponses },
+        response: { 201: dataEnvelope(registrationRecordSchema), ...errorResponses('NOT_FOUND', 'EVENT_FULL', 'EVENT_NOT_OPEN') },
       },
     },
     async (request, reply) => {
@@ -38,10 +41,12 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
     '/api/v1/events/:id/registrations',
     {
       schema: {
+        operationId: 'listRegistrations',
+        summary: "List an event's registrations, oldest first",
         tags,
         params: idParams,
         querystring: listRegistrationsQuerySchema,
-        response: { 200: listEnvelope(registrationRecordSchema), ...errorResponses },
+        response: { 200: listEnvelope(registrationRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => {
@@ -53,7 +58,15 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
 
   app.delete(
     '/api/v1/events/:id/registrations/:registrationId',
-    { schema: { tags, params: registrationParams, response: { 200: dataEnvelope(registrationRecordSchema), ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'cancelRegistration',
+        summary: 'Cancel a registration (its places are freed)',
+        tags,
+        params: registrationParams,
+        response: { 200: dataEnvelope(registrationRecordSchema), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION') },
+      },
+    },
     async (request) => {
       const { id, registrationId } = request.params;
       const registration = await cancelRegistration(id, registrationId, callerOf(request), ctx);

@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import { errorBodySchema } from '@app/contracts';
 
 /** Path ids are plain strings here: a malformed one is a 404 from the use case, not a 400. */
 export const idParams = z.object({ id: z.string() });
 export const registrationParams = z.object({ id: z.string(), registrationId: z.string() });
-
-export const errorResponses = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};

@@ -40,7 +40,7 @@ export async function registerProxies(
         rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers),
         onError: (reply, { error }) => {
           reply.log.warn({ err: error, service: route.service }, 'upstream unavailable');
-          void reply.code(503).type('application/json').send(UPSTREAM_UNAVAILABLE);
+          void reply.code(503).header('retry-after', '1').type('application/json').send(UPSTREAM_UNAVAILABLE);
         },
       },
     });

@@ -6,7 +6,7 @@ import {
   createdOrganizationSchema,
   createOrganizationBodySchema,
   dataEnvelope,
-  errorBodySchema,
+  errorResponses,
   isUuid,
   revokedApiKeySchema,
 } from '@app/contracts';
@@ -19,7 +19,6 @@ const idParams = z.object({ id: z.string() });
 
 /** Admin API of API.md: organizations and their keys, behind ADMIN_TOKEN. */
 export function registerAdminRoutes(app: ServiceApp, deps: { identity: IdentityRepository; cache: CallerCache; adminToken: string }): void {
-  const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
   const security = [{ adminToken: [] }];
 
   const onRequest = async (request: FastifyRequest) => requireAdmin(request, deps.adminToken);
@@ -29,10 +28,12 @@ export function registerAdminRoutes(app: ServiceApp, deps: { identity: IdentityR
     {
       onRequest,
       schema: {
+        operationId: 'createOrganization',
+        summary: 'Create an organization and its first API key (shown once)',
         tags: ['admin'],
         security,
         body: createOrganizationBodySchema,
-        response: { 201: dataEnvelope(createdOrganizationSchema), ...errors },
+        response: { 201: dataEnvelope(createdOrganizationSchema), ...errorResponses('UNAUTHORIZED') },
       },
     },
     async (request, reply) => {
@@ -47,11 +48,13 @@ export function registerAdminRoutes(app: ServiceApp, deps: { identity: IdentityR
     {
       onRequest,
       schema: {
+        operationId: 'createApiKey',
+        summary: 'Create another API key for an organization (shown once)',
         tags: ['admin'],
         security,
         params: idParams,
         body: createApiKeyBodySchema.nullish(), // `{name?}`: no body at all is fine too
-        response: { 201: dataEnvelope(createdApiKeySchema), ...errors },
+        response: { 201: dataEnvelope(createdApiKeySchema), ...errorResponses('UNAUTHORIZED', 'NOT_FOUND') },
       },
     },
     async (request, reply) => {
@@ -65,7 +68,17 @@ export function registerAdminRoutes(app: ServiceApp, deps: { identity: IdentityR
 
   app.delete(
     '/admin/v1/api-keys/:id',
-    { onRequest, schema: { tags: ['admin'], security, params: idParams, response: { 200: dataEnvelope(revokedApiKeySchema), ...errors } } },
+    {
+      onRequest,
+      schema: {
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key (refused everywhere within 5 s)',
+        tags: ['admin'],
+        security,
+        params: idParams,
+        response: { 200: dataEnvelope(revokedApiKeySchema), ...errorResponses('UNAUTHORIZED', 'NOT_FOUND') },
+      },
+    },
     async (request) => {
       const { id } = request.params;
       if (!isUuid(id) || !(await deps.identity.revokeApiKey(id))) throw notFound('API key');

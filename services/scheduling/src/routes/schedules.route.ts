@@ -2,7 +2,7 @@ import {
   createScheduleBodySchema,
   dataEnvelope,
   deletedScheduleSchema,
-  errorBodySchema,
+  errorResponses,
   listEnvelope,
   listMeta,
   listSchedulesQuerySchema,
@@ -16,13 +16,21 @@ import { changeSchedule, createSchedule, deactivateSchedule, getSchedule, listOw
 import { callerOf } from './caller.js';
 
 const tags = ['schedules'];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+const notFound = errorResponses('NOT_FOUND');
 
 /** `/api/v1/schedules`: create, list, get, update and deactivate the organization's schedules. */
 export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): void {
   app.post(
     '/api/v1/schedules',
-    { schema: { tags, body: createScheduleBodySchema, response: { 201: dataEnvelope(scheduleRecordSchema), ...errors } } },
+    {
+      schema: {
+        operationId: 'createSchedule',
+        summary: 'Create a schedule (weekly hours, date overrides, slot length)',
+        tags,
+        body: createScheduleBodySchema,
+        response: { 201: dataEnvelope(scheduleRecordSchema) },
+      },
+    },
     async (request, reply) => {
       const data = await createSchedule(request.body, callerOf(request), ctx);
       return reply.code(201).send({ data });
@@ -31,7 +39,15 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
 
   app.get(
     '/api/v1/schedules',
-    { schema: { tags, querystring: listSchedulesQuerySchema, response: { 200: listEnvelope(scheduleRecordSchema), ...errors } } },
+    {
+      schema: {
+        operationId: 'listSchedules',
+        summary: 'List schedules, oldest first',
+        tags,
+        querystring: listSchedulesQuerySchema,
+        response: { 200: listEnvelope(scheduleRecordSchema) },
+      },
+    },
     async (request) => {
       const { limit, offset, active } = request.query;
       const { records, total } = await listOwnSchedules({ limit, offset, active }, callerOf(request), ctx);
@@ -41,7 +57,15 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
 
   app.get(
     '/api/v1/schedules/:id',
-    { schema: { tags, params: scheduleIdParamsSchema, response: { 200: dataEnvelope(scheduleRecordSchema), ...errors } } },
+    {
+      schema: {
+        operationId: 'getSchedule',
+        summary: 'Get a schedule',
+        tags,
+        params: scheduleIdParamsSchema,
+        response: { 200: dataEnvelope(scheduleRecordSchema), ...notFound },
+      },
+    },
     async (request) => ({ data: await getSchedule(request.params.id, callerOf(request), ctx) }),
   );
 
@@ -49,10 +73,12 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
     '/api/v1/schedules/:id',
     {
       schema: {
+        operationId: 'updateSchedule',
+        summary: 'Update a schedule (arrays replace the stored ones)',
         tags,
         params: scheduleIdParamsSchema,
         body: updateScheduleBodySchema,
-        response: { 200: dataEnvelope(scheduleRecordSchema), ...errors },
+        response: { 200: dataEnvelope(scheduleRecordSchema), ...notFound },
       },
     },
     async (request) => ({ data: await changeSchedule(request.params.id, request.body, callerOf(request), ctx) }),
@@ -60,7 +86,15 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
 
   app.delete(
     '/api/v1/schedules/:id',
-    { schema: { tags, params: scheduleIdParamsSchema, response: { 200: dataEnvelope(deletedScheduleSchema), ...errors } } },
+    {
+      schema: {
+        operationId: 'deleteSchedule',
+        summary: 'Deactivate a schedule (its bookings stay)',
+        tags,
+        params: scheduleIdParamsSchema,
+        response: { 200: dataEnvelope(deletedScheduleSchema), ...notFound },
+      },
+    },
     async (request) => ({ data: await deactivateSchedule(request.params.id, callerOf(request), ctx) }),
   );
 }

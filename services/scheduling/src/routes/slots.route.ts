@@ -1,4 +1,4 @@
-import { errorBodySchema, slotsQuerySchema, slotsResponseSchema } from '@app/contracts';
+import { errorResponses, slotsQuerySchema, slotsResponseSchema } from '@app/contracts';
 import type { ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { findSlots } from '../use-cases/slots.js';
@@ -10,10 +10,12 @@ export function registerSlotRoutes(app: ServiceApp, ctx: UseCaseContext): void {
     '/api/bookings/slots',
     {
       schema: {
+        operationId: 'listSlots',
+        summary: "A schedule's available slots, day by day (public: no key needed)",
         tags: ['slots'],
         security: [],
         querystring: slotsQuerySchema,
-        response: { 200: slotsResponseSchema, 400: errorBodySchema, 404: errorBodySchema },
+        response: { 200: slotsResponseSchema, ...errorResponses('SCHEDULE_NOT_FOUND') },
       },
     },
     async (request) => findSlots(request.query, optionalOrganizationId(request), ctx),

@@ -13,7 +13,10 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The fingerprint stored with an Idempotency-Key: a reused key with another body is refused. */
+/**
+ * The fingerprint stored with an Idempotency-Key: a reused key with another body is refused. It is taken of the
+ * validated body, so bodies that differ only in key order or in what the schema drops or defaults compare equal.
+ */
 export function requestHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }

@@ -1,40 +1,25 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { ROUTE_TABLE, type ServiceName } from './route-table.js';
+import { ROUTE_TABLE, type ServiceName } from '../proxy/route-table.js';
+import { normalizeExamples, tidySchemas } from './components.js';
+import { applyGatewayConventions } from './conventions.js';
 
 interface OpenApiDocument {
   openapi?: string;
   info?: unknown;
   paths?: Record<string, unknown>;
-  components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
+  components?: {
+    schemas?: Record<string, unknown>;
+    securitySchemes?: Record<string, unknown>;
+    headers?: Record<string, unknown>;
+    responses?: Record<string, unknown>;
+  };
   [key: string]: unknown;
 }
 
 const CACHE_MS = 30_000;
-const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
-type Operation = { requestBody?: unknown; responses?: Record<string, unknown> };
-
-/**
- * What the gateway itself may answer on any proxied operation, added where the service's document does
- * not declare it: the key check (public paths too, when a key is sent), the body limit, the rate limit and
- * an upstream that did not answer.
- */
-function withGatewayResponses(item: unknown): unknown {
-  const operations = item as Partial<Record<(typeof METHODS)[number], Operation>>;
-  for (const method of METHODS) {
-    const operation = operations[method];
-    if (!operation) continue;
-    const responses = (operation.responses ??= {});
-    const add = (status: string, description: string) => {
-      responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-    };
-    add('401', 'UNAUTHORIZED: missing, malformed, unknown or revoked API key');
-    if (operation.requestBody) add('413', 'PAYLOAD_TOO_LARGE: the body is over the limit');
-    add('429', 'RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds');
-    add('503', 'UPSTREAM_UNAVAILABLE: a service this request needs did not answer in time');
-  }
-  return item;
-}
+/** The API's version: bumped (with a CHANGELOG entry) whenever a change breaks existing clients. */
+export const API_VERSION = '1.0.0';
 
 /**
  * One OpenAPI document for the whole API: the gateway's own (admin) paths plus every service's,
@@ -57,9 +42,12 @@ export class OpenApiAggregator {
     merged.paths = Object.fromEntries(Object.entries(merged.paths ?? {}).filter(([path]) => path.startsWith('/admin/')));
     merged.info = {
       title: 'Scheduling and shop API',
-      version: '1.0.0',
+      version: API_VERSION,
       description: 'Bookings, schedules and slots, events and event types, products and media, calendar connections.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     };
+    // Relative: "Try it out" and generated clients call the gateway that served the document.
+    merged.servers = [{ url: '/', description: 'The gateway that served this document' }];
     merged.components ??= {};
     merged.components.schemas ??= {};
     const services = Object.keys(this.upstreams) as ServiceName[];
@@ -73,10 +61,13 @@ export class OpenApiAggregator {
       }
       const prefixes = ROUTE_TABLE.filter((route) => route.service === service).map((route) => route.prefix);
       for (const [path, item] of Object.entries(document.paths ?? {})) {
-        if (prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) merged.paths![path] = withGatewayResponses(item);
+        if (prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) merged.paths![path] = item;
       }
       Object.assign(merged.components!.schemas!, document.components?.schemas ?? {});
     });
+    tidySchemas(merged);
+    normalizeExamples(merged);
+    applyGatewayConventions({ paths: merged.paths!, components: merged.components });
     if (complete) this.cached = { at: Date.now(), document: merged };
     return merged;
   }

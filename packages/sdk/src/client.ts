@@ -1,0 +1,87 @@
+import createFetchClient, { type FetchOptions } from 'openapi-fetch';
+import { apiErrorOf } from './errors.js';
+import { CREATING_POSTS } from './generated/operations.js';
+import { idempotencyKeys } from './idempotency.js';
+import { serializeBody, uploadFile, type UploadOptions, type UploadSource } from './media.js';
+import { pages, records, type LooseInit } from './pagination.js';
+import { DEFAULT_RETRY, retryingFetch, type RetryOptions } from './retry.js';
+import type { ApiResult, CallMethod, InitArgs, ListItem, ListPath, Method, Page, RequestInitFor, ResponseData } from './types.js';
+
+export interface ClientOptions {
+  /** The gateway's address, e.g. `https://api.example.com` (paths start with `/api/v1/…`). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …`: an organization's `sk_…` key, or the gateway's admin token for `/admin/v1/*`. */
+  apiKey?: string;
+  /** Retries of 429/503 answers (see README); `false` never retries. */
+  retries?: Partial<RetryOptions> | false;
+  /** The fetch to send requests with. Default: the global fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The API, keyed on its paths: `api.GET('/api/v1/bookings/{id}', { params: { path: { id } } })`. Every method
+ * resolves to `{data, response, requestId, replayed}` on a 2xx and throws `ApiError` otherwise.
+ */
+export interface ApiClient {
+  GET: CallMethod<'get'>;
+  POST: CallMethod<'post'>;
+  PUT: CallMethod<'put'>;
+  PATCH: CallMethod<'patch'>;
+  DELETE: CallMethod<'delete'>;
+  /** The pages of a list path, walking `offset` by the server's `limit` until `meta.hasMore` is false. */
+  pages<P extends ListPath, Init extends RequestInitFor<P, 'get'>>(
+    path: P,
+    ...init: InitArgs<Init>
+  ): AsyncGenerator<Page<ListItem<P>>, void>;
+  /** Every record of a list path, fetching the pages as the iteration reaches them. */
+  paginate<P extends ListPath, Init extends RequestInitFor<P, 'get'>>(path: P, ...init: InitArgs<Init>): AsyncGenerator<ListItem<P>, void>;
+  /** `POST /api/v1/media` (multipart/form-data) from bytes, a Blob or a stream; `api.POST('/api/v1/media', { body: { file } })` works too. */
+  uploadMedia(file: UploadSource, options?: UploadOptions): Promise<ApiResult<ResponseData<'/api/v1/media', 'post'>>>;
+}
+
+/** Loose view of the paths for the client's own plumbing; callers only see the typed `ApiClient`. */
+interface LooseOperation {
+  parameters: { query?: Record<string, unknown>; path?: Record<string, unknown>; header?: Record<string, unknown> };
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<number, { content: Record<string, unknown> }>;
+}
+type LoosePaths = Record<string, Record<Method, LooseOperation>>;
+
+export function createClient(options: ClientOptions): ApiClient {
+  const retry = options.retries === false ? { ...DEFAULT_RETRY, maxAttempts: 1 } : { ...DEFAULT_RETRY, ...options.retries };
+  const client = createFetchClient<LoosePaths>({
+    baseUrl: options.baseUrl,
+    fetch: retryingFetch(options.fetch ?? ((request) => fetch(request)), retry),
+    headers: { ...options.headers, ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+    bodySerializer: serializeBody,
+  });
+  client.use(idempotencyKeys(CREATING_POSTS));
+
+  async function call(method: Method, path: string, init: LooseInit | undefined): Promise<ApiResult<unknown>> {
+    const fetchOptions: FetchOptions<LooseOperation> = { ...init };
+    const { data, error, response } = await client.request(method, path, fetchOptions);
+    if (!response.ok) throw apiErrorOf(response, error, method, path);
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    return { data, response, requestId, replayed: response.headers.get('idempotent-replayed') === 'true' };
+  }
+  const method = (name: Method) => (path: string, init?: LooseInit) => call(name, path, init);
+
+  const loose = {
+    GET: method('get'),
+    POST: method('post'),
+    PUT: method('put'),
+    PATCH: method('patch'),
+    DELETE: method('delete'),
+    pages: (path: string, init?: LooseInit) => pages(call, path, init),
+    paginate: (path: string, init?: LooseInit) => records(pages(call, path, init)),
+    async uploadMedia(file: UploadSource, upload: UploadOptions = {}) {
+      const headers = upload.idempotencyKey === undefined ? {} : { 'idempotency-key': upload.idempotencyKey };
+      const body = { alt_text: upload.altText, file: await uploadFile(file, upload) };
+      return call('post', '/api/v1/media', { body, headers, signal: upload.signal });
+    },
+  };
+  // The one unchecked step: the loose implementation answers what the generated types of each path say.
+  return loose as unknown as ApiClient;
+}

@@ -1,0 +1,19 @@
+export { createClient, type ApiClient, type ClientOptions } from './client.js';
+export { ApiError, isApiError } from './errors.js';
+export type { UploadOptions, UploadSource } from './media.js';
+export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
+export type {
+  ApiResult,
+  ErrorBody,
+  ErrorCode,
+  ErrorDetail,
+  ListItem,
+  ListPath,
+  Method,
+  OperationErrorBody,
+  Page,
+  PathsFor,
+  RequestInitFor,
+  ResponseData,
+} from './types.js';
+export type { components, paths } from './generated/schema.js';
