@@ -41,15 +41,20 @@ describe('the stack as npm start runs it', () => {
     expect(paths).toContain('/admin/v1/organizations');
   });
 
-  it('when the API reference is fetched, then every proxied operation declares what the gateway itself may answer', async () => {
-    const operation = z.object({ requestBody: z.unknown().optional(), responses: z.record(z.string(), z.unknown()) });
+  it('when the API reference is fetched, then every proxied operation is named and declares what the gateway itself may answer', async () => {
+    const operation = z.object({
+      operationId: z.string(),
+      summary: z.string(),
+      requestBody: z.unknown().optional(),
+      responses: z.record(z.string(), z.unknown()),
+    });
     const document = z
       .object({
         paths: z.record(z.string(), z.record(z.string(), z.unknown())),
         components: z.object({ schemas: z.record(z.string(), z.unknown()) }),
       })
       .parse((await stack.call('GET', '/openapi.json')).body);
-    expect(document.components.schemas).toHaveProperty('Error');
+    expect(document.components.schemas).toHaveProperty('ErrorDetail');
     const proxied = Object.entries(document.paths).filter(([path]) => !path.startsWith('/admin/'));
     expect(proxied.length).toBeGreaterThan(20);
     for (const [path, item] of proxied) {
