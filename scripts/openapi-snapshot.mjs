@@ -1,5 +1,5 @@
 // `npm run openapi:snapshot`: builds, starts the real stack (gateway + five services, as `npm start` and the e2e tests
-// do) on free ports with a throwaway database and NATS prefix, writes the gateway's /openapi.json to
+// do) on ports the OS picks, with a throwaway database and NATS prefix, writes the gateway's /openapi.json to
 // openapi/openapi.json (prettier-formatted, so the same document always gives the same bytes), and removes
 // everything it started or created. DATABASE_URL and NATS_URL name the servers to use (local defaults).
 import { ensureModernNode } from './ensure-node.mjs';
@@ -7,10 +7,9 @@ ensureModernNode();
 
 const { execFileSync } = await import('node:child_process');
 const { randomBytes } = await import('node:crypto');
-const { createServer } = await import('node:net');
 const { join } = await import('node:path');
 const { default: pg } = await import('pg');
-const { checkInfrastructure, deleteStreams, isReachable, recreateDatabase, startStack } = await import('./stack.mjs');
+const { checkInfrastructure, deleteStreams, recreateDatabase, startStack } = await import('./stack.mjs');
 const { writeDocument } = await import('../packages/openapi-gate/src/index.ts');
 
 const ROOT = join(import.meta.dirname, '..');
@@ -36,7 +35,7 @@ await recreateDatabase(databaseUrl.toString());
 let stack;
 try {
   stack = await startStack({
-    port: await freeBlock(),
+    port: 0,
     output: 'errors',
     env: {
       ...process.env,
@@ -59,22 +58,6 @@ try {
   await stack?.stop();
   await dropDatabase(databaseUrl);
   await deleteStreams(natsUrl, natsPrefix);
-}
-
-/** A free port whose next 10 are free too: the services listen at fixed offsets from the gateway. */
-async function freeBlock() {
-  for (;;) {
-    const base = await new Promise((resolve, reject) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address();
-        server.close(() => resolve(port));
-      });
-      server.once('error', reject);
-    });
-    if (base > 65_000) continue;
-    const taken = await Promise.all(Array.from({ length: 10 }, (_, i) => isReachable('127.0.0.1', base + i, 100)));
-    if (!taken.some(Boolean)) return base;
-  }
 }
 
 async function dropDatabase(url) {

@@ -9,7 +9,7 @@ export interface StackChild {
 export interface Stack {
   gatewayUrl: string;
   children: StackChild[];
-  /** Starts a child again on its port (after it was killed) and waits until it is ready. */
+  /** Starts a child again on its port (after it was killed; with `port: 0` the stack held it) and waits until it is ready. */
   restart(child: StackChild): Promise<StackChild>;
   stop(): Promise<void>;
 }
@@ -19,6 +19,7 @@ export function formatLogLine(line: string): string;
 export function isReachable(host: string, port: number, ms?: number): Promise<boolean>;
 export function checkInfrastructure(databaseUrl: string, natsUrl: string): Promise<string | null>;
 export function startStack(options?: {
+  /** The gateway's port, the services' follow it (default 3000); 0: every process on a port the OS picks, held by the stack. */
   port?: number;
   env?: NodeJS.ProcessEnv;
   replicas?: Record<string, number>;

@@ -90,13 +90,23 @@ async function waitReady(url, child, timeoutMs) {
 /**
  * Spawns every process with `env` (DATABASE_URL, NATS_URL, NATS_PREFIX… pass through), waits until each
  * answers /readyz, and returns the gateway URL and a stop function. `replicas` runs N copies of a service
- * (ports after the base block), balanced by the gateway.
+ * (ports after the base block), balanced by the gateway. `port: 0` (tests) puts every process on a port the OS
+ * picks and the stack holds until it stops, so nothing else can take it (see `holdPort`).
  */
 export async function startStack({ port = 3000, env = process.env, replicas = {}, output = 'pretty', readyTimeoutMs = 60_000 } = {}) {
   const children = [];
   const urls = {};
+  const held = [];
+  const portFor = async (fixedPort) => {
+    if (port !== 0) return fixedPort;
+    const socket = await holdPort(env.HOST ?? '127.0.0.1');
+    held.push(socket);
+    return socket.address().port;
+  };
+  const release = () => held.splice(0).forEach((socket) => socket.close());
+  const gatewayPort = await portFor(port);
   // Media URLs and OAuth redirect URIs name the gateway: on another port than 3000, its own address.
-  const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`;
+  const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gatewayPort}`;
   const spawnService = (name, servicePort, extraEnv) => {
     const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'server.js')], {
       env: { ...env, PUBLIC_BASE_URL: publicBaseUrl, ...extraEnv, PORT: String(servicePort), HOST: env.HOST ?? '127.0.0.1' },
@@ -120,14 +130,18 @@ export async function startStack({ port = 3000, env = process.env, replicas = {}
   try {
     for (const service of SERVICES) {
       const count = replicas[service.name] ?? 1;
-      const ports = [port + service.offset, ...Array.from({ length: count - 1 }, () => extraPort++)];
+      const ports = [await portFor(port + service.offset)];
+      for (let n = 1; n < count; n += 1) ports.push(await portFor(extraPort++));
       urls[service.urlVar] = ports.map((p) => `http://127.0.0.1:${p}`).join(',');
       await Promise.all(ports.map((p) => waitReady(`http://127.0.0.1:${p}`, spawnService(service.name, p, {}), readyTimeoutMs)));
     }
-    const gateway = spawnService('gateway', port, urls);
-    const gatewayUrl = `http://127.0.0.1:${port}`;
+    const gateway = spawnService('gateway', gatewayPort, urls);
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     await waitReady(gatewayUrl, gateway, readyTimeoutMs);
-    /** Starts a process again on its port after it died or was killed (fault tests). */
+    /**
+     * Starts a process again on its port after it died or was killed (fault tests): the gateway's upstream URLs
+     * stay right, and with `port: 0` the stack held the port all along, so it is still free for the new process.
+     */
     const restart = async (entry) => {
       const index = children.indexOf(entry);
       if (index >= 0) children.splice(index, 1);
@@ -135,11 +149,36 @@ export async function startStack({ port = 3000, env = process.env, replicas = {}
       await waitReady(`http://127.0.0.1:${entry.port}`, child, readyTimeoutMs);
       return children[children.length - 1];
     };
-    return { gatewayUrl, children, restart, stop: () => stopAll(children) };
+    const stop = async () => {
+      await stopAll(children);
+      release();
+    };
+    return { gatewayUrl, children, restart, stop };
   } catch (error) {
     await stopAll(children);
+    release();
     throw error;
   }
+}
+
+/**
+ * A port the OS picked (port 0), bound but not listening, for a child to listen on. `freePort()` gives its port
+ * back before the child binds it, and anything may take it in between (EADDRINUSE); a port held this way is never
+ * handed out again (to a `listen(0)` or an outgoing connection), while the child can still listen on it, since
+ * both sockets allow address reuse and only the child's listens. Held until the stack stops, the port stays ours
+ * across a restart, and a connection to a dead process is still refused at once.
+ */
+async function holdPort(host) {
+  if (typeof net.BoundSocket === 'function') return new net.BoundSocket({ host, port: 0 });
+  // Node before 24.19 (engines allow 22.18) has no BoundSocket: the port is given back at once, the old race.
+  const port = await new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, host, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+  return { address: () => ({ port }), close: () => undefined };
 }
 
 /** SIGTERM to every process (graceful: stop accepting, drain, close NATS and the pool), SIGKILL after 10 s. */

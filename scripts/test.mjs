@@ -1,4 +1,4 @@
-// `npm test`: typecheck and build every workspace (generating Prisma clients first), lint, check formatting, lint the
+// `npm test`: typecheck and build every workspace (generating Prisma clients first), lint, find dead code (knip), check formatting, lint the
 // OpenAPI snapshot (redocly.yaml) and run its breaking-change gate (scripts/openapi-gate.mjs), then every vitest suite
 // on real Postgres and NATS. Extra arguments go to vitest (`npm test -- --project events`).
 import { ensureModernNode } from './ensure-node.mjs';
@@ -17,6 +17,8 @@ function run(command, args) {
 
 run('npx', ['turbo', 'run', 'typecheck', 'build', '--output-logs=errors-only']);
 run('npx', ['eslint', '.']);
+// Unused files, exports and dependencies (knip.json).
+run('npx', ['knip']);
 run('npx', ['prettier', '--check', '.']);
 // The committed OpenAPI snapshot: redocly's recommended rules (redocly.yaml), then the breaking-change gate.
 run('npx', ['redocly', 'lint', '--format=summary']);

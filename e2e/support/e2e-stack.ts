@@ -1,5 +1,4 @@
 import { inject } from 'vitest';
-import { freePort } from '@app/service-kit/testing';
 import { startStack, type Stack } from '../../scripts/stack.mjs';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
@@ -15,22 +14,12 @@ export interface E2eStack extends Stack {
 
 /**
  * The six real processes (built `dist`, as `npm start` runs them) on the run's fresh database and NATS prefix,
- * on a free block of ports. Tests talk to the gateway only.
+ * each on a port the OS picked and the stack holds until it stops (no race for ports with other suites). Tests talk
+ * to the gateway only.
  */
 export async function startE2eStack(env: Record<string, string> = {}, replicas: Record<string, number> = {}): Promise<E2eStack> {
-  // Another suite may grab a port of the block between the check and the listen: try a fresh block then.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startOnce(await freeBlock(), env, replicas);
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
-}
-
-async function startOnce(port: number, env: Record<string, string>, replicas: Record<string, number>): Promise<E2eStack> {
   const stack = await startStack({
-    port,
+    port: 0,
     output: process.env.E2E_LOGS ? 'pretty' : 'errors',
     replicas,
     env: {
@@ -66,17 +55,6 @@ async function startOnce(port: number, env: Record<string, string>, replicas: Re
       return { status: response.status, body, headers: response.headers };
     },
   };
-}
-
-/** A port whose next 20 ports are free too (gateway, services and replicas live at fixed offsets). */
-async function freeBlock(): Promise<number> {
-  for (;;) {
-    const base = await freePort();
-    if (base > 65_000) continue;
-    const { isReachable } = await import('../../scripts/stack.mjs');
-    const taken = await Promise.all(Array.from({ length: 20 }, (_, i) => isReachable('127.0.0.1', base + i, 100)));
-    if (!taken.some(Boolean)) return base;
-  }
 }
 
 /** The stack's default (its gateway's own address) is what the media test checks, whatever the shell has set. */

@@ -1,11 +1,11 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '@app/service-kit/testing';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { organizationWithSchedule } from '../support/organization.js';
 
@@ -51,9 +51,8 @@ describe('a booking page on another origin, in headless Chromium', () => {
     const { key, scheduleId } = await organizationWithSchedule(stack);
     const html = bookingPage(stack.gatewayUrl, scheduleId, key);
     page = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(html));
-    const port = await freePort();
-    await new Promise<void>((resolve) => page.listen(port, '127.0.0.1', resolve));
-    pageUrl = `http://127.0.0.1:${port}/`;
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();

@@ -23,7 +23,7 @@ const GENERATOR_FIELDS = new Set(['name', 'behavior', 'literals', 'options', 'ty
 const GENERATOR_OPTIONS = new Set(['labels']);
 
 /** Marks objects made by a generator: their names get the content hash at the end (finishGenerated). */
-export const GENERATED = Symbol('generated');
+const GENERATED = Symbol('generated');
 
 function unsupported(dir, what) {
   throw new Error(`${dir}: ${what} is not supported by the subset renderer (install kubectl or kustomize to render it)`);

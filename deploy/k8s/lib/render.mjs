@@ -23,7 +23,7 @@ function unfoldSecrets(objects) {
 }
 
 /** Parses multi-document YAML into objects, failing on any syntax error. */
-export function parseObjects(text) {
+function parseObjects(text) {
   const objects = parseAllDocuments(text).map((document) => {
     if (document.errors.length > 0) throw new Error(`YAML: ${document.errors.map((e) => e.message).join('; ')}`);
     return document.toJS();

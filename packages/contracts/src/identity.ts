@@ -25,20 +25,20 @@ export const createdOrganizationSchema = organizationSchema.extend({ api_key: z.
 
 /** POST /admin/v1/organizations/{id}/api-keys */
 export const createApiKeyBodySchema = z
-  .strictObject({
-    name: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }).optional(),
-  })
+  .strictObject(
+    {
+      name: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }).optional(),
+    },
+    strictFields,
+  )
   .meta({ id: 'CreateApiKeyBody', example: { name: 'booking page' } });
 
-export const createdApiKeySchema = z.object(
-  {
-    id: uuidSchema,
-    key: z.string(),
-    name: z.string().nullable(),
-    created_at: z.string(),
-  },
-  strictFields,
-);
+export const createdApiKeySchema = z.object({
+  id: uuidSchema,
+  key: z.string(),
+  name: z.string().nullable(),
+  created_at: z.string(),
+});
 
 export const revokedApiKeySchema = z.object({ id: uuidSchema, revoked: z.literal(true) });
 

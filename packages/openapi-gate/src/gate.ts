@@ -5,7 +5,7 @@ import { objectOf } from './json.ts';
 import { compareVersions, parseVersion } from './version.ts';
 
 /** A document and the name it is shown by (its path in the repository). */
-export interface NamedDocument {
+interface NamedDocument {
   name: string;
   document: unknown;
 }

@@ -20,7 +20,7 @@ export function toPointer(segments: readonly string[]): string {
 }
 
 /** The value a local reference (`#/components/schemas/Booking`) names; a reference to another file is refused. */
-export function resolveLocalRef(document: unknown, ref: string): unknown {
+function resolveLocalRef(document: unknown, ref: string): unknown {
   if (!ref.startsWith('#')) throw new Error(`only local $refs are supported, not ${ref}`);
   let value: unknown = document;
   for (const raw of ref.slice(1).split('/').slice(1)) {

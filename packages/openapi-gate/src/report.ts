@@ -22,7 +22,7 @@ export function formatVerdict(verdict: GateVerdict, names: { release: string; sn
   return lines.join('\n');
 }
 
-export function formatChange(change: BreakingChange): string[] {
+function formatChange(change: BreakingChange): string[] {
   const where = change.component === undefined ? change.pointer : `${change.pointer}  (in ${change.component})`;
   return [`  - ${change.location}: ${change.message}`, `      at ${where}`];
 }

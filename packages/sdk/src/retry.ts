@@ -36,7 +36,7 @@ export function retryingFetch(fetch: Fetch, options: RetryOptions, random: () =>
 }
 
 /** GET/HEAD/OPTIONS/PUT/DELETE, and POST/PATCH carrying an `Idempotency-Key` (the server answers a repeat with the first answer). */
-export function isSafeToRepeat(request: Request): boolean {
+function isSafeToRepeat(request: Request): boolean {
   return IDEMPOTENT_METHODS.has(request.method) || request.headers.has('idempotency-key');
 }
 

@@ -17,7 +17,7 @@ export type Method = Extract<HttpMethod, 'get' | 'put' | 'post' | 'patch' | 'del
 export type PathsFor<M extends Method> = PathsWithMethod<paths, M>;
 
 /** The operation object of a path and method, as openapi-fetch's helper types expect it. */
-export type Operation<P extends PathsFor<M>, M extends Method> = Extract<paths[P][M], Record<string | number, unknown>>;
+type Operation<P extends PathsFor<M>, M extends Method> = Extract<paths[P][M], Record<string | number, unknown>>;
 
 /** The second argument of a call: path/query/header params, body, `signal`, `headers`… as openapi-fetch takes them. */
 export type RequestInitFor<P extends PathsFor<M>, M extends Method> = MaybeOptionalInit<paths[P], M>;

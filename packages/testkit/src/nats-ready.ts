@@ -4,7 +4,7 @@ import net from 'node:net';
  * True once a NATS server greets at host:port with its INFO line. A bare TCP connect is not enough: an engine's
  * port forwarder accepts connections before (and without) the server behind it.
  */
-export function natsGreets(host: string, port: number, ms = 1000): Promise<boolean> {
+function natsGreets(host: string, port: number, ms = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
     const done = (ok: boolean) => {

@@ -51,8 +51,12 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
     uiHooks: {
-      onRequest: async () => {
-        latest = await aggregator.document();
+      // A route hook typed in the callback form (onRequestHookHandler), so it calls `done` rather than returning a promise.
+      onRequest: (_request, _reply, done) => {
+        aggregator.document().then((document) => {
+          latest = document;
+          done();
+        }, done);
       },
     },
     transformSpecificationClone: false,

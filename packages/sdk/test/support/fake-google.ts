@@ -1,6 +1,6 @@
 import { ScriptedServer, type ReceivedRequest, type Reply } from './scripted-server.js';
 
-export const GOOGLE_CLIENT = { id: 'sdk-test-client', secret: 'sdk-test-secret' };
+const GOOGLE_CLIENT = { id: 'sdk-test-client', secret: 'sdk-test-secret' };
 
 /**
  * Just enough of Google for calendar connections: the OAuth token endpoint (any code or refresh token is good) and

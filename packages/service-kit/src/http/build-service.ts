@@ -10,9 +10,8 @@ import Fastify, {
 } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { REQUEST_ID_HEADER } from '@app/contracts';
+import { dataEnvelope, REQUEST_ID_HEADER } from '@app/contracts';
 import { z } from 'zod';
-import { dataEnvelope } from '@app/contracts';
 import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
 import { organizationId } from './organization.js';
 import { registerHealth, type ReadinessCheck } from './health.js';

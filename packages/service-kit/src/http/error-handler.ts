@@ -73,6 +73,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.statusCode === 415) {
     return send(reply, 415, { error: 'Unsupported content type', code: 'UNSUPPORTED_MEDIA_TYPE' });
   }
+  // The gateway's @fastify/rate-limit throws its errorResponseBuilder's plain object (statusCode 429), not an AppError.
   if (error.statusCode === 429) {
     return send(reply, 429, { error: 'Too many requests', code: 'RATE_LIMITED' });
   }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { invalidInput } from '../errors.js';
 
 /** Deeper than any body of the API needs (booking metadata included); deeper input is refused, not recursed into. */
-export const MAX_INPUT_DEPTH = 32;
+const MAX_INPUT_DEPTH = 32;
 
 interface Finding {
   path: string;
@@ -21,7 +21,7 @@ function join(path: string, key: string | number): string {
 }
 
 /** The first NUL character or excessive nesting in parsed JSON or a query, with where it is. */
-export function findUnstorableInput(value: unknown, path = '', depth = 0): Finding | undefined {
+function findUnstorableInput(value: unknown, path = '', depth = 0): Finding | undefined {
   if (typeof value === 'string') {
     return value.includes('\u0000') ? { path: path || 'body', message: 'must not contain NUL characters' } : undefined;
   }

@@ -19,7 +19,7 @@ export interface IdempotentCaller {
 }
 
 /** One creating route family of a service, for describeIdempotentCreates. */
-export interface IdempotentRoute {
+interface IdempotentRoute {
   name: string;
   /** A new caller with whatever the route needs (a parent record); each call gives one of its own. */
   arrange(): Promise<IdempotentCaller>;
@@ -61,7 +61,7 @@ export async function listedCount(app: Injectable, url: string, headers: Record<
 }
 
 /** Replies as `status CODE` (or just the status), counted: a failed concurrency assertion shows what came back. */
-export function tally(replies: KeyedReply[]): Record<string, number> {
+function tally(replies: KeyedReply[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const reply of replies) {
     const key = typeof reply.body.code === 'string' ? `${reply.status} ${reply.body.code}` : String(reply.status);

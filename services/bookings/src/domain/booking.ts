@@ -1,8 +1,8 @@
 import type { BookingState, BookingStatus, CreateBookingBody } from '@app/contracts';
 
-export type LocationType = 'in_person' | 'phone' | 'video' | 'custom';
+type LocationType = 'in_person' | 'phone' | 'video' | 'custom';
 
-export interface Attendee {
+interface Attendee {
   name: string;
   email: string;
   phone: string | null;
@@ -37,11 +37,6 @@ export interface BookingDetails {
   location?: string | null;
   locationType?: LocationType | null;
   metadata?: Record<string, unknown> | null;
-}
-
-/** Only PENDING and CONFIRMED bookings hold their interval (the exclusion constraint's predicate). */
-export function holdsInterval(status: BookingStatus): boolean {
-  return status === 'PENDING' || status === 'CONFIRMED';
 }
 
 /** What every booking event carries: the state after the change. */

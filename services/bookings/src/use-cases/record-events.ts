@@ -1,22 +1,12 @@
-import {
-  bookingCancelledEvent,
-  bookingCreatedEvent,
-  bookingRescheduledEvent,
-  bookingStatusChangedEvent,
-  bookingUpdatedEvent,
-} from '@app/contracts';
+import { bookingCancelledEvent, bookingRescheduledEvent, bookingStatusChangedEvent, bookingUpdatedEvent } from '@app/contracts';
 import { recordEvent } from '@app/service-kit';
-import { bookingState, type Booking } from '../domain/booking.js';
+import { bookingState } from '../domain/booking.js';
 import type { UpdateStep } from '../domain/booking-update.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Caller } from './context.js';
 
 function eventContext(caller: Caller) {
   return { organizationId: caller.organizationId, correlationId: caller.requestId };
-}
-
-export async function recordCreated(tx: Prisma.TransactionClient, booking: Booking, caller: Caller): Promise<void> {
-  await recordEvent(tx, bookingCreatedEvent, bookingState(booking), eventContext(caller));
 }
 
 /** One event per step of a change, each with the version that step produced. */

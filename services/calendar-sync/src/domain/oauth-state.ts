@@ -21,7 +21,7 @@ interface Payload {
   e: number;
 }
 
-export const STATE_LIFETIME_MS = 10 * 60_000;
+const STATE_LIFETIME_MS = 10 * 60_000;
 
 function mac(secret: string, body: string): Buffer {
   return createHmac('sha256', secret).update(body).digest();

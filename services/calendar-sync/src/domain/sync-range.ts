@@ -3,7 +3,7 @@ import type { Interval } from './busy-windows.js';
 const DAY_MS = 24 * 60 * 60_000;
 
 /** How far ahead a sync reads: the slot generator serves at most 62 days. */
-export const SYNC_HORIZON_DAYS = 62;
+const SYNC_HORIZON_DAYS = 62;
 
 /** now (to the minute, so consecutive syncs line up) .. now + 62 days. */
 export function syncRange(now: Date, days = SYNC_HORIZON_DAYS): Interval {

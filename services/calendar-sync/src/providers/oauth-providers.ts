@@ -6,7 +6,7 @@ import type { CalendarTokens } from '../domain/connection-tokens.js';
 import { MICROSOFT_SCOPES, MicrosoftTokenClient, TokenEndpointError } from './microsoft-token.client.js';
 
 /** Read-only free/busy access is all a busy-time blocker needs. */
-export const GOOGLE_SCOPES = ['https://www.googleapis.com/auth/calendar.freebusy'];
+const GOOGLE_SCOPES = ['https://www.googleapis.com/auth/calendar.freebusy'];
 
 /** The authorization-code flow of one provider. */
 export interface OAuthProvider {
@@ -16,7 +16,7 @@ export interface OAuthProvider {
   exchangeCode(code: string): Promise<CalendarTokens>;
 }
 
-export function redirectUri(config: Config, provider: CalendarProvider): string {
+function redirectUri(config: Config, provider: CalendarProvider): string {
   return `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/calendar-connections/oauth/${provider}/callback`;
 }
 

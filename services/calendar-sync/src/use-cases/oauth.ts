@@ -5,7 +5,7 @@ import type { OAuthProvider } from '../providers/oauth-providers.js';
 import { createConnection } from './connections.js';
 import type { Caller, UseCaseContext } from './context.js';
 
-export function providerOf(name: string): CalendarProvider {
+function providerOf(name: string): CalendarProvider {
   const provider = CALENDAR_PROVIDERS.find((p) => p === name);
   if (!provider) throw notFound('Calendar provider');
   return provider;

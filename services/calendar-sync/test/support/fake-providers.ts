@@ -32,7 +32,7 @@ export class FakeAccount {
 }
 
 export const CLIENT_ID = 'test-client-id';
-export const CLIENT_SECRET = 'test-client-secret';
+const CLIENT_SECRET = 'test-client-secret';
 
 /**
  * Google Calendar v3 (freeBusy + OAuth token endpoint) and Microsoft Graph v1.0 (calendarView + identity

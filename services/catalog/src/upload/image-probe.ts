@@ -30,7 +30,7 @@ export interface ImageFacts extends AcceptedImageType {
   height: number;
 }
 
-export function notAnImage(): AppError {
+function notAnImage(): AppError {
   return new AppError('UNSUPPORTED_MEDIA_TYPE', 'File must be a JPEG, PNG, WebP, GIF or AVIF image');
 }
 

@@ -39,7 +39,7 @@ function eventColumns(instant: (column: string) => string): string {
   e.cost_cents::float8 AS "costCents", e.slots, e.status, ${instant('e.created_at')} AS "createdAt", ${instant('e.updated_at')} AS "updatedAt"`;
 }
 
-export const EVENT_COLUMNS = Prisma.raw(eventColumns((column) => column));
+const EVENT_COLUMNS = Prisma.raw(eventColumns((column) => column));
 
 /** The same columns for reads that only present events: the instants already as the API writes them. */
 export const PRESENTED_EVENT_COLUMNS = eventColumns(isoInstantSql);

@@ -23,7 +23,7 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 const SUCCESS: Partial<Record<string, string>> = { 200: 'OK', 201: 'Created', 202: 'Accepted: the work continues in the background' };
 
 /** Response headers, referenced from each response as `#/components/headers/<name>`. */
-export const RESPONSE_HEADERS = {
+const RESPONSE_HEADERS = {
   RequestId: {
     description: 'The request id: the `x-request-id` the request carried, else a generated one. Every service logs it.',
     schema: { type: 'string', examples: ['5f0c6f7e-2b8e-4d7a-9a51-0b0d3f1f6c1e'] },
@@ -52,7 +52,7 @@ function codesIn(response: Json | undefined): ErrorCode[] {
 }
 
 /** `{path, message}` of a validation error's `details`, shared by every error response. */
-export const ERROR_DETAIL_SCHEMA = z.toJSONSchema(errorDetailSchema, { target: 'draft-2020-12' });
+const ERROR_DETAIL_SCHEMA = z.toJSONSchema(errorDetailSchema, { target: 'draft-2020-12' });
 delete ERROR_DETAIL_SCHEMA.$schema;
 
 /** An error response allowing `codes`, described by what each means, with the headers of its status. */

@@ -1,5 +1,4 @@
 import type { CreateScheduleBody, ScheduleRecord, UpdateScheduleBody } from '@app/contracts';
-import type { ScheduleRules } from '../domain/availability.js';
 import type { Prisma, PrismaClient, Schedule } from '../generated/prisma/client.js';
 
 /** A Prisma client or an interactive transaction of one. */
@@ -10,7 +9,7 @@ export interface ScheduleInput extends CreateScheduleBody {
 }
 
 /** The API record of a stored schedule (the stored JSON was validated by the contracts on the way in). */
-export function toRecord(row: Schedule): ScheduleRecord {
+function toRecord(row: Schedule): ScheduleRecord {
   return {
     id: row.id,
     name: row.name,
@@ -25,24 +24,6 @@ export function toRecord(row: Schedule): ScheduleRecord {
     minimum_notice: row.minimumNotice,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
-  };
-}
-
-export function rulesOf(
-  record: Pick<
-    ScheduleRecord,
-    'timezone' | 'slot_duration' | 'slot_interval' | 'availability' | 'date_overrides' | 'buffer_before' | 'buffer_after' | 'minimum_notice'
-  >,
-): ScheduleRules {
-  return {
-    timezone: record.timezone,
-    slotDuration: record.slot_duration,
-    slotInterval: record.slot_interval,
-    availability: record.availability,
-    dateOverrides: record.date_overrides,
-    bufferBefore: record.buffer_before,
-    bufferAfter: record.buffer_after,
-    minimumNotice: record.minimum_notice,
   };
 }
 

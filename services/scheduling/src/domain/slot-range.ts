@@ -2,9 +2,9 @@ import type { Interval } from './availability.js';
 import { DAY_MS, type Zone, dateOfDayNumber, dayNumberOf } from './time.js';
 
 /** Default length of a slot range: the end date is this many days after the start date. */
-export const DEFAULT_RANGE_DAYS = 14;
+const DEFAULT_RANGE_DAYS = 14;
 /** Longest range: the end date at most this many days after the start date. */
-export const MAX_RANGE_DAYS = 62;
+const MAX_RANGE_DAYS = 62;
 
 export interface DateQuery {
   startDate?: string | undefined;

@@ -1,7 +1,7 @@
 import type { Weekday } from '@app/contracts';
 import type { ScheduleRules } from '../../src/domain/availability.js';
 
-export const ALL_DAYS: Weekday[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const ALL_DAYS: Weekday[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 /** Rules of a schedule with 30-minute slots and the given hours on every day (override what a case needs). */
 export function rules(overrides: Partial<ScheduleRules> & { hours?: [string, string][] } = {}): ScheduleRules {

@@ -10,7 +10,7 @@ export interface WaitPolicy {
 }
 
 /** Long enough for any create of the API (its upstream calls time out after 2 s); a client waits no longer. */
-export const DEFAULT_WAIT: WaitPolicy = { maxMs: 10_000, firstPauseMs: 10, maxPauseMs: 200 };
+const DEFAULT_WAIT: WaitPolicy = { maxMs: 10_000, firstPauseMs: 10, maxPauseMs: 200 };
 
 export type Claim = { reservation: Reservation } | { first: KeyRecord & { response: FirstResponse } };
 
