@@ -1,34 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CalendarConnection } from '@app/contracts';
-import type { RunningService } from '@app/service-kit/testing';
 import { organizationHeaders } from '@app/service-kit/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../src/config.js';
-import { FakeProviders } from './support/fake-providers.js';
+import { describe, expect, it } from 'vitest';
 import { UNKNOWN_SCHEDULE_ID } from './support/fake-scheduling.js';
-import {
-  EventCollector,
-  connectionRow,
-  createConnection,
-  newOrganization,
-  startCalendarSync,
-  storedTokens,
-  FileDatabase,
-} from './support/harness.js';
+import { EventCollector, connectionRow, createConnection, newOrganization, storedTokens, calendarSyncSuite } from './support/harness.js';
 
-const fake = new FakeProviders();
-const database = FileDatabase.create();
-let running: RunningService<Config>;
-
-beforeAll(async () => {
-  await fake.start();
-  running = await startCalendarSync(fake, database);
-});
-afterAll(async () => {
-  await running.stop();
-  await fake.stop();
-  await database.drop();
-});
+const suite = calendarSyncSuite();
+const { fake } = suite;
 
 function body(overrides: Record<string, unknown> = {}) {
   const account = fake.account();
@@ -40,7 +18,7 @@ describe('POST /api/v1/calendar-connections', () => {
   it('when the body is valid, then 201 with the connection and never the credentials', async () => {
     const org = newOrganization();
     const payload = body({ calendar_ids: ['primary', 'team@example.com'] });
-    const response = await running.app.inject({ method: 'POST', url: '/api/v1/calendar-connections', headers: org.headers, payload });
+    const response = await suite.running.app.inject({ method: 'POST', url: '/api/v1/calendar-connections', headers: org.headers, payload });
     expect(response.statusCode).toBe(201);
     const data = (response.json() as { data: CalendarConnection }).data;
     expect(data).toEqual({
@@ -60,9 +38,9 @@ describe('POST /api/v1/calendar-connections', () => {
   it('when created, then the tokens are stored encrypted under the current key, not as plaintext', async () => {
     const org = newOrganization();
     const payload = body();
-    const connection = await createConnection(running, org.headers, payload);
-    const row = await connectionRow(running, connection.id);
-    const { rows } = await running.infra.pool.query<{ dump: string }>(
+    const connection = await createConnection(suite.running, org.headers, payload);
+    const row = await connectionRow(suite.running, connection.id);
+    const { rows } = await suite.running.infra.pool.query<{ dump: string }>(
       `SELECT row_to_json(c)::text || encode(c.access_token_cipher, 'escape') || encode(c.refresh_token_cipher, 'escape') AS dump
          FROM calendar_sync.calendar_connections c WHERE id = $1`,
       [connection.id],
@@ -70,19 +48,19 @@ describe('POST /api/v1/calendar-connections', () => {
     expect(row?.token_key_id).toBe('k2');
     expect(rows[0]?.dump).not.toContain(payload.credentials.access_token);
     expect(rows[0]?.dump).not.toContain(payload.credentials.refresh_token);
-    const tokens = await storedTokens(running, connection.id);
+    const tokens = await storedTokens(suite.running, connection.id);
     expect(tokens.refreshToken).toBe(payload.credentials.refresh_token);
   });
 
   it('when calendar_ids is omitted, then it defaults to primary', async () => {
-    const connection = await createConnection(running, newOrganization().headers, body());
+    const connection = await createConnection(suite.running, newOrganization().headers, body());
     expect(connection.calendar_ids).toEqual(['primary']);
   });
 
   it('when a connection is created, then calendar.connection.created is published', async () => {
-    const created = new EventCollector<{ connection_id: string }>(running, 'calendar.connection.created');
+    const created = new EventCollector<{ connection_id: string }>(suite.running, 'calendar.connection.created');
     const org = newOrganization();
-    const connection = await createConnection(running, org.headers, body());
+    const connection = await createConnection(suite.running, org.headers, body());
     const event = await created.waitFor((e) => e.data.connection_id === connection.id, 'calendar.connection.created');
     expect(event.organization_id).toBe(org.id);
     created.stop();
@@ -99,7 +77,7 @@ describe('POST /api/v1/calendar-connections', () => {
     [{ calendar_ids: ['a', 'a'] }, 'calendar_ids'],
     [{ calendar_ids: [' '] }, 'calendar_ids'],
   ])('when the body is %j, then 400 naming %s', async (overrides, field) => {
-    const response = await running.app.inject({
+    const response = await suite.running.app.inject({
       method: 'POST',
       url: '/api/v1/calendar-connections',
       headers: newOrganization().headers,
@@ -111,7 +89,7 @@ describe('POST /api/v1/calendar-connections', () => {
 
   it('when the schedule is unknown, then 404 SCHEDULE_NOT_FOUND', async () => {
     for (const scheduleId of [UNKNOWN_SCHEDULE_ID, 'not-a-uuid']) {
-      const response = await running.app.inject({
+      const response = await suite.running.app.inject({
         method: 'POST',
         url: '/api/v1/calendar-connections',
         headers: newOrganization().headers,
@@ -123,7 +101,7 @@ describe('POST /api/v1/calendar-connections', () => {
   });
 
   it('when the organization header is missing, then 401', async () => {
-    const response = await running.app.inject({ method: 'POST', url: '/api/v1/calendar-connections', payload: body() });
+    const response = await suite.running.app.inject({ method: 'POST', url: '/api/v1/calendar-connections', payload: body() });
     expect(response.statusCode).toBe(401);
   });
 });
@@ -132,41 +110,44 @@ describe('GET /api/v1/calendar-connections', () => {
   it('when listing, then only the organization connections in creation order, filtered and paginated', async () => {
     const org = newOrganization();
     const scheduleId = randomUUID();
-    const first = await createConnection(running, org.headers, body({ schedule_id: scheduleId }));
-    const second = await createConnection(running, org.headers, body({ provider: 'outlook' }));
-    await createConnection(running, newOrganization().headers, body());
+    const first = await createConnection(suite.running, org.headers, body({ schedule_id: scheduleId }));
+    const second = await createConnection(suite.running, org.headers, body({ provider: 'outlook' }));
+    await createConnection(suite.running, newOrganization().headers, body());
 
-    const all = await running.app.inject({ url: '/api/v1/calendar-connections', headers: org.headers });
+    const all = await suite.running.app.inject({ url: '/api/v1/calendar-connections', headers: org.headers });
     expect(all.json()).toMatchObject({
       data: [{ id: first.id }, { id: second.id }],
       meta: { total: 2, limit: 50, offset: 0, hasMore: false },
     });
 
-    const bySchedule = await running.app.inject({ url: `/api/v1/calendar-connections?schedule_id=${scheduleId}`, headers: org.headers });
+    const bySchedule = await suite.running.app.inject({
+      url: `/api/v1/calendar-connections?schedule_id=${scheduleId}`,
+      headers: org.headers,
+    });
     expect((bySchedule.json() as { data: CalendarConnection[] }).data.map((c) => c.id)).toEqual([first.id]);
-    const byProvider = await running.app.inject({ url: '/api/v1/calendar-connections?provider=outlook', headers: org.headers });
+    const byProvider = await suite.running.app.inject({ url: '/api/v1/calendar-connections?provider=outlook', headers: org.headers });
     expect((byProvider.json() as { data: CalendarConnection[] }).data.map((c) => c.id)).toEqual([second.id]);
-    const page = await running.app.inject({ url: '/api/v1/calendar-connections?limit=1&offset=1', headers: org.headers });
+    const page = await suite.running.app.inject({ url: '/api/v1/calendar-connections?limit=1&offset=1', headers: org.headers });
     expect(page.json()).toMatchObject({ data: [{ id: second.id }], meta: { total: 2, limit: 1, offset: 1, hasMore: false } });
-    const malformed = await running.app.inject({ url: '/api/v1/calendar-connections?schedule_id=nope', headers: org.headers });
+    const malformed = await suite.running.app.inject({ url: '/api/v1/calendar-connections?schedule_id=nope', headers: org.headers });
     expect(malformed.json()).toMatchObject({ data: [], meta: { total: 0 } });
   });
 
   it.each(['limit=0', 'limit=201', 'offset=-1', 'status=broken', 'provider=yahoo'])('when the query has %s, then 400', async (query) => {
-    const response = await running.app.inject({ url: `/api/v1/calendar-connections?${query}`, headers: newOrganization().headers });
+    const response = await suite.running.app.inject({ url: `/api/v1/calendar-connections?${query}`, headers: newOrganization().headers });
     expect(response.statusCode).toBe(400);
   });
 });
 
 describe('GET /api/v1/calendar-connections/{id}', () => {
   it('when the id is of another organization, malformed or unknown, then 404', async () => {
-    const connection = await createConnection(running, newOrganization().headers, body());
+    const connection = await createConnection(suite.running, newOrganization().headers, body());
     for (const [id, headers] of [
       [connection.id, organizationHeaders()],
       ['not-a-uuid', organizationHeaders()],
       [randomUUID(), organizationHeaders()],
     ] as const) {
-      const response = await running.app.inject({ url: `/api/v1/calendar-connections/${id}`, headers });
+      const response = await suite.running.app.inject({ url: `/api/v1/calendar-connections/${id}`, headers });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ error: 'Calendar connection not found', code: 'NOT_FOUND' });
     }
@@ -175,10 +156,10 @@ describe('GET /api/v1/calendar-connections/{id}', () => {
 
 describe('DELETE /api/v1/calendar-connections/{id}', () => {
   it('when deleted, then 200, it is gone and calendar.connection.removed is published', async () => {
-    const removed = new EventCollector<{ connection_id: string; schedule_id: string }>(running, 'calendar.connection.removed');
+    const removed = new EventCollector<{ connection_id: string; schedule_id: string }>(suite.running, 'calendar.connection.removed');
     const org = newOrganization();
-    const connection = await createConnection(running, org.headers, body());
-    const response = await running.app.inject({
+    const connection = await createConnection(suite.running, org.headers, body());
+    const response = await suite.running.app.inject({
       method: 'DELETE',
       url: `/api/v1/calendar-connections/${connection.id}`,
       headers: org.headers,
@@ -187,7 +168,7 @@ describe('DELETE /api/v1/calendar-connections/{id}', () => {
     expect(response.json()).toEqual({ data: { id: connection.id, deleted: true } });
     const event = await removed.waitFor((e) => e.data.connection_id === connection.id, 'calendar.connection.removed');
     expect(event.data.schedule_id).toBe(connection.schedule_id);
-    const again = await running.app.inject({
+    const again = await suite.running.app.inject({
       method: 'DELETE',
       url: `/api/v1/calendar-connections/${connection.id}`,
       headers: org.headers,
@@ -198,22 +179,22 @@ describe('DELETE /api/v1/calendar-connections/{id}', () => {
 
   it('when the connection belongs to another organization, then 404 and it stays', async () => {
     const org = newOrganization();
-    const connection = await createConnection(running, org.headers, body());
-    const response = await running.app.inject({
+    const connection = await createConnection(suite.running, org.headers, body());
+    const response = await suite.running.app.inject({
       method: 'DELETE',
       url: `/api/v1/calendar-connections/${connection.id}`,
       headers: organizationHeaders(),
     });
     expect(response.statusCode).toBe(404);
-    expect(await connectionRow(running, connection.id)).toBeDefined();
+    expect(await connectionRow(suite.running, connection.id)).toBeDefined();
   });
 });
 
 describe('POST /api/v1/calendar-connections/{id}/sync', () => {
   it('when asked, then 202 with the connection', async () => {
     const org = newOrganization();
-    const connection = await createConnection(running, org.headers, body());
-    const response = await running.app.inject({
+    const connection = await createConnection(suite.running, org.headers, body());
+    const response = await suite.running.app.inject({
       method: 'POST',
       url: `/api/v1/calendar-connections/${connection.id}/sync`,
       headers: org.headers,
@@ -223,7 +204,7 @@ describe('POST /api/v1/calendar-connections/{id}/sync', () => {
   });
 
   it('when the id is unknown, then 404', async () => {
-    const response = await running.app.inject({
+    const response = await suite.running.app.inject({
       method: 'POST',
       url: `/api/v1/calendar-connections/${randomUUID()}/sync`,
       headers: organizationHeaders(),

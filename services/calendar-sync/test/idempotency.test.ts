@@ -1,23 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { describeIdempotentCreates, listedCount, postWithKey, type RunningService } from '@app/service-kit/testing';
-import type { Config } from '../src/config.js';
-import { FakeProviders } from './support/fake-providers.js';
-import { FileDatabase, newOrganization, startCalendarSync } from './support/harness.js';
+import { describe } from 'vitest';
+import { describeIdempotentCreates, listedCount, postWithKey } from '@app/service-kit/testing';
+import { calendarSyncSuite, newOrganization } from './support/harness.js';
 
 describe('Idempotency-Key on the calendar-sync service', () => {
-  const fake = new FakeProviders();
-  const database = FileDatabase.create();
-  let running: RunningService<Config>;
-  beforeAll(async () => {
-    await fake.start();
-    running = await startCalendarSync(fake, database);
-  });
-  afterAll(async () => {
-    await running.stop();
-    await fake.stop();
-    await database.drop();
-  });
+  const suite = calendarSyncSuite();
+  const { fake } = suite;
 
   /** A connection body of an account of its own (the account's primary calendar is empty). */
   function connectionBody(scheduleId: string) {
@@ -33,8 +21,8 @@ describe('Idempotency-Key on the calendar-sync service', () => {
         const org = newOrganization();
         const bodies = { same: connectionBody(randomUUID()), other: connectionBody(randomUUID()) };
         return {
-          create: (key, body = 'same') => postWithKey(running.app, '/api/v1/calendar-connections', org.headers, key, bodies[body]),
-          count: () => listedCount(running.app, '/api/v1/calendar-connections', org.headers),
+          create: (key, body = 'same') => postWithKey(suite.running.app, '/api/v1/calendar-connections', org.headers, key, bodies[body]),
+          count: () => listedCount(suite.running.app, '/api/v1/calendar-connections', org.headers),
         };
       },
     },

@@ -1,37 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { RunningService } from '@app/service-kit/testing';
 import { DateTime } from 'luxon';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../src/config.js';
-import { FakeProviders, type FakeAccount } from './support/fake-providers.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeAccount } from './support/fake-providers.js';
 import { FAKE_SCHEDULE_ZONE } from './support/fake-scheduling.js';
-import {
-  createConnection,
-  newOrganization,
-  outboxEvents,
-  startCalendarSync,
-  storedTokens,
-  waitForSync,
-  FileDatabase,
-} from './support/harness.js';
+import { createConnection, newOrganization, outboxEvents, storedTokens, waitForSync, calendarSyncSuite } from './support/harness.js';
 
 interface BusyUpdated {
   windows: { start: string; end: string }[];
 }
 
-const fake = new FakeProviders();
-const database = FileDatabase.create();
-let running: RunningService<Config>;
-
-beforeAll(async () => {
-  await fake.start();
-  running = await startCalendarSync(fake, database);
-});
-afterAll(async () => {
-  await running.stop();
-  await fake.stop();
-  await database.drop();
-});
+const suite = calendarSyncSuite();
+const { fake } = suite;
 
 /** A UTC instant `days` from today at `hour`:00. */
 const at = (days: number, hour: number) => {
@@ -44,24 +23,24 @@ const dateIn = (days: number) => at(days, 12).slice(0, 10);
 async function connect(account: FakeAccount, extra: Record<string, unknown> = {}) {
   const org = newOrganization();
   const before = new Date();
-  const connection = await createConnection(running, org.headers, {
+  const connection = await createConnection(suite.running, org.headers, {
     provider: 'outlook',
     schedule_id: randomUUID(),
     credentials: account.credentials(),
     ...extra,
   });
-  const row = await waitForSync(running, connection.id, before);
+  const row = await waitForSync(suite.running, connection.id, before);
   return { org, connection, row };
 }
 
 async function syncNow(id: string, headers: Record<string, string>) {
   const before = new Date();
-  await running.app.inject({ method: 'POST', url: `/api/v1/calendar-connections/${id}/sync`, headers });
-  return waitForSync(running, id, before);
+  await suite.running.app.inject({ method: 'POST', url: `/api/v1/calendar-connections/${id}/sync`, headers });
+  return waitForSync(suite.running, id, before);
 }
 
 async function lastWindows(connectionId: string) {
-  return (await outboxEvents<BusyUpdated>(running, 'calendar.busy.updated', connectionId)).at(-1)?.windows;
+  return (await outboxEvents<BusyUpdated>(suite.running, 'calendar.busy.updated', connectionId)).at(-1)?.windows;
 }
 
 describe('Outlook sync', () => {
@@ -140,7 +119,7 @@ describe('Outlook sync', () => {
     fake.expireAccessToken(account);
     const row = await syncNow(connection.id, org.headers);
     expect(row.status).toBe('active');
-    const stored = await storedTokens(running, connection.id);
+    const stored = await storedTokens(suite.running, connection.id);
     expect(stored.accessToken).toBe(account.accessToken);
     expect(stored.refreshToken).toBe(account.refreshToken);
     expect(stored.refreshToken).not.toBe(firstRefreshToken);

@@ -5,13 +5,13 @@ import { ensureDatabase } from '@app/service-kit';
 import { organizationHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
 import type { Subscription } from '@nats-io/nats-core';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { configSchema, type Config } from '../../src/config.js';
 import { openTokens } from '../../src/domain/connection-tokens.js';
 import { parseKeyRing } from '../../src/domain/token-cipher.js';
 import { service } from '../../src/service.js';
 import { serveFakeSchedules } from './fake-scheduling.js';
-import type { FakeProviders } from './fake-providers.js';
+import { FakeProviders } from './fake-providers.js';
 
 export const TEST_KEY_RING = `k2:${Buffer.alloc(32, 2).toString('base64')},k1:${Buffer.alloc(32, 1).toString('base64')}`;
 
@@ -68,6 +68,37 @@ export async function startCalendarSync(
   const running = await startTestService(service, configSchema, testServiceEnv(fake, { DATABASE_URL: database.url, ...extra }));
   serveFakeSchedules(running.infra.bus);
   return running;
+}
+
+/** A file's calendar-sync: started on its own database with its own fake providers before the file's tests, stopped after. */
+export interface CalendarSyncSuite {
+  fake: FakeProviders;
+  database: FileDatabase;
+  /** The started service (inside tests and hooks). */
+  readonly running: RunningService<Config>;
+}
+
+export function calendarSyncSuite(): CalendarSyncSuite {
+  const fake = new FakeProviders();
+  const database = FileDatabase.create();
+  let running: RunningService<Config> | undefined;
+  beforeAll(async () => {
+    await fake.start();
+    running = await startCalendarSync(fake, database);
+  });
+  afterAll(async () => {
+    await running?.stop();
+    await fake.stop();
+    await database.drop();
+  });
+  return {
+    fake,
+    database,
+    get running() {
+      if (!running) throw new Error('calendar-sync is not started yet: use it inside tests and hooks');
+      return running;
+    },
+  };
 }
 
 export function newOrganization(): { id: string; headers: Record<string, string> } {
