@@ -1,4 +1,4 @@
-import { bookingRecordSchema, createBookingBodySchema, dataEnvelope, errorResponses, idempotencyHeadersSchema } from '@app/contracts';
+import { bookingRecordSchema, createBookingBodySchema, dataEnvelope, errorResponses } from '@app/contracts';
 import { idempotencyReservation, type ServiceApp } from '@app/service-kit';
 import { toBookingRecord } from '../domain/booking-record.js';
 import type { BookingContext } from '../use-cases/context.js';
@@ -13,7 +13,6 @@ export function registerCreateBooking(app: ServiceApp, ctx: BookingContext): voi
         operationId: 'createBooking',
         summary: 'Create a booking (PENDING)',
         tags: ['bookings'],
-        headers: idempotencyHeadersSchema,
         body: createBookingBodySchema,
         response: {
           201: dataEnvelope(bookingRecordSchema),
