@@ -72,7 +72,9 @@ function authClient(settings: GoogleSettings, input: ReadBusyInput): OAuth2Clien
     eagerRefreshThresholdMillis: REFRESH_MARGIN_MS,
     // Also refresh on a 401 although we know the expiry (the token may have been revoked early).
     forceRefreshOnFailure: true,
-    transporterOptions: { timeout: settings.timeoutMs },
+    // Node's own fetch, not gaxios' node-fetch: node-fetch answers an abort that lands after the headers by emitting
+    // 'error' on a body stream nobody listens to, an uncaught exception (seen when a sync is cancelled at shutdown).
+    transporterOptions: { timeout: settings.timeoutMs, fetchImplementation: fetch },
   });
   auth.setCredentials({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expiry_date: tokens.expiresAt.getTime() });
   auth.on('tokens', (fresh) => {
