@@ -55,9 +55,10 @@ describe('NATS stopped for 10 s while bookings are created', () => {
       });
       if (response.status === 201) created.push(dataEnvelope(z.object({ id: z.string() })).parse(response.body).data.id);
       else {
-        // While NATS is away the availability check cannot be asked: 503, never a hang or a 500.
+        // While NATS is away the availability check cannot be asked: 503 with Retry-After, never a hang or a 500.
         expect(response.status).toBe(503);
         expect(errorBodySchema.parse(response.body).code).toBe('UPSTREAM_UNAVAILABLE');
+        expect(response.headers.get('retry-after')).toBe('1');
         refused.push(response.status);
       }
     };

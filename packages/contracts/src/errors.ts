@@ -28,14 +28,12 @@ export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, .
 /** `{path, message}` for one failed field of a validation error. */
 export const errorDetailSchema = z.object({ path: z.string(), message: z.string() });
 
-/** The one error body every service and the gateway answer with. */
-export const errorBodySchema = z
-  .object({
-    error: z.string(),
-    code: errorCodeSchema,
-    details: z.array(errorDetailSchema).optional(),
-  })
-  .meta({ id: 'Error' });
+/** The one error body every service and the gateway answer with (the document narrows `code` per operation: error-responses.ts). */
+export const errorBodySchema = z.object({
+  error: z.string(),
+  code: errorCodeSchema,
+  details: z.array(errorDetailSchema).optional(),
+});
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const INTERNAL_ERROR_BODY: ErrorBody = { error: 'Internal server error', code: 'INTERNAL' };

@@ -15,4 +15,5 @@ export * from './bookings-http.js';
 export * from './scheduling-http.js';
 export * from './event-types-http.js';
 export * from './error-responses.js';
+export * from './idempotency.js';
 export * from './examples.js';

@@ -2,6 +2,7 @@ export type { ContainerOptions } from './container-options.js';
 export { imageFor } from './images.js';
 export { freePort } from './free-port.js';
 export { waitForNats } from './nats-ready.js';
+export { isReachable } from './tcp-probe.js';
 export { startPostgresContainer, type StartedPostgres } from './postgres-container.js';
 export { startNatsContainer, type NatsContainerOptions, type StartedNats } from './nats-container.js';
 export { startSystem, type ServiceName, type StartedSystem, type SystemOptions } from './start-system.js';

@@ -1,21 +1,11 @@
-import net from 'node:net';
+import { tcpProbe } from './tcp-probe.js';
 
 /**
  * True once a NATS server greets at host:port with its INFO line. A bare TCP connect is not enough: an engine's
  * port forwarder accepts connections before (and without) the server behind it.
  */
 function natsGreets(host: string, port: number, ms = 1000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(ms, () => done(false));
-    socket.once('data', (data) => done(data.toString('utf8').startsWith('INFO ')));
-    socket.once('error', () => done(false));
-    socket.once('close', () => done(false));
-  });
+  return tcpProbe(host, port, ms, (socket, done) => socket.once('data', (data) => done(data.toString('utf8').startsWith('INFO '))));
 }
 
 /** Waits until `natsGreets`, or fails after `timeoutMs`. */

@@ -125,7 +125,7 @@ describe('proxying', () => {
 });
 
 describe('an upstream that is down', () => {
-  it('when the service does not answer, then 503 UPSTREAM_UNAVAILABLE quickly, never a hang or 500', async () => {
+  it('when the service does not answer, then 503 UPSTREAM_UNAVAILABLE with Retry-After quickly, never a hang or 500', async () => {
     const upstreams = await startEchoUpstreams();
     const gateway = await startGateway({ ...upstreams.env, CATALOG_URL: `http://127.0.0.1:${await freePort()}` });
     try {
@@ -133,6 +133,7 @@ describe('an upstream that is down', () => {
       const response = await gateway.app.inject({ url: '/api/v1/products', headers: { authorization: `Bearer ${org.api_key}` } });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({ error: 'A service this request needs did not answer in time', code: 'UPSTREAM_UNAVAILABLE' });
+      expect(response.headers['retry-after']).toBe('1');
     } finally {
       await gateway.stop();
       await upstreams.close();

@@ -1,7 +1,6 @@
 // @app/testkit is a devDependency of the workspace root, where the test runs start, not of this package: npm's
 // `--workspace` install of a service's production dependencies (Dockerfile) would otherwise bring testcontainers along.
-import { startNatsContainer, startPostgresContainer } from '@app/testkit';
-import { isReachable } from './reachability.js';
+import { isReachable, startNatsContainer, startPostgresContainer } from '@app/testkit';
 import type { TestInfra } from './test-infra.js';
 
 const LOCAL_POSTGRES = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
