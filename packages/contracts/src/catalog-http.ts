@@ -17,11 +17,8 @@ export const productSlugSchema = z
   .max(200, { message: 'must be at most 200 characters' })
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { message: 'must contain only lowercase letters, digits and single hyphens' });
 
-/** Record ids in paths and bodies are checked by the use case, so a malformed one is a 404 rather than a 400. */
-const idParam = z.string();
-export const productParamsSchema = z.object({ id: idParam });
-export const productImageParamsSchema = z.object({ id: idParam, imageId: idParam });
-export const mediaParamsSchema = z.object({ id: idParam });
+/** Record ids in paths are checked by the use case, so a malformed one is a 404 rather than a 400 (single ids: the kit's idParamsSchema). */
+export const productImageParamsSchema = z.object({ id: z.string(), imageId: z.string() });
 export const mediaContentParamsSchema = z.object({ token: z.string(), name: z.string() });
 
 const name = z.string({ message: 'must be a string' }).trim().min(1, { message: 'must not be empty' }).max(200, {

@@ -162,8 +162,6 @@ export const listSchedulesQuerySchema = z.strictObject(
   { ...paginationQuerySchema.shape, active: queryBooleanSchema.optional() },
   strictFields,
 );
-
-export const scheduleIdParamsSchema = z.object({ id: z.string() });
 export const deletedScheduleSchema = z.object({ id: z.uuid(), deleted: z.literal(true) });
 
 /** GET /api/bookings/slots: dates are local to `timezone` (default the schedule's); `endDate` is inclusive. */

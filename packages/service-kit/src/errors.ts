@@ -28,3 +28,11 @@ export function notFound(what = 'Resource'): AppError {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/**
+ * The answer for an unknown, inactive, malformed or other organization's schedule: scheduling gives it for
+ * slots and its NATS requests, and bookings gives the same when the schedule it asked about was not found.
+ */
+export function scheduleNotFound(): AppError {
+  return new AppError('SCHEDULE_NOT_FOUND', 'Schedule not found or inactive');
+}

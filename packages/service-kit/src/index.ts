@@ -2,16 +2,27 @@ export * from './config.js';
 export * from './errors.js';
 export { buildService, type ServiceApp, type ServiceOptions } from './http/build-service.js';
 export { errorHandler, notFoundHandler } from './http/error-handler.js';
-export { organizationId, organizationTimeZone } from './http/organization.js';
+export { callerOf, eventContextOf, messageCallerOf, optionalCallerOf, type Caller } from './http/caller.js';
+export { idParamsSchema, recordId } from './http/record-id.js';
+export { serviceContext, type ServiceContext } from './context.js';
 export { idempotencyReservation } from './http/idempotency/idempotency-hooks.js';
 export { completeReservationSql, IdempotencyStore, type Reservation } from './http/idempotency/idempotency.store.js';
 export { canonicalJson, requestHash } from './http/idempotency/request-hash.js';
 export type { ReadinessCheck } from './http/health.js';
-export { createPool, ensureDatabase } from './db/pool.js';
-export { namedStatement, SqlParams, type Queryable } from './db/statements.js';
-export { PgDb } from './db/pg-db.js';
+export { createPool, ensureDatabase, ServicePool } from './db/pool.js';
+export { namedStatement, SqlParams } from './db/statements.js';
+export { queryableOf, sqlOf, type PrismaRaw, type Queryable, type SqlResult } from './db/sql.js';
+export { withTransaction } from './db/transaction.js';
+export {
+  isExclusionViolation,
+  isForeignKeyViolation,
+  isRetryableConflict,
+  isUniqueViolation,
+  pgFailureOf,
+  SqlState,
+} from './db/pg-errors.js';
 export { isoInstant, isoInstantSql } from './db/instants.js';
-export { prismaAdapter, type SqlExecutor, type TransactionalDb } from './db/prisma.js';
+export { prismaAdapter } from './db/prisma.js';
 export { migrate, type MigrateOptions } from './db/migrate.js';
 export { Bus, type BusOptions } from './nats/bus.js';
 export { startConsumer, consumerTask, type ConsumerOptions, type RunningConsumer } from './nats/consumer.js';

@@ -19,7 +19,7 @@ describe('startConsumer', () => {
   let failNext = false;
 
   const total = async (counter: string) => {
-    const rows = await schema.db.$queryRawUnsafe<{ total: number }[]>('SELECT total FROM counters WHERE name = $1', counter);
+    const { rows } = await schema.pool.query<{ total: number }>('SELECT total FROM counters WHERE name = $1', [counter]);
     return rows[0]?.total;
   };
   const publishRaw = (payload: unknown, msgID = randomUUID()) =>
@@ -28,25 +28,24 @@ describe('startConsumer', () => {
   beforeAll(async () => {
     bus = await kitBus();
     schema = await kitSchema();
-    await schema.db.$executeRawUnsafe('CREATE TABLE counters (name text PRIMARY KEY, total integer NOT NULL)');
-    await schema.db.$executeRawUnsafe('CREATE TABLE applied (position bigserial PRIMARY KEY, counter text NOT NULL, by integer NOT NULL)');
+    await schema.pool.query('CREATE TABLE counters (name text PRIMARY KEY, total integer NOT NULL)');
+    await schema.pool.query('CREATE TABLE applied (position bigserial PRIMARY KEY, counter text NOT NULL, by integer NOT NULL)');
     await bus.ensureStream(STREAM);
     consumer = await startConsumer(bus, {
       durable: 'kit-counter',
       stream: STREAM,
       events: [counted],
-      db: schema.db,
+      pool: schema.pool,
       handle: async (event, tx) => {
         if (failNext) {
           failNext = false;
           throw new Error('transient failure');
         }
-        await tx.$executeRawUnsafe(
-          'INSERT INTO counters (name, total) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET total = counters.total + $2',
+        await tx.query('INSERT INTO counters (name, total) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET total = counters.total + $2', [
           event.data.counter,
           event.data.by,
-        );
-        await tx.$executeRawUnsafe('INSERT INTO applied (counter, by) VALUES ($1, $2)', event.data.counter, event.data.by);
+        ]);
+        await tx.query('INSERT INTO applied (counter, by) VALUES ($1, $2)', [event.data.counter, event.data.by]);
       },
     });
   });
@@ -93,7 +92,7 @@ describe('startConsumer', () => {
   });
 
   const appliedOrder = async (counter: string) =>
-    (await schema.db.$queryRawUnsafe<{ by: number }[]>('SELECT by FROM applied WHERE counter = $1 ORDER BY position', counter)).map(
+    (await schema.pool.query<{ by: number }>('SELECT by FROM applied WHERE counter = $1 ORDER BY position', [counter])).rows.map(
       (row) => row.by,
     );
 

@@ -24,13 +24,13 @@ describe('idempotency_records', () => {
   let store: IdempotencyStore;
   beforeAll(async () => {
     schema = await kitSchema();
-    store = new IdempotencyStore(schema.db.pool);
+    store = new IdempotencyStore(schema.pool);
   });
   afterAll(() => schema.close());
 
   const keyed = () => ({ scope: randomUUID(), key: `k-${randomUUID()}`, target: 'POST /things', requestHash: 'h' });
   const age = (request: { scope: string }, column: 'created_at' | 'locked_until', interval: string) =>
-    schema.db.pool.query(`UPDATE idempotency_records SET ${column} = now() - interval '${interval}' WHERE scope = $1`, [request.scope]);
+    schema.pool.query(`UPDATE idempotency_records SET ${column} = now() - interval '${interval}' WHERE scope = $1`, [request.scope]);
 
   it('when a duplicate waits longer than its bound for a live reservation, then it gets a retryable 409 CONFLICT', async () => {
     const request = keyed();
@@ -75,7 +75,7 @@ describe('idempotency_records', () => {
     if (!reservation) throw new Error('not reserved');
     const body = '{"data":{"api_key":"sk_shown_once"}}';
     await store.complete(reservation, 'h', { statusCode: 201, body });
-    const { rows } = await schema.db.pool.query<{ key: string; response_body: string }>(
+    const { rows } = await schema.pool.query<{ key: string; response_body: string }>(
       'SELECT key, response_body FROM idempotency_records WHERE scope = $1',
       [request.scope],
     );
@@ -94,7 +94,7 @@ describe('idempotency_records', () => {
     await age(old, 'created_at', '25 hours');
     await age(young, 'created_at', '23 hours');
     expect(await new IdempotencySweeper(store, silentLog).sweep()).toBeGreaterThanOrEqual(1);
-    const { rows } = await schema.db.pool.query<{ scope: string }>('SELECT scope FROM idempotency_records WHERE scope = ANY($1)', [
+    const { rows } = await schema.pool.query<{ scope: string }>('SELECT scope FROM idempotency_records WHERE scope = ANY($1)', [
       [old.scope, young.scope],
     ]);
     expect(rows.map((row) => row.scope)).toEqual([young.scope]);

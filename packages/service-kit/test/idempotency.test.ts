@@ -16,14 +16,14 @@ describe('Idempotency-Key on a creating route of buildService', () => {
   const fresh = () => ({ title: `t-${randomUUID()}`, key: `k-${randomUUID()}` });
   const recordOf = async (key: string) =>
     (
-      await kit.schema.db.pool.query<{ status_code: number | null }>('SELECT status_code FROM idempotency_records WHERE key = $1', [
+      await kit.schema.pool.query<{ status_code: number | null }>('SELECT status_code FROM idempotency_records WHERE key = $1', [
         keyDigest(key),
       ])
     ).rows;
 
   it('when a request has no key, then nothing is recorded and every request runs', async () => {
     const { title } = fresh();
-    const records = async () => (await kit.schema.db.pool.query('SELECT 1 FROM idempotency_records')).rowCount;
+    const records = async () => (await kit.schema.pool.query('SELECT 1 FROM idempotency_records')).rowCount;
     const before = await records();
     await kit.post(title, undefined);
     await kit.post(title, undefined);
@@ -95,7 +95,7 @@ describe('Idempotency-Key on a creating route of buildService', () => {
   it('when the holder of a key crashed mid-request, then its reservation lapses and a retry takes the key', async () => {
     const { title, key } = fresh();
     await kit.store.reserve({ scope: ORGANIZATION, key, target: 'POST /things', requestHash: null });
-    await kit.schema.db.pool.query(`UPDATE idempotency_records SET locked_until = now() - interval '1 second' WHERE key = $1`, [
+    await kit.schema.pool.query(`UPDATE idempotency_records SET locked_until = now() - interval '1 second' WHERE key = $1`, [
       keyDigest(key),
     ]);
     const retried = await kit.post(title, key);

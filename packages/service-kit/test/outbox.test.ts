@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { defineEvent, defineStream } from '@app/contracts';
-import { Bus, OutboxRelay, recordEvent, type PgDb } from '../src/index.js';
+import type pg from 'pg';
+import { Bus, OutboxRelay, recordEvent, withTransaction } from '../src/index.js';
 import { OwnNatsServer } from '../src/testing/index.js';
 import { eventually, kitSchema, silentLog } from './support/kit-env.js';
 
@@ -25,15 +26,15 @@ describe('outbox relay', () => {
   let nats: OwnNatsServer;
   let bus: Bus;
   let schema: Awaited<ReturnType<typeof kitSchema>>;
-  let db: PgDb;
+  let pool: pg.Pool;
   let relay: OutboxRelay;
 
   beforeAll(async () => {
     nats = await OwnNatsServer.start();
     bus = await Bus.connect({ url: nats.url, prefix: '', service: 'kit-test', requestTimeoutMs: 500, log: silentLog });
     schema = await kitSchema();
-    db = schema.db;
-    relay = new OutboxRelay({ db, bus, stream: STREAM, pollMs: 100 });
+    pool = schema.pool;
+    relay = new OutboxRelay({ pool, bus, stream: STREAM, pollMs: 100 });
     await relay.start();
   });
   afterAll(async () => {
@@ -44,25 +45,27 @@ describe('outbox relay', () => {
   });
 
   it('when a change commits, then its event is published once with msgID = event id', async () => {
-    const event = await db.$transaction((tx) => recordEvent(tx, thingCreated, { name: 'first' }, { organizationId: randomUUID() }));
+    const event = await withTransaction(pool, (tx) => recordEvent(tx, thingCreated, { name: 'first' }, { organizationId: randomUUID() }));
     relay.wake();
     const messages = await eventually(async () => {
       const all = await streamMessages(bus);
       return all.some((m) => m.id === event.id) ? all : undefined;
     });
     expect(messages.filter((m) => m.id === event.id)).toHaveLength(1);
-    const [row] = await db.$queryRawUnsafe<{ published_at: Date | null }[]>('SELECT published_at FROM outbox WHERE id = $1', event.id);
-    expect(row?.published_at).toBeInstanceOf(Date);
+    // The message is in the stream a moment before the relay's transaction marking it published commits.
+    const publishedAt = await eventually(async () => {
+      const { rows } = await pool.query<{ published_at: Date | null }>('SELECT published_at FROM outbox WHERE id = $1', [event.id]);
+      return rows[0]?.published_at ?? undefined;
+    });
+    expect(publishedAt).toBeInstanceOf(Date);
   });
 
   it('when the transaction rolls back, then nothing is published', async () => {
-    const doomed = await db
-      .$transaction(async (tx) => {
-        const event = await recordEvent(tx, thingCreated, { name: 'doomed' }, { organizationId: randomUUID() });
-        throw Object.assign(new Error('rollback'), { event });
-      })
-      .catch((error: { event: { id: string } }) => error.event);
-    const marker = await db.$transaction((tx) =>
+    const doomed = await withTransaction(pool, async (tx) => {
+      const event = await recordEvent(tx, thingCreated, { name: 'doomed' }, { organizationId: randomUUID() });
+      throw Object.assign(new Error('rollback'), { event });
+    }).catch((error: { event: { id: string } }) => error.event);
+    const marker = await withTransaction(pool, (tx) =>
       recordEvent(tx, thingCreated, { name: 'after-rollback' }, { organizationId: randomUUID() }),
     );
     relay.wake();
@@ -71,7 +74,7 @@ describe('outbox relay', () => {
       return all.some((m) => m.id === marker.id) ? all : undefined;
     });
     expect(messages.some((m) => m.id === doomed.id)).toBe(false);
-    expect(await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM outbox WHERE id = $1', doomed.id)).toHaveLength(0);
+    expect((await pool.query('SELECT 1 FROM outbox WHERE id = $1', [doomed.id])).rowCount).toBe(0);
   });
 
   it('when NATS is down while events are written, then each is delivered exactly once after it returns', async () => {
@@ -79,12 +82,14 @@ describe('outbox relay', () => {
     const written = [];
     for (let i = 0; i < 5; i += 1) {
       written.push(
-        await db.$transaction((tx) => recordEvent(tx, thingCreated, { name: `offline-${i}` }, { organizationId: randomUUID() })),
+        await withTransaction(pool, (tx) => recordEvent(tx, thingCreated, { name: `offline-${i}` }, { organizationId: randomUUID() })),
       );
       relay.wake();
     }
     await new Promise((resolve) => setTimeout(resolve, 800));
-    const [pending] = await db.$queryRawUnsafe<{ count: string }[]>('SELECT count(*) FROM outbox WHERE published_at IS NULL');
+    const {
+      rows: [pending],
+    } = await pool.query<{ count: string }>('SELECT count(*) FROM outbox WHERE published_at IS NULL');
     expect(Number(pending?.count)).toBe(5);
 
     await nats.resume();
@@ -108,13 +113,15 @@ describe('outbox relay', () => {
         },
       });
     await relay.stop();
-    relay = new OutboxRelay({ db, bus: counting(bus), stream: STREAM, pollMs: 50 });
+    relay = new OutboxRelay({ pool, bus: counting(bus), stream: STREAM, pollMs: 50 });
     await relay.start();
-    const second = new OutboxRelay({ db, bus: counting(bus), stream: STREAM, pollMs: 50 });
+    const second = new OutboxRelay({ pool, bus: counting(bus), stream: STREAM, pollMs: 50 });
     await second.start();
     const written = [];
     for (let i = 0; i < 30; i += 1) {
-      written.push(await db.$transaction((tx) => recordEvent(tx, thingCreated, { name: `race-${i}` }, { organizationId: randomUUID() })));
+      written.push(
+        await withTransaction(pool, (tx) => recordEvent(tx, thingCreated, { name: `race-${i}` }, { organizationId: randomUUID() })),
+      );
       relay.wake();
       second.wake();
     }

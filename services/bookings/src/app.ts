@@ -3,12 +3,12 @@ import { buildService, type ReadinessCheck, type ServiceApp } from '@app/service
 import { registerChangeBooking } from './routes/change-booking.route.js';
 import { registerCreateBooking } from './routes/create-booking.route.js';
 import { registerReadBookings } from './routes/read-bookings.route.js';
-import type { BookingContext } from './use-cases/context.js';
+import type { UseCaseContext } from './use-cases/context.js';
 
 export interface AppDeps {
   log: FastifyBaseLogger;
   readiness: ReadinessCheck[];
-  context: BookingContext;
+  ctx: UseCaseContext;
 }
 
 /** Bookings against schedules: lifecycle, double-booking guard, idempotency. */
@@ -19,8 +19,8 @@ export async function buildApp(deps: AppDeps): Promise<ServiceApp> {
     log: deps.log,
     readiness: deps.readiness,
   });
-  registerCreateBooking(app, deps.context);
-  registerReadBookings(app, deps.context);
-  registerChangeBooking(app, deps.context);
+  registerCreateBooking(app, deps.ctx);
+  registerReadBookings(app, deps.ctx);
+  registerChangeBooking(app, deps.ctx);
   return app;
 }

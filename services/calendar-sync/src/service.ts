@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { CALENDAR_STREAM } from '@app/contracts';
-import { OutboxRelay, PgDb, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import { SchedulingClient } from './clients/scheduling.client.js';
 import { microsoftEndpoints, type Config } from './config.js';
-import { ConnectionRepository } from './db/connection.repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { googleCalendarReader } from './providers/google-calendar.reader.js';
 import { MicrosoftTokenClient } from './providers/microsoft-token.client.js';
@@ -27,8 +26,7 @@ export const service: ServiceDefinition<Config> = {
   async build(infra) {
     const { config } = infra;
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-    const relay = new OutboxRelay({ db: new PgDb(infra.pool), bus: infra.bus, stream: CALENDAR_STREAM });
-    const ring = keyRingFrom(config);
+    const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: CALENDAR_STREAM });
     const retry: RetrySettings = {
       attempts: REQUEST_ATTEMPTS,
       baseMs: config.CALENDAR_RETRY_BASE_MS,
@@ -41,39 +39,32 @@ export const service: ServiceDefinition<Config> = {
       clientSecret: config.MICROSOFT_CLIENT_SECRET,
       timeoutMs,
     });
-    const sync = new SyncLoop(
-      {
-        prisma,
-        ring,
-        readers: {
-          google: googleCalendarReader({
-            apiUrl: config.GOOGLE_API_URL,
-            tokenUrl: config.GOOGLE_TOKEN_URL,
-            clientId: config.GOOGLE_CLIENT_ID,
-            clientSecret: config.GOOGLE_CLIENT_SECRET,
-            timeoutMs,
-            retry,
-          }),
-          outlook: outlookCalendarReader({ graphUrl: config.GRAPH_API_URL, tokens: microsoftTokens, timeoutMs, retry }),
-        },
-        intervalMs: config.CALENDAR_SYNC_INTERVAL_MS,
-        random: Math.random,
-        log: infra.log,
-        published: () => relay.wake(),
-      },
-      { concurrency: config.CALENDAR_SYNC_CONCURRENCY, pollMs: config.CALENDAR_SYNC_POLL_MS, leaseMs: config.CALENDAR_SYNC_LEASE_MS },
-    );
     const ctx: UseCaseContext = {
+      ...serviceContext(infra, relay),
       prisma,
-      connections: new ConnectionRepository(prisma),
       scheduling: new SchedulingClient(infra.bus),
-      ring,
+      ring: keyRingFrom(config),
       stateSecret: stateSecretFrom(config),
       oauth: { google: googleOAuth(config), outlook: microsoftOAuth(config) },
+      readers: {
+        google: googleCalendarReader({
+          apiUrl: config.GOOGLE_API_URL,
+          tokenUrl: config.GOOGLE_TOKEN_URL,
+          clientId: config.GOOGLE_CLIENT_ID,
+          clientSecret: config.GOOGLE_CLIENT_SECRET,
+          timeoutMs,
+          retry,
+        }),
+        outlook: outlookCalendarReader({ graphUrl: config.GRAPH_API_URL, tokens: microsoftTokens, timeoutMs, retry }),
+      },
+      syncPolicy: { intervalMs: config.CALENDAR_SYNC_INTERVAL_MS, random: Math.random },
       wakeSync: () => sync.wake(),
-      wakeRelay: () => relay.wake(),
-      now: () => new Date(),
     };
+    const sync = new SyncLoop(ctx, {
+      concurrency: config.CALENDAR_SYNC_CONCURRENCY,
+      pollMs: config.CALENDAR_SYNC_POLL_MS,
+      leaseMs: config.CALENDAR_SYNC_LEASE_MS,
+    });
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
     return { app, background: [relay, sync], close: () => prisma.$disconnect() };
   },

@@ -6,11 +6,12 @@ import { registerMediaContentRoute } from './routes/media-content.route.js';
 import { registerMediaRoutes } from './routes/media.route.js';
 import { registerProductImageRoutes } from './routes/product-images.route.js';
 import { registerProductRoutes } from './routes/products.route.js';
-import type { CatalogDeps } from './use-cases/context.js';
+import type { UseCaseContext } from './use-cases/context.js';
 
-export interface AppDeps extends CatalogDeps {
+export interface AppDeps {
   log: FastifyBaseLogger;
   readiness: ReadinessCheck[];
+  ctx: UseCaseContext;
 }
 
 /** Products, media files and product images. */
@@ -22,10 +23,10 @@ export async function buildApp(deps: AppDeps): Promise<ServiceApp> {
     readiness: deps.readiness,
   });
   // Uploads are streamed part by part (request.parts()), never buffered or written to temp files.
-  await app.register(multipart, { limits: uploadLimits(deps.maxUploadBytes) });
-  registerMediaRoutes(app, deps);
-  registerMediaContentRoute(app, deps);
-  registerProductRoutes(app, deps);
-  registerProductImageRoutes(app, deps);
+  await app.register(multipart, { limits: uploadLimits(deps.ctx.maxUploadBytes) });
+  registerMediaRoutes(app, deps.ctx);
+  registerMediaContentRoute(app, deps.ctx);
+  registerProductRoutes(app, deps.ctx);
+  registerProductImageRoutes(app, deps.ctx);
   return app;
 }

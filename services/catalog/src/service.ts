@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { CATALOG_STREAM } from '@app/contracts';
-import { OutboxRelay, PgDb, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { LocalDiskStorage } from './storage/local-disk.storage.js';
+import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'catalog';
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -15,17 +16,15 @@ export const service: ServiceDefinition<Config> = {
   migrationsDir: MIGRATIONS_DIR,
   async build(infra) {
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-    const relay = new OutboxRelay({ db: new PgDb(infra.pool), bus: infra.bus, stream: CATALOG_STREAM });
-    const app = await buildApp({
-      log: infra.log,
-      readiness: infra.readiness,
+    const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: CATALOG_STREAM });
+    const ctx: UseCaseContext = {
+      ...serviceContext(infra, relay),
       prisma,
-      pool: infra.pool,
-      relay,
       storage: new LocalDiskStorage(infra.config.MEDIA_DIR),
       publicBaseUrl: infra.config.PUBLIC_BASE_URL,
       maxUploadBytes: infra.config.MEDIA_MAX_BYTES,
-    });
+    };
+    const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
     return { app, background: [relay], close: () => prisma.$disconnect() };
   },
 };

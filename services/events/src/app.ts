@@ -8,7 +8,7 @@ import type { UseCaseContext } from './use-cases/context.js';
 export interface AppDeps {
   log: FastifyBaseLogger;
   readiness: ReadinessCheck[];
-  context: UseCaseContext;
+  ctx: UseCaseContext;
 }
 
 /** Events, registrations and event types. */
@@ -19,8 +19,8 @@ export async function buildApp(deps: AppDeps): Promise<ServiceApp> {
     log: deps.log,
     readiness: deps.readiness,
   });
-  registerEventRoutes(app, deps.context);
-  registerRegistrationRoutes(app, deps.context);
-  registerEventTypeRoutes(app, deps.context);
+  registerEventRoutes(app, deps.ctx);
+  registerRegistrationRoutes(app, deps.ctx);
+  registerEventTypeRoutes(app, deps.ctx);
   return app;
 }

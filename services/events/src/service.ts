@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { EVENTS_STREAM } from '@app/contracts';
-import { OutboxRelay, PgDb, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -16,10 +16,10 @@ export const service: ServiceDefinition<Config> = {
   migrationsDir: MIGRATIONS_DIR,
   async build(infra) {
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-    const relay = new OutboxRelay({ db: new PgDb(infra.pool), bus: infra.bus, stream: EVENTS_STREAM });
-    const context: UseCaseContext = { prisma, pool: infra.pool, relay, now: () => new Date() };
-    serveEventTypeGet(infra.bus, context);
-    const app = await buildApp({ log: infra.log, readiness: infra.readiness, context });
+    const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: EVENTS_STREAM });
+    const ctx: UseCaseContext = { ...serviceContext(infra, relay), prisma };
+    serveEventTypeGet(infra.bus, ctx);
+    const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
     return { app, background: [relay], close: () => prisma.$disconnect() };
   },
 };

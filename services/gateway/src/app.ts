@@ -2,7 +2,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildService, type ReadinessCheck, type ServiceApp } from '@app/service-kit';
 import { authHook } from './auth/auth.hook.js';
-import { CallerCache } from './auth/caller-cache.js';
+import { KeyCache } from './auth/key-cache.js';
 import { registerRateLimit } from './auth/rate-limit.js';
 import { registerCors } from './http/cors.js';
 import type { Config } from './config.js';
@@ -12,7 +12,7 @@ import { bodyLimitHook } from './proxy/body-limits.js';
 import { registerProxies } from './proxy/register-proxies.js';
 import { ReplicaPool } from './proxy/replica-pool.js';
 import { upstreamsOf, type ServiceName } from './proxy/route-table.js';
-import { registerAdminRoutes } from './routes/admin.routes.js';
+import { registerAdminRoutes } from './routes/admin.route.js';
 
 export interface GatewayDeps {
   config: Config;
@@ -31,7 +31,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
     exposeOpenApi: false,
     securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the gateway' } },
   });
-  const cache = new CallerCache((key) => deps.identity.findCaller(key), config.AUTH_CACHE_TTL_MS);
+  const cache = new KeyCache((key) => deps.identity.findKeyIdentity(key), config.AUTH_CACHE_TTL_MS);
   const upstreams = upstreamsOf(config);
 
   await registerCors(app, config.CORS_ORIGINS);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { SCHEDULING_STREAM } from '@app/contracts';
-import { OutboxRelay, PgDb, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -19,15 +19,14 @@ export function createServiceDefinition({ now = () => new Date() }: { now?: () =
     migrationsDir: MIGRATIONS_DIR,
     async build(infra) {
       const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-      // Relay and projections only send raw SQL: straight over the pool, not through Prisma.
-      const sql = new PgDb(infra.pool);
-      const relay = new OutboxRelay({ db: sql, bus: infra.bus, stream: SCHEDULING_STREAM });
-      const ctx: UseCaseContext = { prisma, pool: infra.pool, relay, now };
+      // Relay and projections only send SQL: straight over the pool, not through Prisma.
+      const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: SCHEDULING_STREAM });
+      const ctx: UseCaseContext = { ...serviceContext(infra, relay, now), prisma };
       serveRequests(infra.bus, ctx);
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
       return {
         app,
-        background: [relay, bookingsProjection(infra.bus, sql), calendarProjection(infra.bus, sql)],
+        background: [relay, bookingsProjection(infra.bus, infra.pool), calendarProjection(infra.bus, infra.pool)],
         close: () => prisma.$disconnect(),
       };
     },

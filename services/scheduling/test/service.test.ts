@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool, prismaAdapter } from '@app/service-kit';
+import { createPool, prismaAdapter, serviceContext } from '@app/service-kit';
 import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
-import { findSlots } from '../src/use-cases/slots.js';
+import { findSlots } from '../src/use-cases/slots.use-case.js';
 import { SCHEMA } from '../src/service.js';
 import { NOW, createSchedule, startScheduling, type Running } from './support/scheduling.js';
 
@@ -32,12 +32,8 @@ describe('scheduling service', () => {
     const prisma = new PrismaClient({ adapter: prismaAdapter(pool, SCHEMA) });
     let queries = 0;
     pool.on('acquire', () => (queries += 1));
-    const slots = await findSlots({ scheduleId: schedule.id, startDate: '2026-03-02', endDate: '2026-03-16' }, null, {
-      prisma,
-      pool,
-      relay: { wake: () => undefined },
-      now: () => NOW,
-    });
+    const ctx = { ...serviceContext(running.infra, { wake: () => undefined }, () => NOW), prisma, pool };
+    const slots = await findSlots(ctx, null, { scheduleId: schedule.id, startDate: '2026-03-02', endDate: '2026-03-16' });
     await prisma.$disconnect();
     await pool.end();
     expect(slots.days).toHaveLength(15);

@@ -2,12 +2,43 @@ import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
+ * pg-pool's `query` destroys its connection whenever a query fails, even when the server merely refused it
+ * (a constraint violation on a healthy connection), and Prisma's adapter sends every query outside a
+ * transaction through `pool.query`: each SLOT_TAKEN or SLUG_TAKEN would cost a new connection. This pool's
+ * `query` keeps the connection when the server answered with an error and drops it only when the connection
+ * itself failed. Only the promise form (which Prisma's adapter, readiness checks and the services' SQL use)
+ * is changed; callbacks and streams go to pg-pool's own `query`.
+ */
+export class ServicePool extends pg.Pool {
+  // `any`: one implementation stands for all of pg's overloads.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(config: unknown, values?: unknown, callback?: unknown): any {
+    const streamed = typeof (config as { submit?: unknown } | null)?.submit === 'function';
+    if (streamed || typeof values === 'function' || typeof callback === 'function')
+      return super.query(config as string, values as never, callback as never);
+    return this.queryKeepingConnection(config as string | pg.QueryConfig, values as unknown[] | undefined);
+  }
+
+  private async queryKeepingConnection(config: string | pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+    const client = await this.connect();
+    try {
+      const result = await client.query(config, values);
+      client.release();
+      return result;
+    } catch (error) {
+      client.release(error instanceof pg.DatabaseError ? undefined : (error as Error));
+      throw error;
+    }
+  }
+}
+
+/**
  * One pg pool per service, handed to Prisma's adapter. An idle connection that the server drops
  * (restart, pg_terminate_backend) emits 'error' on the pool; without a listener that would crash the
  * process, with one the pool just replaces the connection.
  */
 export function createPool(url: string, max: number, log: Pick<FastifyBaseLogger, 'warn'>, schema?: string): pg.Pool {
-  const pool = new pg.Pool({
+  const pool = new ServicePool({
     connectionString: url,
     max,
     connectionTimeoutMillis: 5000,
@@ -21,32 +52,7 @@ export function createPool(url: string, max: number, log: Pick<FastifyBaseLogger
   // the client is idle: unheard, it would crash the process. The query in flight fails and is reported by
   // its caller, who releases the client with the error so the pool discards it.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  keepConnectionsOnServerErrors(pool);
   return pool;
-}
-
-type PoolQuery = (config: string | pg.QueryConfig, values?: unknown[]) => Promise<pg.QueryResult>;
-
-/**
- * pg-pool's `pool.query` destroys its connection whenever a query fails, even when the server merely
- * refused it (a constraint violation on a healthy connection), and Prisma's adapter sends every query
- * outside a transaction through `pool.query`: each SLOT_TAKEN or SLUG_TAKEN would cost a new connection.
- * This `query` keeps the connection when the server answered with an error and drops it only when the
- * connection itself failed (promise form only: Prisma's adapter, readiness checks and raw SQL use that).
- */
-function keepConnectionsOnServerErrors(pool: pg.Pool): void {
-  const query: PoolQuery = async (config, values) => {
-    const client = await pool.connect();
-    try {
-      const result = await client.query(config, values);
-      client.release();
-      return result;
-    } catch (error) {
-      client.release(error instanceof pg.DatabaseError ? undefined : (error as Error));
-      throw error;
-    }
-  };
-  pool.query = query as typeof pool.query;
 }
 
 /** Creates the database named in `url` when it does not exist (connecting to the server's `postgres` database). */

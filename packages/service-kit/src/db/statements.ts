@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 
-/** A pool or a client: hot reads that bypass Prisma take this (a Prisma raw query costs several times the CPU). */
-export type Queryable = Pick<pg.Pool, 'query'>;
-
 /**
  * Positional parameters of hand-built SQL: `add(value)` keeps the value and returns its placeholder, so
  * filters can be appended in any combination without counting `$n` by hand.

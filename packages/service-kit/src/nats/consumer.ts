@@ -1,7 +1,9 @@
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { eventEnvelopeSchema, type EventContract, type EventEnvelope, type StreamContract } from '@app/contracts';
 import type { z } from 'zod';
-import type { SqlExecutor, TransactionalDb } from '../db/prisma.js';
+import type pg from 'pg';
+import type { Queryable } from '../db/sql.js';
+import { withTransaction } from '../db/transaction.js';
 import type { Bus } from './bus.js';
 
 export interface ConsumerOptions<Data extends z.ZodType> {
@@ -9,9 +11,9 @@ export interface ConsumerOptions<Data extends z.ZodType> {
   durable: string;
   stream: StreamContract;
   events: EventContract<Data>[];
-  db: TransactionalDb;
+  pool: pg.Pool;
   /** Applies the event inside the transaction that also records it in the inbox. */
-  handle: (event: EventEnvelope<z.output<Data>>, tx: SqlExecutor) => Promise<void>;
+  handle: (event: EventEnvelope<z.output<Data>>, tx: Queryable) => Promise<void>;
   /** Redeliveries before a message that keeps failing is given up on (and logged). */
   maxDeliver?: number;
 }
@@ -107,12 +109,11 @@ async function processBatch<Data extends z.ZodType>(
     return;
   }
   try {
-    await options.db.$transaction(async (tx) => {
-      const fresh = await tx.$queryRawUnsafe<{ event_id: string }[]>(
+    await withTransaction(options.pool, async (tx) => {
+      const { rows: fresh } = await tx.query<{ event_id: string }>(
         `INSERT INTO inbox (consumer, event_id) SELECT $1, id FROM unnest($2::uuid[]) AS id
          ON CONFLICT DO NOTHING RETURNING event_id::text`,
-        options.durable,
-        events.map((event) => event.id),
+        [options.durable, events.map((event) => event.id)],
       );
       // An id twice in one batch (a redelivery) is applied once; uuids come back in lower case.
       const unseen = new Set(fresh.map((row) => row.event_id));
@@ -144,13 +145,12 @@ async function processMessage<Data extends z.ZodType>(
     return;
   }
   try {
-    await options.db.$transaction(async (tx) => {
-      const fresh = await tx.$executeRawUnsafe(
-        'INSERT INTO inbox (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING',
+    await withTransaction(options.pool, async (tx) => {
+      const { rowCount } = await tx.query('INSERT INTO inbox (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING', [
         options.durable,
         event.id,
-      );
-      if (fresh === 1) await options.handle(event, tx);
+      ]);
+      if (rowCount === 1) await options.handle(event, tx);
     });
     msg.ack();
   } catch (error) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventContract, EventEnvelope } from '@app/contracts';
 import type { z } from 'zod';
-import type { SqlExecutor } from '../db/prisma.js';
+import { queryableOf, type PrismaRaw, type Queryable } from '../db/sql.js';
 
 export interface EventContext {
   organizationId: string;
@@ -27,20 +27,20 @@ export function eventEnvelope<Data extends z.ZodType>(
 /**
  * Records a domain event in the outbox. Call it with the transaction that makes the change,
  * so the event exists exactly when the change commits; the relay publishes it afterwards.
+ * `tx` is a pg client inside `withTransaction` or a Prisma interactive transaction.
  * (A single-statement write can insert `eventEnvelope(...)` into `outbox (id, subject, payload)` itself.)
  */
 export async function recordEvent<Data extends z.ZodType>(
-  tx: SqlExecutor,
+  tx: Queryable | PrismaRaw,
   contract: EventContract<Data>,
   data: z.input<Data>,
   context: EventContext,
 ): Promise<EventEnvelope<z.output<Data>>> {
   const envelope = eventEnvelope(contract, data, context);
-  await tx.$executeRawUnsafe(
-    'INSERT INTO outbox (id, subject, payload) VALUES ($1::uuid, $2, $3::jsonb)',
+  await queryableOf(tx).query('INSERT INTO outbox (id, subject, payload) VALUES ($1::uuid, $2, $3::jsonb)', [
     envelope.id,
     contract.subject,
     JSON.stringify(envelope),
-  );
+  ]);
   return envelope;
 }

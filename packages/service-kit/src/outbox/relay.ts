@@ -1,5 +1,7 @@
 import type { StreamContract } from '@app/contracts';
-import type { SqlExecutor, TransactionalDb } from '../db/prisma.js';
+import type pg from 'pg';
+import type { Queryable } from '../db/sql.js';
+import { withTransaction } from '../db/transaction.js';
 import type { Bus } from '../nats/bus.js';
 import { PollingLoop } from '../runtime/polling-loop.js';
 
@@ -10,7 +12,7 @@ interface PendingRow {
 }
 
 export interface RelayOptions {
-  db: TransactionalDb;
+  pool: pg.Pool;
   bus: Bus;
   stream: StreamContract;
   batchSize?: number;
@@ -65,12 +67,12 @@ export class OutboxRelay {
    * rather than thrown.
    */
   async publishBatch(): Promise<{ published: number; failure?: unknown }> {
-    const { db, bus } = this.options;
-    return db.$transaction(async (tx) => {
-      const rows = await tx.$queryRawUnsafe<PendingRow[]>(
+    const { pool, bus } = this.options;
+    return withTransaction(pool, async (tx) => {
+      const { rows } = await tx.query<PendingRow>(
         `SELECT id::text AS id, subject, payload FROM outbox
           WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        this.options.batchSize ?? 100,
+        [this.options.batchSize ?? 100],
       );
       const outcomes = await Promise.allSettled(rows.map((row) => bus.publish(row.subject, row.payload, row.id)));
       const published = rows.filter((_, index) => outcomes[index]?.status === 'fulfilled');
@@ -78,21 +80,17 @@ export class OutboxRelay {
       await markPublished(tx, published);
       const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')?.reason;
       if (failed.length > 0) {
-        await tx.$executeRawUnsafe(
-          'UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::uuid[])',
+        await tx.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::uuid[])', [
           failed.map((row) => row.id),
           String(failure),
-        );
+        ]);
       }
       return { published: published.length, failure };
     });
   }
 }
 
-async function markPublished(tx: SqlExecutor, rows: PendingRow[]): Promise<void> {
+async function markPublished(tx: Queryable, rows: PendingRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx.$executeRawUnsafe(
-    'UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])',
-    rows.map((r) => r.id),
-  );
+  await tx.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
 }

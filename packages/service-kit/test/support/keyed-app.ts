@@ -17,7 +17,7 @@ export type Step = 'ok' | 'slow' | 'slow-unavailable' | 'not-found' | 'unavailab
  */
 export async function keyedApp() {
   const schema = await kitSchema();
-  const store = new IdempotencyStore(schema.db.pool);
+  const store = new IdempotencyStore(schema.pool);
   const app: ServiceApp = await buildService({ name: 'kit-idempotency', log: silentLog });
   useIdempotencyStore(app, store);
   const runs = new Map<string, number>();

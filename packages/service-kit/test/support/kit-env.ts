@@ -4,17 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { inject } from 'vitest';
-import { Bus, createPool, migrate, PgDb } from '../../src/index.js';
+import type pg from 'pg';
+import { Bus, createPool, migrate } from '../../src/index.js';
 
 export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 /** A schema of the test's own with the kit's tables (outbox, inbox) migrated into it. */
-export async function kitSchema(): Promise<{ schema: string; db: PgDb; close: () => Promise<void> }> {
+export async function kitSchema(): Promise<{ schema: string; pool: pg.Pool; close: () => Promise<void> }> {
   const schema = `kit_${randomBytes(4).toString('hex')}`;
   const databaseUrl = inject('databaseUrl');
   await migrate({ databaseUrl, schema, dir: mkdtempSync(join(tmpdir(), 'no-migrations-')) });
   const pool = createPool(databaseUrl, 4, silentLog, schema);
-  return { schema, db: new PgDb(pool), close: () => pool.end() };
+  return { schema, pool, close: () => pool.end() };
 }
 
 /** A bus on the run's NATS with a prefix of the test's own. */

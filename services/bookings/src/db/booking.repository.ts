@@ -1,9 +1,14 @@
 import { bookingStatusSchema, locationTypeSchema } from '@app/contracts';
+import { SqlParams, type Queryable } from '@app/service-kit';
 import type { Booking } from '../domain/booking.js';
-import { Prisma, type Booking as BookingRow } from '../generated/prisma/client.js';
-import type { Db } from './client.js';
+import type { Prisma, PrismaClient, Booking as BookingRow } from '../generated/prisma/client.js';
+import { SELECTED_COLUMNS, updatedColumns } from './booking-columns.js';
 
-function toBooking(row: BookingRow): Booking {
+/** The client or a transaction of it: repositories work with either. */
+export type Db = PrismaClient | Prisma.TransactionClient;
+
+/** A stored booking (a Prisma row, or a pg row selected under the same field names) as the domain's Booking. */
+export function toBooking(row: BookingRow): Booking {
   return {
     id: row.id,
     organizationId: row.organizationId,
@@ -34,32 +39,11 @@ function isObject(value: Prisma.JsonValue): value is Prisma.JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The columns a write sets (everything but the id and the owner, which never change). */
-function writableColumns(booking: Booking) {
-  return {
-    scheduleId: booking.scheduleId,
-    eventTypeId: booking.eventTypeId,
-    startTime: booking.startTime,
-    endTime: booking.endTime,
-    status: booking.status,
-    title: booking.title,
-    timezone: booking.timezone,
-    location: booking.location,
-    locationType: booking.locationType,
-    metadata: booking.metadata === null ? Prisma.DbNull : (booking.metadata as Prisma.InputJsonObject),
-    attendeeName: booking.attendee.name,
-    attendeeEmail: booking.attendee.email,
-    attendeePhone: booking.attendee.phone,
-    attendeeTimezone: booking.attendee.timezone,
-    attendeeNotes: booking.attendee.notes,
-    version: booking.version,
-    updatedAt: booking.updatedAt,
-  };
-}
-
 /** Writes the booking's new state; the caller holds the row lock (lockBooking). */
-export async function saveBooking(db: Db, booking: Booking): Promise<void> {
-  await db.booking.update({ where: { id: booking.id }, data: writableColumns(booking) });
+export async function saveBooking(tx: Queryable, booking: Booking): Promise<void> {
+  const params = new SqlParams();
+  const id = params.add(booking.id);
+  await tx.query(`UPDATE bookings SET ${updatedColumns(booking, params)} WHERE id = ${id}::uuid`, params.values);
 }
 
 export async function findBooking(db: Db, organizationId: string, id: string): Promise<Booking | null> {
@@ -71,11 +55,11 @@ export async function findBooking(db: Db, organizationId: string, id: string): P
  * Reads the booking under a row lock (SELECT … FOR UPDATE) inside the caller's transaction, so that
  * concurrent changes of one booking queue up and each judges the state the previous one left.
  */
-export async function lockBooking(tx: Prisma.TransactionClient, organizationId: string, id: string): Promise<Booking | null> {
-  const locked = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM bookings WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
-  if (locked.length === 0) return null;
-  return findBooking(tx, organizationId, id);
+export async function lockBooking(tx: Queryable, organizationId: string, id: string): Promise<Booking | null> {
+  const { rows } = await tx.query<BookingRow>(
+    `SELECT ${SELECTED_COLUMNS} FROM bookings WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE`,
+    [id, organizationId],
+  );
+  const [row] = rows;
+  return row ? toBooking(row) : null;
 }
-
-export { toBooking };

@@ -1,4 +1,4 @@
-import type { SqlParams } from '@app/service-kit';
+import { SqlParams, type Queryable } from '@app/service-kit';
 
 /**
  * SQL taking the schedule's write lock until the transaction ends. Every write that can put a live interval
@@ -9,4 +9,10 @@ import type { SqlParams } from '@app/service-kit';
  */
 export function lockScheduleWrites(scheduleId: string, params: SqlParams): string {
   return `SELECT pg_advisory_xact_lock(hashtextextended(${params.add(`bookings.schedule:${scheduleId}`)}, 0))`;
+}
+
+/** Takes the schedule's write lock inside `tx`'s transaction (a change of a booking, after its row lock). */
+export async function lockSchedule(tx: Queryable, scheduleId: string): Promise<void> {
+  const params = new SqlParams();
+  await tx.query(lockScheduleWrites(scheduleId, params), params.values);
 }

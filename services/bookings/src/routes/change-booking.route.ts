@@ -1,11 +1,10 @@
 import { bookingRecordSchema, dataEnvelope, errorResponses, updateBookingBodySchema } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
-import { toBookingRecord } from '../domain/booking-record.js';
-import { cancelBooking, updateBooking } from '../use-cases/change-booking.js';
-import type { BookingContext } from '../use-cases/context.js';
-import { bookingIdOf, bookingParamsSchema, callerOf } from './route-support.js';
+import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { presentBooking } from './presenters.js';
+import { cancelBooking, updateBooking } from '../use-cases/change-booking.use-case.js';
+import type { UseCaseContext } from '../use-cases/context.js';
 
-export function registerChangeBooking(app: ServiceApp, ctx: BookingContext): void {
+export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): void {
   app.patch(
     '/api/v1/bookings/:id',
     {
@@ -13,7 +12,7 @@ export function registerChangeBooking(app: ServiceApp, ctx: BookingContext): voi
         operationId: 'updateBooking',
         summary: 'Change status, details, or time (start_time with end_time) of a booking',
         tags: ['bookings'],
-        params: bookingParamsSchema,
+        params: idParamsSchema,
         body: updateBookingBodySchema,
         response: {
           200: dataEnvelope(bookingRecordSchema),
@@ -29,8 +28,8 @@ export function registerChangeBooking(app: ServiceApp, ctx: BookingContext): voi
       },
     },
     async (request) => {
-      const booking = await updateBooking(bookingIdOf(request.params), request.body, callerOf(request), ctx);
-      return { data: toBookingRecord(booking) };
+      const booking = await updateBooking(ctx, callerOf(request), { id: request.params.id, changes: request.body });
+      return { data: presentBooking(booking) };
     },
   );
 
@@ -41,13 +40,13 @@ export function registerChangeBooking(app: ServiceApp, ctx: BookingContext): voi
         operationId: 'cancelBooking',
         summary: 'Cancel a booking (soft delete)',
         tags: ['bookings'],
-        params: bookingParamsSchema,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(bookingRecordSchema), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION') },
       },
     },
     async (request) => {
-      const booking = await cancelBooking(bookingIdOf(request.params), callerOf(request), ctx);
-      return { data: toBookingRecord(booking) };
+      const booking = await cancelBooking(ctx, callerOf(request), request.params.id);
+      return { data: presentBooking(booking) };
     },
   );
 }

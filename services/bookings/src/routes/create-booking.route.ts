@@ -1,11 +1,10 @@
 import { bookingRecordSchema, createBookingBodySchema, dataEnvelope, errorResponses } from '@app/contracts';
-import { idempotencyReservation, type ServiceApp } from '@app/service-kit';
-import { toBookingRecord } from '../domain/booking-record.js';
-import type { BookingContext } from '../use-cases/context.js';
-import { createBooking } from '../use-cases/create-booking.js';
-import { callerOf } from './route-support.js';
+import { callerOf, idempotencyReservation, type ServiceApp } from '@app/service-kit';
+import { presentBooking } from './presenters.js';
+import type { UseCaseContext } from '../use-cases/context.js';
+import { createBooking } from '../use-cases/create-booking.use-case.js';
 
-export function registerCreateBooking(app: ServiceApp, ctx: BookingContext): void {
+export function registerCreateBooking(app: ServiceApp, ctx: UseCaseContext): void {
   app.post(
     '/api/v1/bookings',
     {
@@ -22,8 +21,8 @@ export function registerCreateBooking(app: ServiceApp, ctx: BookingContext): voi
     },
     async (request, reply) => {
       // The kit answers replays of an Idempotency-Key; a first request's reservation is stored with its booking.
-      const booking = await createBooking(request.body, callerOf(request), ctx, idempotencyReservation(request));
-      return reply.code(201).send({ data: toBookingRecord(booking) });
+      const booking = await createBooking(ctx, callerOf(request), { body: request.body, reservation: idempotencyReservation(request) });
+      return reply.code(201).send({ data: presentBooking(booking) });
     },
   );
 }

@@ -1,11 +1,10 @@
 import { bookingRecordSchema, dataEnvelope, errorResponses, listBookingsQuerySchema, listEnvelope } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
-import { toBookingRecord } from '../domain/booking-record.js';
-import type { BookingContext } from '../use-cases/context.js';
-import { getBooking, listBookings } from '../use-cases/list-bookings.js';
-import { bookingIdOf, bookingParamsSchema, callerOf } from './route-support.js';
+import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { presentBooking } from './presenters.js';
+import type { UseCaseContext } from '../use-cases/context.js';
+import { getBooking, listBookings } from '../use-cases/list-bookings.use-case.js';
 
-export function registerReadBookings(app: ServiceApp, ctx: BookingContext): void {
+export function registerReadBookings(app: ServiceApp, ctx: UseCaseContext): void {
   app.get(
     '/api/v1/bookings',
     {
@@ -18,8 +17,8 @@ export function registerReadBookings(app: ServiceApp, ctx: BookingContext): void
       },
     },
     async (request) => {
-      const { items, meta } = await listBookings(request.query, callerOf(request), ctx);
-      return { data: items.map(toBookingRecord), meta };
+      const { items, meta } = await listBookings(ctx, callerOf(request), request.query);
+      return { data: items.map(presentBooking), meta };
     },
   );
 
@@ -30,13 +29,13 @@ export function registerReadBookings(app: ServiceApp, ctx: BookingContext): void
         operationId: 'getBooking',
         summary: 'Get a booking',
         tags: ['bookings'],
-        params: bookingParamsSchema,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(bookingRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => {
-      const booking = await getBooking(bookingIdOf(request.params), callerOf(request), ctx);
-      return { data: toBookingRecord(booking) };
+      const booking = await getBooking(ctx, callerOf(request), request.params.id);
+      return { data: presentBooking(booking) };
     },
   );
 }

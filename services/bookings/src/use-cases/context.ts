@@ -1,20 +1,12 @@
-import type { Queryable } from '@app/service-kit';
-import type { UpstreamChecks } from '../clients/upstream-checks.js';
+import type { ServiceContext } from '@app/service-kit';
+import type { UpstreamChecks } from '../clients/upstream.client.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
-/** What the use cases need, built once in service.ts (tests build it the same way through the service). */
-export interface BookingContext {
+/**
+ * What the use cases work with: the kit's context (pool, relay, clock), the Prisma client for plain reads,
+ * and the checks other services answer. Built once in service.ts (tests build it the same way, through the service).
+ */
+export interface UseCaseContext extends ServiceContext {
   prisma: PrismaClient;
-  /** The pool under Prisma, for the create statement (the hot write, sent as a named statement). */
-  pool: Queryable;
   upstream: UpstreamChecks;
-  /** Wakes the outbox relay after a commit, so events leave at once. */
-  wakeRelay: () => void;
-  now: () => Date;
-}
-
-/** Who is asking: the organization stamped by the gateway, and the request id for correlation. */
-export interface Caller {
-  organizationId: string;
-  requestId: string;
 }

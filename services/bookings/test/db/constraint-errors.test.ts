@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { prismaAdapter } from '@app/service-kit';
+import { isExclusionViolation, prismaAdapter } from '@app/service-kit';
 import type { RunningService } from '@app/service-kit/testing';
 import type { Config } from '../../src/config.js';
-import { isOverlapViolation } from '../../src/db/errors.js';
 import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
 import { SCHEMA } from '../../src/service.js';
 import { startBookings } from '../support/stack.js';
@@ -54,7 +53,7 @@ describe('constraint violations through Prisma 7 + adapter-pg', () => {
         },
       },
     });
-    expect(isOverlapViolation(error)).toBe(true);
+    expect(isExclusionViolation(error, 'bookings_no_overlap')).toBe(true);
   });
 
   it('when raw SQL inserts an overlap, then it is P2010 with the same driver cause', async () => {
@@ -62,7 +61,7 @@ describe('constraint violations through Prisma 7 + adapter-pg', () => {
       INSERT INTO bookings (id, organization_id, schedule_id, start_time, end_time, attendee_name, attendee_email)
       VALUES (${randomUUID()}::uuid, ${randomUUID()}::uuid, ${scheduleId}::uuid, '2031-01-01T09:30:00Z', '2031-01-01T10:01:00Z', 'A', 'a@example.com')`);
     expect(error).toMatchObject({ code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '23P01' } } } });
-    expect(isOverlapViolation(error)).toBe(true);
+    expect(isExclusionViolation(error, 'bookings_no_overlap')).toBe(true);
   });
 
   it.each([
@@ -81,7 +80,7 @@ describe('constraint violations through Prisma 7 + adapter-pg', () => {
     try {
       for (let i = 0; i < 5; i += 1) {
         const error = await caught(prisma.booking.create({ data: row('2031-01-01T10:00:00Z', '2031-01-01T10:30:00Z') }));
-        expect(isOverlapViolation(error)).toBe(true);
+        expect(isExclusionViolation(error, 'bookings_no_overlap')).toBe(true);
       }
     } finally {
       running.infra.pool.off('connect', count);

@@ -4,7 +4,7 @@ import { bookingCreatedEvent, createBookingBodySchema } from '@app/contracts';
 import { IdempotencyStore } from '@app/service-kit';
 import type { RunningService } from '@app/service-kit/testing';
 import type { Config } from '../../src/config.js';
-import { insertBookingStatement } from '../../src/db/create-booking.statement.js';
+import { insertBookingStatement } from '../../src/db/booking-create.repository.js';
 import { outboxEvent } from '../../src/db/outbox-event.js';
 import { bookingState, newBooking } from '../../src/domain/booking.js';
 import { startBookings } from '../support/stack.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { prismaAdapter } from '@app/service-kit';
+import { isRetryableConflict, prismaAdapter } from '@app/service-kit';
 import type { RunningService } from '@app/service-kit/testing';
 import type { Config } from '../../src/config.js';
-import { isRetryableConflict, retryOnDeadlock } from '../../src/db/errors.js';
+import { retryOnDeadlock } from '../../src/db/deadlock-retry.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
 import { SCHEMA } from '../../src/service.js';
 import { startBookings } from '../support/stack.js';

@@ -1,10 +1,10 @@
 import { calendarBusyUpdatedEvent, calendarConnectionStatusChangedEvent, type ConnectionStatus } from '@app/contracts';
+import { recordEvent, sqlOf } from '@app/service-kit';
 import { connectionWindows, fromIsoWindows, toIsoWindow, type Interval } from '../domain/busy-windows.js';
 import type { SealedTokens } from '../domain/connection-tokens.js';
 import type { SyncDecision } from '../domain/sync-decision.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { CalendarRead } from '../providers/calendar-reader.js';
-import { recordEvent } from '@app/service-kit';
 import type { ClaimedConnection } from './sync.repository.js';
 
 export interface SyncResult {
@@ -28,10 +28,12 @@ type Tx = Prisma.TransactionClient;
 export async function finishSync(prisma: PrismaClient, result: SyncResult): Promise<boolean> {
   const { claim, decision } = result;
   return prisma.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ status: ConnectionStatus; requested_meanwhile: boolean }[]>`
-      SELECT status, COALESCE(sync_requested_at > claimed_at, false) AS requested_meanwhile FROM calendar_connections
-       WHERE id = ${claim.id}::uuid AND lease_token = ${claim.leaseToken}::uuid FOR UPDATE`;
-    const current = locked[0];
+    const { rows } = await sqlOf(tx).query<{ status: ConnectionStatus; requested_meanwhile: boolean }>(
+      `SELECT status, COALESCE(sync_requested_at > claimed_at, false) AS requested_meanwhile FROM calendar_connections
+        WHERE id = $1::uuid AND lease_token = $2::uuid FOR UPDATE`,
+      [claim.id, claim.leaseToken],
+    );
+    const current = rows[0];
     if (!current) return false;
     await saveCalendarReads(tx, claim.id, result.reads, result.syncedAt);
     if (decision.publish) await publishWindows(tx, result);

@@ -7,13 +7,14 @@ import {
   listCalendarConnectionsQuerySchema,
   listEnvelope,
 } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
-import { createConnection, deleteConnection, getConnection, listConnections, requestSync } from '../use-cases/connections.js';
+import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { createConnection, deleteConnection, getConnection, listConnections, requestSync } from '../use-cases/connections.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { callerOf, connectionParamsSchema, TAGS } from './route-support.js';
 
 const PATH = '/api/v1/calendar-connections';
+const tags = ['calendar-connections'];
 
+/** /api/v1/calendar-connections: connected calendars, their status, and manual syncs. */
 export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): void {
   app.post(
     PATH,
@@ -21,7 +22,7 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
       schema: {
         operationId: 'createCalendarConnection',
         summary: 'Connect a Google or Outlook calendar to a schedule with OAuth tokens (never returned)',
-        tags: TAGS,
+        tags,
         body: createCalendarConnectionBodySchema,
         response: { 201: dataEnvelope(calendarConnectionSchema), ...errorResponses('SCHEDULE_NOT_FOUND') },
       },
@@ -29,11 +30,12 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
     async (request, reply) => {
       const { provider, schedule_id, calendar_ids, credentials } = request.body;
       const tokens = { accessToken: credentials.access_token, refreshToken: credentials.refresh_token, expiresAt: credentials.expires_at };
-      const connection = await createConnection(
-        { provider, scheduleId: schedule_id, calendarIds: calendar_ids, tokens },
-        callerOf(request),
-        ctx,
-      );
+      const connection = await createConnection(ctx, callerOf(request), {
+        provider,
+        scheduleId: schedule_id,
+        calendarIds: calendar_ids,
+        tokens,
+      });
       return reply.code(201).send({ data: connection });
     },
   );
@@ -44,14 +46,14 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
       schema: {
         operationId: 'listCalendarConnections',
         summary: 'List calendar connections',
-        tags: TAGS,
+        tags,
         querystring: listCalendarConnectionsQuerySchema,
         response: { 200: listEnvelope(calendarConnectionSchema) },
       },
     },
     async (request) => {
       const { limit, offset, schedule_id, provider, status } = request.query;
-      return listConnections({ scheduleId: schedule_id, provider, status }, { limit, offset }, callerOf(request), ctx);
+      return listConnections(ctx, callerOf(request), { scheduleId: schedule_id, provider, status, limit, offset });
     },
   );
 
@@ -61,12 +63,12 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
       schema: {
         operationId: 'getCalendarConnection',
         summary: 'Get a calendar connection (status, last_synced_at, last_error)',
-        tags: TAGS,
-        params: connectionParamsSchema,
+        tags,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(calendarConnectionSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await getConnection(request.params.id, callerOf(request), ctx) }),
+    async (request) => ({ data: await getConnection(ctx, callerOf(request), request.params.id) }),
   );
 
   app.delete(
@@ -75,12 +77,12 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
       schema: {
         operationId: 'deleteCalendarConnection',
         summary: 'Disconnect a calendar; its busy times stop blocking slots at once',
-        tags: TAGS,
-        params: connectionParamsSchema,
+        tags,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(deletedCalendarConnectionSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await deleteConnection(request.params.id, callerOf(request), ctx) }),
+    async (request) => ({ data: await deleteConnection(ctx, callerOf(request), request.params.id) }),
   );
 
   app.post(
@@ -89,11 +91,11 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
       schema: {
         operationId: 'syncCalendarConnection',
         summary: 'Sync the calendar now (runs in the background)',
-        tags: TAGS,
-        params: connectionParamsSchema,
+        tags,
+        params: idParamsSchema,
         response: { 202: dataEnvelope(calendarConnectionSchema), ...errorResponses('NOT_FOUND', 'CONFLICT') },
       },
     },
-    async (request, reply) => reply.code(202).send({ data: await requestSync(request.params.id, callerOf(request), ctx) }),
+    async (request, reply) => reply.code(202).send({ data: await requestSync(ctx, callerOf(request), request.params.id) }),
   );
 }

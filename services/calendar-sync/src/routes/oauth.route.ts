@@ -6,11 +6,16 @@ import {
   oauthAuthorizeResponseSchema,
   oauthCallbackQuerySchema,
 } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
+import { callerOf, type ServiceApp } from '@app/service-kit';
+import { z } from 'zod';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { authorize, completeAuthorization } from '../use-cases/oauth.js';
-import { callerOf, providerParamsSchema, TAGS } from './route-support.js';
+import { authorize, completeAuthorization } from '../use-cases/oauth.use-case.js';
 
+const tags = ['calendar-connections'];
+/** Any string: an unknown provider is a 404, never a 400. */
+const providerParamsSchema = z.object({ provider: z.string() });
+
+/** The OAuth flow that connects a calendar: the consent URL, and the provider's redirect back. */
 export function registerOAuthRoutes(app: ServiceApp, ctx: UseCaseContext): void {
   app.get(
     '/api/v1/calendar-connections/oauth/:provider/authorize',
@@ -18,7 +23,7 @@ export function registerOAuthRoutes(app: ServiceApp, ctx: UseCaseContext): void 
       schema: {
         operationId: 'authorizeCalendar',
         summary: "The provider's consent URL (google or outlook); its callback stores the connection",
-        tags: TAGS,
+        tags,
         params: providerParamsSchema,
         querystring: oauthAuthorizeQuerySchema,
         response: {
@@ -29,8 +34,8 @@ export function registerOAuthRoutes(app: ServiceApp, ctx: UseCaseContext): void 
     },
     async (request) => {
       const { schedule_id, calendar_ids } = request.query;
-      const input = { scheduleId: schedule_id, calendarIds: calendar_ids ?? ['primary'] };
-      return { data: await authorize(request.params.provider, input, callerOf(request), ctx) };
+      const input = { provider: request.params.provider, scheduleId: schedule_id, calendarIds: calendar_ids ?? ['primary'] };
+      return { data: await authorize(ctx, callerOf(request), input) };
     },
   );
 
@@ -41,7 +46,7 @@ export function registerOAuthRoutes(app: ServiceApp, ctx: UseCaseContext): void 
       schema: {
         operationId: 'completeCalendarAuthorization',
         summary: 'OAuth redirect target: exchanges the code and stores the connection',
-        tags: TAGS,
+        tags,
         security: [],
         params: providerParamsSchema,
         querystring: oauthCallbackQuerySchema,
@@ -52,7 +57,8 @@ export function registerOAuthRoutes(app: ServiceApp, ctx: UseCaseContext): void 
       },
     },
     async (request, reply) => {
-      const connection = await completeAuthorization(request.params.provider, request.query, request.id, ctx);
+      const input = { provider: request.params.provider, callback: request.query, requestId: request.id };
+      const connection = await completeAuthorization(ctx, input);
       return reply.code(201).send({ data: connection });
     },
   );

@@ -1,6 +1,7 @@
 import { PollingLoop, type BackgroundTask } from '@app/service-kit';
 import { claimDueConnections } from '../db/sync.repository.js';
-import { syncConnection, type SyncDeps } from './sync-connection.js';
+import type { UseCaseContext } from '../use-cases/context.js';
+import { syncConnection } from '../use-cases/sync.use-case.js';
 
 export interface SyncLoopSettings {
   concurrency: number;
@@ -22,7 +23,7 @@ export class SyncLoop implements BackgroundTask {
   private readonly stopping = new AbortController();
 
   constructor(
-    private readonly deps: SyncDeps,
+    private readonly ctx: UseCaseContext,
     private readonly settings: SyncLoopSettings,
   ) {}
 
@@ -45,15 +46,15 @@ export class SyncLoop implements BackgroundTask {
     if (this.stopping.signal.aborted || free <= 0) return;
     let claims;
     try {
-      claims = await claimDueConnections(this.deps.prisma, free, this.settings.leaseMs);
+      claims = await claimDueConnections(this.ctx.prisma, free, this.settings.leaseMs);
     } catch (error) {
-      this.deps.log.warn({ err: error }, 'could not claim calendar connections to sync; will retry');
+      this.ctx.log.warn({ err: error }, 'could not claim calendar connections to sync; will retry');
       return;
     }
     for (const claim of claims) {
       const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(Math.floor(this.settings.leaseMs * 0.8))]);
-      const run = syncConnection(claim, this.deps, signal, this.stopping.signal)
-        .catch((error: unknown) => this.deps.log.error({ err: error, connection_id: claim.id }, 'calendar sync could not be recorded'))
+      const run = syncConnection(this.ctx, { claim, signal, stopping: this.stopping.signal })
+        .catch((error: unknown) => this.ctx.log.error({ err: error, connection_id: claim.id }, 'calendar sync could not be recorded'))
         .finally(() => {
           this.inFlight.delete(claim.id);
           this.wake();

@@ -1,27 +1,25 @@
 import type { CalendarProvider } from '@app/contracts';
+import type { ServiceContext } from '@app/service-kit';
 import type { SchedulingClient } from '../clients/scheduling.client.js';
-import type { ConnectionRepository } from '../db/connection.repository.js';
+import type { SyncPolicy } from '../domain/sync-decision.js';
 import type { KeyRing } from '../domain/token-cipher.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import type { CalendarReader } from '../providers/calendar-reader.js';
 import type { OAuthProvider } from '../providers/oauth-providers.js';
 
-/** Everything the use cases need, built once by the service. */
-export interface UseCaseContext {
+/**
+ * What every use case works with: the kit's context (pool, bus, relay, clock, log), Prisma for CRUD, the scheduling
+ * service, the token key ring, and the providers (OAuth for connecting, readers for syncing).
+ */
+export interface UseCaseContext extends ServiceContext {
   prisma: PrismaClient;
-  connections: ConnectionRepository;
   scheduling: SchedulingClient;
   ring: KeyRing;
   stateSecret: string;
   oauth: Record<CalendarProvider, OAuthProvider>;
+  readers: Record<CalendarProvider, CalendarReader>;
+  /** How far apart regular syncs are, and the jitter's source (injected so that tests can pin it). */
+  syncPolicy: SyncPolicy;
   /** Wakes the sync loop (a connection became due). */
   wakeSync: () => void;
-  /** Wakes the outbox relay (an event was committed). */
-  wakeRelay: () => void;
-  now: () => Date;
-}
-
-/** Who is asking: the organization stamped by the gateway, and the request id to pass along. */
-export interface Caller {
-  organizationId: string;
-  requestId: string;
 }

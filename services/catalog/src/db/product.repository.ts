@@ -1,8 +1,6 @@
-import { centsToDollars, type ProductRecord, type ProductStatus } from '@app/contracts';
-import { isoInstant } from '@app/service-kit';
-import { Prisma } from '../generated/prisma/client.js';
-import type { Tx } from './client.js';
-import { mediaUrl } from './media.repository.js';
+import type { ProductStatus } from '@app/contracts';
+import { sqlOf } from '@app/service-kit';
+import type { Db } from './prisma.js';
 
 /** A product row with its featured media file joined (what every product response shows). */
 export interface ProductView {
@@ -32,53 +30,36 @@ export function productViewColumns(instant: (column: string) => string): string 
   m.alt_text AS featured_alt_text, ${instant('p.created_at')} AS created_at, ${instant('p.updated_at')} AS updated_at`;
 }
 
-const PRODUCT_VIEW_COLUMNS = Prisma.raw(productViewColumns((column) => column));
+const PRODUCT_VIEW_COLUMNS = productViewColumns((column) => column);
 
-export function toProductRecord(view: ProductView | PresentedProductView, baseUrl: string): ProductRecord {
-  const featured =
-    view.featured_image_id && view.featured_token && view.featured_public_name
-      ? {
-          id: view.featured_image_id,
-          url: mediaUrl(baseUrl, { token: view.featured_token, publicName: view.featured_public_name }),
-          alt_text: view.featured_alt_text ?? '',
-        }
-      : null;
-  return {
-    id: view.id,
-    name: view.name,
-    slug: view.slug,
-    description: view.description,
-    price: centsToDollars(view.price_cents),
-    status: view.status as ProductStatus,
-    stock: view.stock,
-    featured_image_id: view.featured_image_id,
-    featured_image: featured,
-    created_at: isoInstant(view.created_at),
-    updated_at: isoInstant(view.updated_at),
-  };
+export async function findProduct(db: Db, organizationId: string, id: string): Promise<ProductView | null> {
+  const { rows } = await sqlOf(db).query<ProductView>(
+    `SELECT ${PRODUCT_VIEW_COLUMNS}
+       FROM products p LEFT JOIN media_files m ON m.id = p.featured_image_id
+      WHERE p.id = $1::uuid AND p.organization_id = $2::uuid`,
+    [id, organizationId],
+  );
+  return rows[0] ?? null;
 }
 
-export async function findProduct(db: Tx, organizationId: string, id: string): Promise<ProductView | null> {
-  const rows = await db.$queryRaw<ProductView[]>`
-    SELECT ${PRODUCT_VIEW_COLUMNS}
-      FROM products p LEFT JOIN media_files m ON m.id = p.featured_image_id
-     WHERE p.id = ${id}::uuid AND p.organization_id = ${organizationId}::uuid`;
-  return rows[0] ?? null;
+/** What a gallery change needs of the product it locked. */
+export interface LockedProduct {
+  id: string;
+  slug: string;
+  featured_image_id: string | null;
 }
 
 /**
  * Locks the product row for the rest of the transaction (image positions and featuring are changed
  * under it, so concurrent changes to one product's gallery run one after another).
  */
-export async function lockProduct(
-  db: Tx,
-  organizationId: string,
-  id: string,
-): Promise<{ id: string; slug: string; featured_image_id: string | null } | null> {
-  const rows = await db.$queryRaw<{ id: string; slug: string; featured_image_id: string | null }[]>`
-    SELECT id::text AS id, slug, featured_image_id::text AS featured_image_id FROM products
-     WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid
-       FOR UPDATE`;
+export async function lockProduct(db: Db, organizationId: string, id: string): Promise<LockedProduct | null> {
+  const { rows } = await sqlOf(db).query<LockedProduct>(
+    `SELECT id::text AS id, slug, featured_image_id::text AS featured_image_id FROM products
+      WHERE id = $1::uuid AND organization_id = $2::uuid
+        FOR UPDATE`,
+    [id, organizationId],
+  );
   return rows[0] ?? null;
 }
 
@@ -93,18 +74,18 @@ export interface ProductChanges {
 }
 
 export async function insertProduct(
-  db: Tx,
+  db: Db,
   product: Required<Pick<ProductChanges, 'name' | 'slug' | 'priceCents' | 'status'>> &
     ProductChanges & { id: string; organizationId: string },
 ): Promise<void> {
   await db.product.create({ data: product });
 }
 
-export async function updateProduct(db: Tx, id: string, changes: ProductChanges): Promise<void> {
+export async function updateProduct(db: Db, id: string, changes: ProductChanges): Promise<void> {
   await db.product.update({ where: { id }, data: { ...changes, updatedAt: new Date() } });
 }
 
-export async function deleteProduct(db: Tx, organizationId: string, id: string): Promise<boolean> {
+export async function deleteProduct(db: Db, organizationId: string, id: string): Promise<boolean> {
   const { count } = await db.product.deleteMany({ where: { id, organizationId } });
   return count > 0;
 }
@@ -113,12 +94,15 @@ export async function deleteProduct(db: Tx, organizationId: string, id: string):
  * Serialises slug generation for one family (`base`, `base-2`…) in one organization until the
  * transaction ends, then returns the family's slugs already taken.
  */
-export async function lockSlugFamily(db: Tx, organizationId: string, base: string): Promise<string[]> {
-  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`catalog.slug:${organizationId}:${base}`}, 0))`;
-  const pattern = `${escapeLike(base)}-%`;
-  const rows = await db.$queryRaw<{ slug: string }[]>`
-    SELECT slug FROM products
-     WHERE organization_id = ${organizationId}::uuid AND (slug = ${base} OR slug LIKE ${pattern})`;
+export async function lockSlugFamily(db: Db, organizationId: string, base: string): Promise<string[]> {
+  const sql = sqlOf(db);
+  // Selected FROM the call: the lock function returns void, which is no value to hand back.
+  await sql.query('SELECT true AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))', [`catalog.slug:${organizationId}:${base}`]);
+  const { rows } = await sql.query<{ slug: string }>(
+    `SELECT slug FROM products
+      WHERE organization_id = $1::uuid AND (slug = $2 OR slug LIKE $3)`,
+    [organizationId, base, `${escapeLike(base)}-%`],
+  );
   return rows.map((row) => row.slug);
 }
 

@@ -24,3 +24,8 @@ export function publicFileName(filename: string, ext: string): string {
   const slug = slugify(stem, { lower: true, strict: true, trim: true }).slice(0, 100).replace(/-+$/, '');
   return `${slug || 'image'}.${ext}`;
 }
+
+/** The public address of a media file's bytes (served by media-content.routes.ts, no key needed). */
+export function mediaUrl(baseUrl: string, media: { token: string; publicName: string }): string {
+  return `${baseUrl}/media/${media.token}/${media.publicName}`;
+}

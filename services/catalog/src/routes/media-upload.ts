@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { MAX_ALT_TEXT } from '@app/contracts';
 import { AppError, invalidInput } from '@app/service-kit';
-import type { CatalogDeps } from '../use-cases/context.js';
-import { discardUpload, storeUpload, type StoredUpload } from '../use-cases/media.js';
+import type { UseCaseContext } from '../use-cases/context.js';
+import { discardUpload, storeUpload, type StoredUpload } from '../use-cases/media-upload.use-case.js';
 import { tooLarge } from '../upload/image-probe.js';
 
 /** The busboy limits of the upload route (the file size itself is enforced by the image probe). */
@@ -15,7 +15,10 @@ export function uploadLimits(maxBytes: number) {
  * Reads a `multipart/form-data` upload: the image in `file` (streamed into storage as it arrives) and
  * an optional `alt_text`, in either order. Whatever fails after the file was stored removes it again.
  */
-export async function receiveUpload(request: FastifyRequest, deps: CatalogDeps): Promise<{ upload: StoredUpload; altText: string | null }> {
+export async function receiveUpload(
+  request: FastifyRequest,
+  ctx: UseCaseContext,
+): Promise<{ upload: StoredUpload; altText: string | null }> {
   let upload: StoredUpload | undefined;
   let altText: string | null = null;
   let storing = false;
@@ -27,7 +30,7 @@ export async function receiveUpload(request: FastifyRequest, deps: CatalogDeps):
           throw invalidInput(part.fieldname, `Unexpected file field ${part.fieldname}: send the image as "file"`);
         }
         storing = true;
-        upload = await storeUpload(deps, part.file, part.filename);
+        upload = await storeUpload(ctx, { file: part.file, clientFilename: part.filename });
         storing = false;
       } else if (part.fieldname === 'alt_text') {
         altText = parseAltText(part.value);
@@ -35,9 +38,9 @@ export async function receiveUpload(request: FastifyRequest, deps: CatalogDeps):
     }
   } catch (error) {
     discardRestOfBody(request);
-    if (upload) await discardUpload(deps, upload);
+    if (upload) await discardUpload(ctx, upload);
     // storeUpload already told the client's faults (AppError) from the server's (storage failures).
-    throw storing ? error : asClientError(error, deps.maxUploadBytes);
+    throw storing ? error : asClientError(error, ctx.maxUploadBytes);
   }
   if (!upload) throw invalidInput('file', 'file is required');
   return { upload, altText };

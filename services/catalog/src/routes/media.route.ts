@@ -6,17 +6,16 @@ import {
   listMediaQuerySchema,
   mediaFileSchema,
   mediaUploadFormSchema,
-  mediaParamsSchema,
 } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
-import type { CatalogDeps } from '../use-cases/context.js';
-import { createMedia, deleteMedia, getMedia, listMedia } from '../use-cases/media.js';
-import { callerOf } from './caller.js';
+import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import type { UseCaseContext } from '../use-cases/context.js';
+import { createMedia, deleteMedia, getMedia, listMedia } from '../use-cases/media.use-case.js';
 import { receiveUpload } from './media-upload.js';
 
 const tags = ['media'];
 
-export function registerMediaRoutes(app: ServiceApp, deps: CatalogDeps): void {
+/** /api/v1/media: uploaded images, listed, read and deleted. */
+export function registerMediaRoutes(app: ServiceApp, ctx: UseCaseContext): void {
   app.post(
     '/api/v1/media',
     {
@@ -34,8 +33,8 @@ export function registerMediaRoutes(app: ServiceApp, deps: CatalogDeps): void {
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const { upload, altText } = await receiveUpload(request, deps);
-      const data = await createMedia(deps, caller, upload, altText);
+      const { upload, altText } = await receiveUpload(request, ctx);
+      const data = await createMedia(ctx, caller, { upload, altText });
       return reply.code(201).send({ data });
     },
   );
@@ -51,7 +50,7 @@ export function registerMediaRoutes(app: ServiceApp, deps: CatalogDeps): void {
         response: { 200: listEnvelope(mediaFileSchema) },
       },
     },
-    async (request) => listMedia(deps, callerOf(request), request.query),
+    async (request) => listMedia(ctx, callerOf(request), request.query),
   );
 
   app.get(
@@ -61,11 +60,11 @@ export function registerMediaRoutes(app: ServiceApp, deps: CatalogDeps): void {
         operationId: 'getMedia',
         summary: 'Get a media file',
         tags,
-        params: mediaParamsSchema,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(mediaFileSchema), ...errorResponses('MEDIA_NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await getMedia(deps, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await getMedia(ctx, callerOf(request), request.params.id) }),
   );
 
   app.delete(
@@ -75,10 +74,10 @@ export function registerMediaRoutes(app: ServiceApp, deps: CatalogDeps): void {
         operationId: 'deleteMedia',
         summary: 'Delete a media file (409 while a product uses it)',
         tags,
-        params: mediaParamsSchema,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(catalogDeletedSchema), ...errorResponses('MEDIA_NOT_FOUND', 'CONFLICT') },
       },
     },
-    async (request) => ({ data: await deleteMedia(deps, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await deleteMedia(ctx, callerOf(request), request.params.id) }),
   );
 }

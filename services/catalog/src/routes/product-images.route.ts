@@ -5,18 +5,17 @@ import {
   errorResponses,
   productImageParamsSchema,
   productImageSchema,
-  productParamsSchema,
   updateImageBodySchema,
 } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
+import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import { z } from 'zod';
-import type { CatalogDeps } from '../use-cases/context.js';
-import { attachImage, deleteImage, listImages, updateImage } from '../use-cases/product-images.js';
-import { callerOf } from './caller.js';
+import type { UseCaseContext } from '../use-cases/context.js';
+import { attachImage, deleteImage, listImages, updateImage } from '../use-cases/product-images.use-case.js';
 
 const tags = ['product images'];
 
-export function registerProductImageRoutes(app: ServiceApp, deps: CatalogDeps): void {
+/** /api/v1/products/:id/images: a product's gallery of uploaded media files. */
+export function registerProductImageRoutes(app: ServiceApp, ctx: UseCaseContext): void {
   app.get(
     '/api/v1/products/:id/images',
     {
@@ -24,11 +23,11 @@ export function registerProductImageRoutes(app: ServiceApp, deps: CatalogDeps): 
         operationId: 'listProductImages',
         summary: "A product's images by order_index",
         tags,
-        params: productParamsSchema,
+        params: idParamsSchema,
         response: { 200: z.object({ data: z.array(productImageSchema) }), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await listImages(deps, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await listImages(ctx, callerOf(request), request.params.id) }),
   );
 
   app.post(
@@ -38,13 +37,13 @@ export function registerProductImageRoutes(app: ServiceApp, deps: CatalogDeps): 
         operationId: 'attachProductImage',
         summary: 'Attach an uploaded media file',
         tags,
-        params: productParamsSchema,
+        params: idParamsSchema,
         body: attachImageBodySchema,
         response: { 201: dataEnvelope(productImageSchema), ...errorResponses('NOT_FOUND', 'MEDIA_NOT_FOUND', 'CONFLICT') },
       },
     },
     async (request, reply) => {
-      const data = await attachImage(deps, callerOf(request), request.params.id, request.body);
+      const data = await attachImage(ctx, callerOf(request), { productId: request.params.id, body: request.body });
       return reply.code(201).send({ data });
     },
   );
@@ -61,9 +60,10 @@ export function registerProductImageRoutes(app: ServiceApp, deps: CatalogDeps): 
         response: { 200: dataEnvelope(productImageSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({
-      data: await updateImage(deps, callerOf(request), request.params.id, request.params.imageId, request.body),
-    }),
+    async (request) => {
+      const { id: productId, imageId } = request.params;
+      return { data: await updateImage(ctx, callerOf(request), { productId, imageId, patch: request.body }) };
+    },
   );
 
   app.delete(
@@ -77,6 +77,9 @@ export function registerProductImageRoutes(app: ServiceApp, deps: CatalogDeps): 
         response: { 200: dataEnvelope(catalogDeletedSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await deleteImage(deps, callerOf(request), request.params.id, request.params.imageId) }),
+    async (request) => {
+      const { id: productId, imageId } = request.params;
+      return { data: await deleteImage(ctx, callerOf(request), { productId, imageId }) };
+    },
   );
 }

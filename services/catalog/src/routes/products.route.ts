@@ -5,18 +5,17 @@ import {
   errorResponses,
   listEnvelope,
   listProductsQuerySchema,
-  productParamsSchema,
   productSchema,
   updateProductBodySchema,
 } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
-import type { CatalogDeps } from '../use-cases/context.js';
-import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../use-cases/products.js';
-import { callerOf } from './caller.js';
+import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import type { UseCaseContext } from '../use-cases/context.js';
+import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../use-cases/products.use-case.js';
 
 const tags = ['products'];
 
-export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void {
+/** /api/v1/products: the organization's products. */
+export function registerProductRoutes(app: ServiceApp, ctx: UseCaseContext): void {
   app.get(
     '/api/v1/products',
     {
@@ -28,7 +27,7 @@ export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void 
         response: { 200: listEnvelope(productSchema) },
       },
     },
-    async (request) => listProducts(deps, callerOf(request), request.query),
+    async (request) => listProducts(ctx, callerOf(request), request.query),
   );
 
   app.post(
@@ -43,7 +42,7 @@ export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void 
       },
     },
     async (request, reply) => {
-      const data = await createProduct(deps, callerOf(request), request.body);
+      const data = await createProduct(ctx, callerOf(request), request.body);
       return reply.code(201).send({ data });
     },
   );
@@ -55,11 +54,11 @@ export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void 
         operationId: 'getProduct',
         summary: 'Get a product',
         tags,
-        params: productParamsSchema,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(productSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await getProduct(deps, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await getProduct(ctx, callerOf(request), request.params.id) }),
   );
 
   app.patch(
@@ -69,12 +68,12 @@ export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void 
         operationId: 'updateProduct',
         summary: 'Update a product',
         tags,
-        params: productParamsSchema,
+        params: idParamsSchema,
         body: updateProductBodySchema,
         response: { 200: dataEnvelope(productSchema), ...errorResponses('NOT_FOUND', 'SLUG_TAKEN', 'MEDIA_NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await updateProduct(deps, callerOf(request), request.params.id, request.body) }),
+    async (request) => ({ data: await updateProduct(ctx, callerOf(request), { id: request.params.id, changes: request.body }) }),
   );
 
   app.delete(
@@ -84,10 +83,10 @@ export function registerProductRoutes(app: ServiceApp, deps: CatalogDeps): void 
         operationId: 'deleteProduct',
         summary: 'Delete a product and its image attachments',
         tags,
-        params: productParamsSchema,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(catalogDeletedSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await deleteProduct(deps, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await deleteProduct(ctx, callerOf(request), request.params.id) }),
   );
 }

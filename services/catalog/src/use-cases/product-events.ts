@@ -1,8 +1,7 @@
 import { centsToDollars, type productCreatedEvent, type productUpdatedEvent } from '@app/contracts';
-import { recordEvent } from '@app/service-kit';
-import type { Tx } from '../db/client.js';
+import { eventContextOf, recordEvent, type Caller } from '@app/service-kit';
+import type { Db } from '../db/prisma.js';
 import { findProduct, type ProductView } from '../db/product.repository.js';
-import { eventContext, type Caller } from './context.js';
 
 type ProductEvent = typeof productCreatedEvent | typeof productUpdatedEvent;
 
@@ -10,10 +9,10 @@ type ProductEvent = typeof productCreatedEvent | typeof productUpdatedEvent;
  * Reads the product as it is now inside the transaction and records `event` with that state, so the
  * event describes exactly what commits. Returns the state for the response.
  */
-export async function recordProductState(tx: Tx, caller: Caller, productId: string, event: ProductEvent): Promise<ProductView> {
+export async function recordProductState(tx: Db, caller: Caller, productId: string, event: ProductEvent): Promise<ProductView> {
   const view = await findProduct(tx, caller.organizationId, productId);
   if (!view) throw new Error(`product ${productId} vanished inside its own transaction`);
-  await recordEvent(tx, event, productEventData(view), eventContext(caller));
+  await recordEvent(tx, event, productEventData(view), eventContextOf(caller));
   return view;
 }
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStatus } from '@app/contracts';
-import { isoInstantSql } from '@app/service-kit';
-import { Prisma } from '../generated/prisma/client.js';
+import { isoInstantSql, sqlOf } from '@app/service-kit';
 import type { Db } from './prisma.js';
 
 /** An event as stored, with the local fields as the client gave them and the derived instants. */
@@ -39,7 +38,7 @@ function eventColumns(instant: (column: string) => string): string {
   e.cost_cents::float8 AS "costCents", e.slots, e.status, ${instant('e.created_at')} AS "createdAt", ${instant('e.updated_at')} AS "updatedAt"`;
 }
 
-const EVENT_COLUMNS = Prisma.raw(eventColumns((column) => column));
+const EVENT_COLUMNS = eventColumns((column) => column);
 
 /** The same columns for reads that only present events: the instants already as the API writes them. */
 export const PRESENTED_EVENT_COLUMNS = eventColumns(isoInstantSql);
@@ -56,20 +55,22 @@ export type PresentedEventRow = Omit<EventRow, 'startsAt' | 'endsAt' | 'createdA
 export const PLACES_TAKEN = 'e.places_taken AS "placesTaken"';
 
 export async function insertEvent(db: Db, organizationId: string, state: EventState): Promise<EventRow> {
-  const rows = await db.$queryRaw<EventRow[]>`
-    INSERT INTO events AS e (id, organization_id, site_id, title, description, start_date, start_time, end_time, timezone,
+  const { rows } = await sqlOf(db).query<EventRow>(
+    `INSERT INTO events AS e (id, organization_id, site_id, title, description, start_date, start_time, end_time, timezone,
                              starts_at, ends_at, location, cost_cents, slots, status)
-    VALUES (${randomUUID()}::uuid, ${organizationId}::uuid, ${state.siteId}, ${state.title}, ${state.description},
-            ${state.startDate}::date, ${state.startTime}, ${state.endTime}, ${state.timezone}, ${state.startsAt}::timestamptz,
-            ${state.endsAt}::timestamptz, ${state.location}, ${state.costCents}::bigint, ${state.slots}::int, ${state.status})
-    RETURNING ${EVENT_COLUMNS}`;
+     VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::date, $7, $8, $9, $10::timestamptz, $11::timestamptz, $12, $13::bigint, $14::int, $15)
+     RETURNING ${EVENT_COLUMNS}`,
+    [randomUUID(), organizationId, ...stateValues(state)],
+  );
   return only(rows);
 }
 
 export async function findEvent(db: Db, organizationId: string, id: string, withCounts: boolean): Promise<EventRow | null> {
-  const counts = withCounts ? Prisma.raw(`, ${PLACES_TAKEN}`) : Prisma.empty;
-  const rows = await db.$queryRaw<EventRow[]>`
-    SELECT ${EVENT_COLUMNS} ${counts} FROM events e WHERE e.id = ${id}::uuid AND e.organization_id = ${organizationId}::uuid`;
+  const counts = withCounts ? `, ${PLACES_TAKEN}` : '';
+  const { rows } = await sqlOf(db).query<EventRow>(
+    `SELECT ${EVENT_COLUMNS} ${counts} FROM events e WHERE e.id = $1::uuid AND e.organization_id = $2::uuid`,
+    [id, organizationId],
+  );
   return rows[0] ?? null;
 }
 
@@ -80,28 +81,51 @@ export async function findEvent(db: Db, organizationId: string, id: string, with
  * so they are serialized per event.
  */
 export async function lockEvent(db: Db, organizationId: string, id: string): Promise<(EventRow & { placesTaken: number }) | null> {
-  const rows = await db.$queryRaw<(EventRow & { placesTaken: number })[]>`
-    SELECT ${EVENT_COLUMNS}, ${Prisma.raw(PLACES_TAKEN)} FROM events e
-     WHERE e.id = ${id}::uuid AND e.organization_id = ${organizationId}::uuid FOR UPDATE`;
+  const { rows } = await sqlOf(db).query<EventRow & { placesTaken: number }>(
+    `SELECT ${EVENT_COLUMNS}, ${PLACES_TAKEN} FROM events e WHERE e.id = $1::uuid AND e.organization_id = $2::uuid FOR UPDATE`,
+    [id, organizationId],
+  );
   return rows[0] ?? null;
 }
 
 export async function updateEvent(db: Db, id: string, state: EventState): Promise<EventRow> {
-  const rows = await db.$queryRaw<EventRow[]>`
-    UPDATE events AS e SET site_id = ${state.siteId}, title = ${state.title}, description = ${state.description},
-           start_date = ${state.startDate}::date, start_time = ${state.startTime}, end_time = ${state.endTime},
-           timezone = ${state.timezone}, starts_at = ${state.startsAt}::timestamptz, ends_at = ${state.endsAt}::timestamptz,
-           location = ${state.location}, cost_cents = ${state.costCents}::bigint, slots = ${state.slots}::int,
-           status = ${state.status}, updated_at = now()
-     WHERE e.id = ${id}::uuid
-    RETURNING ${EVENT_COLUMNS}`;
+  const { rows } = await sqlOf(db).query<EventRow>(
+    `UPDATE events AS e SET site_id = $2, title = $3, description = $4, start_date = $5::date, start_time = $6, end_time = $7,
+            timezone = $8, starts_at = $9::timestamptz, ends_at = $10::timestamptz, location = $11, cost_cents = $12::bigint,
+            slots = $13::int, status = $14, updated_at = now()
+      WHERE e.id = $1::uuid
+     RETURNING ${EVENT_COLUMNS}`,
+    [id, ...stateValues(state)],
+  );
   return only(rows);
 }
 
 /** Deletes the event (its registrations go with it); false when there was none in the organization. */
 export async function deleteEvent(db: Db, organizationId: string, id: string): Promise<boolean> {
-  const count = await db.$executeRaw`DELETE FROM events WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid`;
-  return count > 0;
+  const { rowCount } = await sqlOf(db).query('DELETE FROM events WHERE id = $1::uuid AND organization_id = $2::uuid RETURNING id', [
+    id,
+    organizationId,
+  ]);
+  return rowCount === 1;
+}
+
+/** The values of every written column, in the order the insert and the update list them. */
+function stateValues(state: EventState): unknown[] {
+  return [
+    state.siteId,
+    state.title,
+    state.description,
+    state.startDate,
+    state.startTime,
+    state.endTime,
+    state.timezone,
+    state.startsAt,
+    state.endsAt,
+    state.location,
+    state.costCents,
+    state.slots,
+    state.status,
+  ];
 }
 
 function only<T>(rows: T[]): T {

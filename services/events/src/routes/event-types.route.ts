@@ -9,12 +9,10 @@ import {
   listMeta,
   updateEventTypeBodySchema,
 } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
+import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { createEventType, deleteEventType, getEventType, listEventTypes, updateEventType } from '../use-cases/event-types.use-case.js';
-import { callerOf } from './caller.js';
 import { presentEventType } from './presenters.js';
-import { idParams } from './route-schemas.js';
 
 const tags = ['event-types'];
 
@@ -33,7 +31,7 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
     },
     async (request) => {
       const { query } = request;
-      const { rows, total } = await listEventTypes(query, callerOf(request), ctx);
+      const { rows, total } = await listEventTypes(ctx, callerOf(request), query);
       return { data: rows.map(presentEventType), meta: listMeta(total, query.limit, query.offset) };
     },
   );
@@ -50,7 +48,7 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
       },
     },
     async (request, reply) => {
-      const eventType = await createEventType(request.body, callerOf(request), ctx);
+      const eventType = await createEventType(ctx, callerOf(request), request.body);
       void reply.code(201);
       return { data: presentEventType(eventType) };
     },
@@ -63,11 +61,11 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
         operationId: 'getEventType',
         summary: 'Get an event type',
         tags,
-        params: idParams,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(eventTypeRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: presentEventType(await getEventType(request.params.id, callerOf(request), ctx)) }),
+    async (request) => ({ data: presentEventType(await getEventType(ctx, callerOf(request), request.params.id)) }),
   );
 
   app.patch(
@@ -77,12 +75,14 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
         operationId: 'updateEventType',
         summary: 'Update an event type',
         tags,
-        params: idParams,
+        params: idParamsSchema,
         body: updateEventTypeBodySchema,
         response: { 200: dataEnvelope(eventTypeRecordSchema), ...errorResponses('NOT_FOUND', 'SLUG_TAKEN') },
       },
     },
-    async (request) => ({ data: presentEventType(await updateEventType(request.params.id, request.body, callerOf(request), ctx)) }),
+    async (request) => ({
+      data: presentEventType(await updateEventType(ctx, callerOf(request), { id: request.params.id, patch: request.body })),
+    }),
   );
 
   app.delete(
@@ -92,13 +92,10 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
         operationId: 'deleteEventType',
         summary: 'Delete an event type',
         tags,
-        params: idParams,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(eventDeletionSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => {
-      await deleteEventType(request.params.id, callerOf(request), ctx);
-      return { data: { id: request.params.id, deleted: true as const } };
-    },
+    async (request) => ({ data: await deleteEventType(ctx, callerOf(request), request.params.id) }),
   );
 }

@@ -10,13 +10,11 @@ import {
   listMeta,
   updateEventBodySchema,
 } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
+import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { getEvent, listEvents } from '../use-cases/event-reads.use-case.js';
 import { createEvent, deleteEvent, updateEvent } from '../use-cases/event-writes.use-case.js';
-import { callerOf } from './caller.js';
 import { presentEvent } from './presenters.js';
-import { idParams } from './route-schemas.js';
 
 const tags = ['events'];
 
@@ -35,7 +33,7 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
     },
     async (request) => {
       const { query } = request;
-      const { rows, total } = await listEvents(query, callerOf(request), ctx);
+      const { rows, total } = await listEvents(ctx, callerOf(request), query);
       return { data: rows.map(presentEvent), meta: listMeta(total, query.limit, query.offset) };
     },
   );
@@ -52,7 +50,7 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
       },
     },
     async (request, reply) => {
-      const event = await createEvent(request.body, callerOf(request), ctx);
+      const event = await createEvent(ctx, callerOf(request), request.body);
       void reply.code(201);
       return { data: presentEvent(event) };
     },
@@ -65,13 +63,13 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
         operationId: 'getEvent',
         summary: 'Get an event (with registration counts on request)',
         tags,
-        params: idParams,
+        params: idParamsSchema,
         querystring: getEventQuerySchema,
         response: { 200: dataEnvelope(eventRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => {
-      const event = await getEvent(request.params.id, request.query.include_counts ?? false, callerOf(request), ctx);
+      const event = await getEvent(ctx, callerOf(request), { id: request.params.id, includeCounts: request.query.include_counts ?? false });
       return { data: presentEvent(event) };
     },
   );
@@ -83,13 +81,13 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
         operationId: 'updateEvent',
         summary: 'Update an event or move its status',
         tags,
-        params: idParams,
+        params: idParamsSchema,
         body: updateEventBodySchema,
         response: { 200: dataEnvelope(eventRecordSchema), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION', 'CONFLICT') },
       },
     },
     async (request) => {
-      const event = await updateEvent(request.params.id, request.body, callerOf(request), ctx);
+      const event = await updateEvent(ctx, callerOf(request), { id: request.params.id, patch: request.body });
       return { data: presentEvent(event) };
     },
   );
@@ -101,13 +99,10 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
         operationId: 'deleteEvent',
         summary: 'Delete an event',
         tags,
-        params: idParams,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(eventDeletionSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => {
-      await deleteEvent(request.params.id, callerOf(request), ctx);
-      return { data: { id: request.params.id, deleted: true as const } };
-    },
+    async (request) => ({ data: await deleteEvent(ctx, callerOf(request), request.params.id) }),
   );
 }

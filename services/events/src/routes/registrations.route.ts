@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   createRegistrationBodySchema,
   errorResponses,
@@ -7,12 +8,13 @@ import {
   listRegistrationsQuerySchema,
   registrationRecordSchema,
 } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
+import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { cancelRegistration, listRegistrations, register } from '../use-cases/registrations.use-case.js';
-import { callerOf } from './caller.js';
 import { presentRegistration } from './presenters.js';
-import { idParams, registrationParams } from './route-schemas.js';
+
+/** Any strings: a malformed id is a 404 like an unknown one, never a 400. */
+const registrationParamsSchema = z.object({ id: z.string(), registrationId: z.string() });
 
 const tags = ['events'];
 
@@ -25,13 +27,13 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
         operationId: 'createRegistration',
         summary: 'Register for an event (refused when full or not open)',
         tags,
-        params: idParams,
+        params: idParamsSchema,
         body: createRegistrationBodySchema,
         response: { 201: dataEnvelope(registrationRecordSchema), ...errorResponses('NOT_FOUND', 'EVENT_FULL', 'EVENT_NOT_OPEN') },
       },
     },
     async (request, reply) => {
-      const registration = await register(request.params.id, request.body, callerOf(request), ctx);
+      const registration = await register(ctx, callerOf(request), { eventId: request.params.id, registration: request.body });
       void reply.code(201);
       return { data: presentRegistration(registration) };
     },
@@ -44,14 +46,14 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
         operationId: 'listRegistrations',
         summary: "List an event's registrations, oldest first",
         tags,
-        params: idParams,
+        params: idParamsSchema,
         querystring: listRegistrationsQuerySchema,
         response: { 200: listEnvelope(registrationRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => {
       const { query } = request;
-      const { rows, total } = await listRegistrations(request.params.id, query, callerOf(request), ctx);
+      const { rows, total } = await listRegistrations(ctx, callerOf(request), { eventId: request.params.id, ...query });
       return { data: rows.map(presentRegistration), meta: listMeta(total, query.limit, query.offset) };
     },
   );
@@ -63,13 +65,13 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
         operationId: 'cancelRegistration',
         summary: 'Cancel a registration (its places are freed)',
         tags,
-        params: registrationParams,
+        params: registrationParamsSchema,
         response: { 200: dataEnvelope(registrationRecordSchema), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION') },
       },
     },
     async (request) => {
       const { id, registrationId } = request.params;
-      const registration = await cancelRegistration(id, registrationId, callerOf(request), ctx);
+      const registration = await cancelRegistration(ctx, callerOf(request), { eventId: id, id: registrationId });
       return { data: presentRegistration(registration) };
     },
   );

@@ -1,20 +1,23 @@
 import type { ListEventsQuery } from '@app/contracts';
-import { invalidInput } from '@app/service-kit';
-import { listEvents as listEventRows } from '../db/event-list.query.js';
+import { invalidInput, notFound, recordId, type Caller } from '@app/service-kit';
+import { listEvents as listEventRows } from '../db/event-list.repository.js';
 import { findEvent, type EventRow, type PresentedEventRow } from '../db/event.repository.js';
-import { notFoundError, requireId, type Caller, type UseCaseContext } from './context.js';
+import type { UseCaseContext } from './context.js';
 
-export async function getEvent(id: string, includeCounts: boolean, caller: Caller, ctx: UseCaseContext): Promise<EventRow> {
-  requireId(id, 'Event');
-  const event = await findEvent(ctx.prisma, caller.organizationId, id, includeCounts);
-  if (!event) throw notFoundError('Event');
+export async function getEvent(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id, includeCounts }: { id: string; includeCounts: boolean },
+): Promise<EventRow> {
+  const event = await findEvent(ctx.prisma, caller.organizationId, recordId(id, 'Event'), includeCounts);
+  if (!event) throw notFound('Event');
   return event;
 }
 
 export async function listEvents(
-  query: ListEventsQuery,
-  caller: Caller,
   ctx: UseCaseContext,
+  caller: Caller,
+  query: ListEventsQuery,
 ): Promise<{ rows: PresentedEventRow[]; total: number }> {
   if (query.upcoming && query.past) throw invalidInput('past', 'upcoming and past cannot both be true');
   if (query.start_date && query.end_date && query.end_date < query.start_date)

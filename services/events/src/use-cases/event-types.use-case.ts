@@ -5,8 +5,7 @@ import {
   type CreateEventTypeBody,
   type UpdateEventTypeBody,
 } from '@app/contracts';
-import { AppError, recordEvent } from '@app/service-kit';
-import { Prisma } from '../generated/prisma/client.js';
+import { AppError, eventContextOf, isUniqueViolation, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
 import {
   deleteEventType as deleteEventTypeRow,
   findEventType,
@@ -19,13 +18,13 @@ import {
 } from '../db/event-type.repository.js';
 import type { Db } from '../db/prisma.js';
 import { firstFreeSlug, slugFromTitle } from '../domain/slug.js';
-import { eventContext, notFoundError, requireId, write, type Caller, type UseCaseContext } from './context.js';
+import { write, type UseCaseContext } from './context.js';
 
 const SLUG_TAKEN_MESSAGE = 'An event type with this slug already exists';
 /** Each attempt loses only to a slug committed meanwhile, so this bounds a burst of same-title creates. */
 const MAX_SLUG_ATTEMPTS = 100;
 
-export async function createEventType(body: CreateEventTypeBody, caller: Caller, ctx: UseCaseContext): Promise<EventTypeRow> {
+export async function createEventType(ctx: UseCaseContext, caller: Caller, body: CreateEventTypeBody): Promise<EventTypeRow> {
   const state: Omit<EventTypeState, 'slug'> = {
     title: body.title,
     description: body.description ?? null,
@@ -41,7 +40,7 @@ export async function createEventType(body: CreateEventTypeBody, caller: Caller,
       ? await insertEventTypeUnlessSlugTaken(tx, caller.organizationId, { ...state, slug: body.slug })
       : await insertWithGeneratedSlug(tx, caller.organizationId, state);
     if (!eventType) throw new AppError('SLUG_TAKEN', SLUG_TAKEN_MESSAGE);
-    await recordEvent(tx, eventTypeCreatedEvent, { id: eventType.id, slug: eventType.slug }, eventContext(caller));
+    await recordEvent(tx, eventTypeCreatedEvent, { id: eventType.id, slug: eventType.slug }, eventContextOf(caller));
     return eventType;
   });
 }
@@ -57,23 +56,31 @@ async function insertWithGeneratedSlug(tx: Db, organizationId: string, state: Om
   throw new AppError('CONFLICT', 'Could not generate a unique slug; send one explicitly');
 }
 
-export async function getEventType(id: string, caller: Caller, ctx: UseCaseContext): Promise<EventTypeRow> {
-  requireId(id, 'Event type');
+/**
+ * An event type of the organization, active or not. Also `events.event_type.get`, the bookings service's check
+ * of a booking's event type: another organization's, an unknown or a malformed id is NOT_FOUND.
+ */
+export async function getEventType(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<EventTypeRow> {
+  const id = recordId(rawId, 'Event type');
   const eventType = await findEventType(ctx.prisma, caller.organizationId, id);
-  if (!eventType) throw notFoundError('Event type');
+  if (!eventType) throw notFound('Event type');
   return eventType;
 }
 
 export async function listEventTypes(
-  query: { active: boolean; limit: number; offset: number },
-  caller: Caller,
   ctx: UseCaseContext,
+  caller: Caller,
+  query: { active: boolean; limit: number; offset: number },
 ): Promise<{ rows: EventTypeRow[]; total: number }> {
   return listEventTypeRows(ctx.prisma, caller.organizationId, query);
 }
 
-export async function updateEventType(id: string, patch: UpdateEventTypeBody, caller: Caller, ctx: UseCaseContext): Promise<EventTypeRow> {
-  requireId(id, 'Event type');
+export async function updateEventType(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, patch }: { id: string; patch: UpdateEventTypeBody },
+): Promise<EventTypeRow> {
+  const id = recordId(rawId, 'Event type');
   const state: Partial<EventTypeState> = {
     title: patch.title,
     slug: patch.slug,
@@ -88,22 +95,22 @@ export async function updateEventType(id: string, patch: UpdateEventTypeBody, ca
   try {
     return await write(ctx, async (tx) => {
       const eventType = await updateEventTypeRow(tx, caller.organizationId, id, state);
-      if (!eventType) throw notFoundError('Event type');
-      await recordEvent(tx, eventTypeUpdatedEvent, { id: eventType.id, slug: eventType.slug }, eventContext(caller));
+      if (!eventType) throw notFound('Event type');
+      await recordEvent(tx, eventTypeUpdatedEvent, { id: eventType.id, slug: eventType.slug }, eventContextOf(caller));
       return eventType;
     });
   } catch (error) {
     // The unique index is the judge of a renamed slug: no check-then-write race.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
-      throw new AppError('SLUG_TAKEN', SLUG_TAKEN_MESSAGE);
+    if (isUniqueViolation(error, 'event_types_organization_slug_key')) throw new AppError('SLUG_TAKEN', SLUG_TAKEN_MESSAGE);
     throw error;
   }
 }
 
-export async function deleteEventType(id: string, caller: Caller, ctx: UseCaseContext): Promise<void> {
-  requireId(id, 'Event type');
+export async function deleteEventType(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+  const id = recordId(rawId, 'Event type');
   await write(ctx, async (tx) => {
-    if (!(await deleteEventTypeRow(tx, caller.organizationId, id))) throw notFoundError('Event type');
-    await recordEvent(tx, eventTypeDeletedEvent, { id }, eventContext(caller));
+    if (!(await deleteEventTypeRow(tx, caller.organizationId, id))) throw notFound('Event type');
+    await recordEvent(tx, eventTypeDeletedEvent, { id }, eventContextOf(caller));
   });
+  return { id, deleted: true };
 }

@@ -1,13 +1,13 @@
 import { dollarsToCents, eventCreatedEvent, eventDeletedEvent, eventUpdatedEvent } from '@app/contracts';
 import type { CreateEventBody, UpdateEventBody } from '@app/contracts';
-import { AppError, invalidInput, recordEvent } from '@app/service-kit';
+import { AppError, eventContextOf, invalidInput, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
 import { deleteEvent as deleteEventRow, insertEvent, lockEvent, updateEvent as updateEventRow } from '../db/event.repository.js';
 import type { EventRow, EventState } from '../db/event.repository.js';
 import { canTransition, transitionMessage } from '../domain/event-status.js';
 import { eventInstants, type LocalEventTime } from '../domain/event-time.js';
-import { eventContext, notFoundError, requireId, write, type Caller, type UseCaseContext } from './context.js';
+import { write, type UseCaseContext } from './context.js';
 
-export async function createEvent(body: CreateEventBody, caller: Caller, ctx: UseCaseContext): Promise<EventRow> {
+export async function createEvent(ctx: UseCaseContext, caller: Caller, body: CreateEventBody): Promise<EventRow> {
   const state: EventState = {
     ...withInstants({
       startDate: body.start_date,
@@ -25,7 +25,7 @@ export async function createEvent(body: CreateEventBody, caller: Caller, ctx: Us
   };
   return write(ctx, async (tx) => {
     const event = await insertEvent(tx, caller.organizationId, state);
-    await recordEvent(tx, eventCreatedEvent, { id: event.id, status: event.status }, eventContext(caller));
+    await recordEvent(tx, eventCreatedEvent, { id: event.id, status: event.status }, eventContextOf(caller));
     return event;
   });
 }
@@ -34,28 +34,33 @@ export async function createEvent(body: CreateEventBody, caller: Caller, ctx: Us
  * Applies any subset of fields and recomputes the instants. Runs under the event's row lock, so the
  * places taken cannot grow between the checks (slots, unpublishing) and the write.
  */
-export async function updateEvent(id: string, patch: UpdateEventBody, caller: Caller, ctx: UseCaseContext): Promise<EventRow> {
-  requireId(id, 'Event');
+export async function updateEvent(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, patch }: { id: string; patch: UpdateEventBody },
+): Promise<EventRow> {
+  const id = recordId(rawId, 'Event');
   return write(ctx, async (tx) => {
     const current = await lockEvent(tx, caller.organizationId, id);
-    if (!current) throw notFoundError('Event');
+    if (!current) throw notFound('Event');
     const next = merge(current, patch);
     if (!canTransition(current.status, next.status, current.placesTaken))
       throw new AppError('INVALID_TRANSITION', transitionMessage(current.status, next.status));
     if (next.slots !== null && next.slots < current.placesTaken)
       throw new AppError('CONFLICT', `slots cannot be lower than the ${current.placesTaken} places already taken`);
     const event = await updateEventRow(tx, id, next);
-    await recordEvent(tx, eventUpdatedEvent, { id: event.id, status: event.status }, eventContext(caller));
+    await recordEvent(tx, eventUpdatedEvent, { id: event.id, status: event.status }, eventContextOf(caller));
     return event;
   });
 }
 
-export async function deleteEvent(id: string, caller: Caller, ctx: UseCaseContext): Promise<void> {
-  requireId(id, 'Event');
+export async function deleteEvent(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+  const id = recordId(rawId, 'Event');
   await write(ctx, async (tx) => {
-    if (!(await deleteEventRow(tx, caller.organizationId, id))) throw notFoundError('Event');
-    await recordEvent(tx, eventDeletedEvent, { id }, eventContext(caller));
+    if (!(await deleteEventRow(tx, caller.organizationId, id))) throw notFound('Event');
+    await recordEvent(tx, eventDeletedEvent, { id }, eventContextOf(caller));
   });
+  return { id, deleted: true };
 }
 
 function merge(current: EventRow, patch: UpdateEventBody): EventState {

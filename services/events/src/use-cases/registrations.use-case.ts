@@ -1,5 +1,5 @@
 import { registrationCancelledEvent, registrationCreatedEvent, type CreateRegistrationBody } from '@app/contracts';
-import { AppError, recordEvent } from '@app/service-kit';
+import { AppError, eventContextOf, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
 import { findEvent, lockEvent } from '../db/event.repository.js';
 import {
   cancelRegistration as cancelRegistrationRow,
@@ -9,7 +9,7 @@ import {
   type RegistrationRow,
 } from '../db/registration.repository.js';
 import { registrationRefusal } from '../domain/registration-policy.js';
-import { eventContext, notFoundError, requireId, write, type Caller, type UseCaseContext } from './context.js';
+import { write, type UseCaseContext } from './context.js';
 
 const REFUSALS = {
   EVENT_NOT_OPEN: 'Event is not open for registration',
@@ -21,15 +21,14 @@ const REFUSALS = {
  * concurrent registrations queue on it and never take more than `slots` places together.
  */
 export async function register(
-  eventId: string,
-  body: CreateRegistrationBody,
-  caller: Caller,
   ctx: UseCaseContext,
+  caller: Caller,
+  { eventId: rawEventId, registration: body }: { eventId: string; registration: CreateRegistrationBody },
 ): Promise<RegistrationRow> {
-  requireId(eventId, 'Event');
+  const eventId = recordId(rawEventId, 'Event');
   return write(ctx, async (tx) => {
     const event = await lockEvent(tx, caller.organizationId, eventId);
-    if (!event) throw notFoundError('Event');
+    if (!event) throw notFound('Event');
     const refusal = registrationRefusal(event, event.placesTaken, body.quantity, ctx.now());
     if (refusal) throw new AppError(refusal, REFUSALS[refusal]);
     const registration = await insertRegistration(tx, { organizationId: caller.organizationId, eventId, ...body });
@@ -37,35 +36,38 @@ export async function register(
       tx,
       registrationCreatedEvent,
       { id: registration.id, event_id: eventId, quantity: registration.quantity },
-      eventContext(caller),
+      eventContextOf(caller),
     );
     return registration;
   });
 }
 
 export async function listRegistrations(
-  eventId: string,
-  query: { status?: string; limit: number; offset: number },
-  caller: Caller,
   ctx: UseCaseContext,
+  caller: Caller,
+  { eventId: rawEventId, ...query }: { eventId: string; status?: string; limit: number; offset: number },
 ): Promise<{ rows: RegistrationRow[]; total: number }> {
-  requireId(eventId, 'Event');
-  if (!(await findEvent(ctx.prisma, caller.organizationId, eventId, false))) throw notFoundError('Event');
+  const eventId = recordId(rawEventId, 'Event');
+  if (!(await findEvent(ctx.prisma, caller.organizationId, eventId, false))) throw notFound('Event');
   return listRegistrationRows(ctx.prisma, { organizationId: caller.organizationId, eventId, ...query });
 }
 
 /** Frees the registration's places; cancelling one twice is an invalid transition, as for bookings. */
-export async function cancelRegistration(eventId: string, id: string, caller: Caller, ctx: UseCaseContext): Promise<RegistrationRow> {
-  requireId(eventId, 'Registration');
-  requireId(id, 'Registration');
+export async function cancelRegistration(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { eventId: rawEventId, id: rawId }: { eventId: string; id: string },
+): Promise<RegistrationRow> {
+  const eventId = recordId(rawEventId, 'Registration');
+  const id = recordId(rawId, 'Registration');
   return write(ctx, async (tx) => {
     const registration = await cancelRegistrationRow(tx, caller.organizationId, eventId, id);
     if (!registration) {
       const existing = await findRegistration(tx, caller.organizationId, eventId, id);
-      if (!existing) throw notFoundError('Registration');
+      if (!existing) throw notFound('Registration');
       throw new AppError('INVALID_TRANSITION', `Cannot transition from ${existing.status} to cancelled`);
     }
-    await recordEvent(tx, registrationCancelledEvent, { id, event_id: eventId, quantity: registration.quantity }, eventContext(caller));
+    await recordEvent(tx, registrationCancelledEvent, { id, event_id: eventId, quantity: registration.quantity }, eventContextOf(caller));
     return registration;
   });
 }

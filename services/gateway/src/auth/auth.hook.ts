@@ -2,23 +2,23 @@ import type { FastifyRequest } from 'fastify';
 import { ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
 import { isPublicPath } from '../proxy/route-table.js';
 import { authenticate, requiresApiKey } from './authenticate.js';
-import type { CallerCache } from './caller-cache.js';
+import type { KeyCache } from './key-cache.js';
 
 /**
  * onRequest hook: `/api/v1/*` needs a valid key; public proxied paths accept none but check one that is sent.
  * What a client sends as the organization headers is dropped first, so the gateway's own routes (which
  * read them like any service) see only the organization of a verified key.
  */
-export function authHook(cache: CallerCache) {
+export function authHook(cache: KeyCache) {
   return async (request: FastifyRequest): Promise<void> => {
     delete request.headers[ORGANIZATION_HEADER];
     delete request.headers[ORGANIZATION_TIMEZONE_HEADER];
     const path = request.url.split('?')[0] ?? '';
     if (requiresApiKey(path)) await authenticate(request, cache, true);
     else if (isPublicPath(path)) await authenticate(request, cache, false);
-    if (request.caller) {
-      request.headers[ORGANIZATION_HEADER] = request.caller.organizationId;
-      request.headers[ORGANIZATION_TIMEZONE_HEADER] = request.caller.timezone;
+    if (request.apiKey) {
+      request.headers[ORGANIZATION_HEADER] = request.apiKey.organizationId;
+      request.headers[ORGANIZATION_TIMEZONE_HEADER] = request.apiKey.timezone;
     }
   };
 }

@@ -1,13 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '@app/service-kit';
 import { bearerToken, looksLikeApiKey } from '../domain/api-key.js';
-import type { Caller } from '../db/identity.repository.js';
-import type { CallerCache } from './caller-cache.js';
+import type { KeyIdentity } from '../db/identity.repository.js';
+import type { KeyCache } from './key-cache.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The organization and key behind the request, once its API key is verified. */
-    caller?: Caller;
+    apiKey?: KeyIdentity;
   }
 }
 
@@ -22,12 +22,12 @@ export function requiresApiKey(url: string): boolean {
  * Verifies the bearer key. `required` routes refuse a request without one; public routes accept
  * none but still refuse a wrong one (a key, if sent, is checked).
  */
-export async function authenticate(request: FastifyRequest, cache: CallerCache, required: boolean): Promise<void> {
+export async function authenticate(request: FastifyRequest, cache: KeyCache, required: boolean): Promise<void> {
   const header = request.headers.authorization;
   if (header === undefined && !required) return;
   const key = bearerToken(header);
   if (!key || !looksLikeApiKey(key)) throw unauthorized();
-  const caller = await cache.resolve(key);
-  if (!caller) throw unauthorized();
-  request.caller = caller;
+  const identity = await cache.resolve(key);
+  if (!identity) throw unauthorized();
+  request.apiKey = identity;
 }

@@ -14,7 +14,7 @@ export async function registerRateLimit(app: ServiceApp, options: { max: number;
     hook: 'preHandler',
     max: options.max,
     timeWindow: options.windowMs,
-    keyGenerator: (request) => request.caller?.apiKeyId ?? request.ip,
+    keyGenerator: (request) => request.apiKey?.apiKeyId ?? request.ip,
     allowList: (request) => UNLIMITED.has(request.url.split('?')[0] ?? ''),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,

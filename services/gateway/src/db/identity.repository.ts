@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../domain/api-key.js';
 
-export interface Caller {
+/** What an API key stands for: its id, its organization and the organization's default time zone. */
+export interface KeyIdentity {
   apiKeyId: string;
   organizationId: string;
   timezone: string;
@@ -53,7 +54,7 @@ export class IdentityRepository {
     return count === 1;
   }
 
-  async findCaller(key: string): Promise<Caller | null> {
+  async findKeyIdentity(key: string): Promise<KeyIdentity | null> {
     const row = await this.prisma.apiKey.findUnique({
       where: { keyHash: hashApiKey(key) },
       select: { id: true, revokedAt: true, organization: { select: { id: true, timezone: true } } },

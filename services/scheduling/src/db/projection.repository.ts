@@ -1,5 +1,5 @@
 import type { BookingState, BusyWindow } from '@app/contracts';
-import type { SqlExecutor } from '@app/service-kit';
+import type { Queryable } from '@app/service-kit';
 
 /*
  * The projections fed by other services' events. Each write is one statement guarded by an ordering
@@ -7,20 +7,15 @@ import type { SqlExecutor } from '@app/service-kit';
  */
 
 /** Upserts a booking's state unless the projection already holds this or a newer version. */
-export async function applyBookingState(tx: SqlExecutor, booking: BookingState): Promise<void> {
-  await tx.$executeRawUnsafe(
+export async function applyBookingState(tx: Queryable, booking: BookingState): Promise<void> {
+  await tx.query(
     `INSERT INTO booking_intervals (booking_id, schedule_id, status, start_time, end_time, version, updated_at)
      VALUES ($1::uuid, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6, now())
      ON CONFLICT (booking_id) DO UPDATE
         SET schedule_id = EXCLUDED.schedule_id, status = EXCLUDED.status, start_time = EXCLUDED.start_time,
             end_time = EXCLUDED.end_time, version = EXCLUDED.version, updated_at = now()
       WHERE booking_intervals.version < EXCLUDED.version`,
-    booking.booking_id,
-    booking.schedule_id,
-    booking.status,
-    booking.start_time,
-    booking.end_time,
-    booking.version,
+    [booking.booking_id, booking.schedule_id, booking.status, booking.start_time, booking.end_time, booking.version],
   );
 }
 
@@ -37,18 +32,16 @@ export interface BusySync {
  * part; new ones are clipped to the range). Skipped when a newer sync was applied or the connection is gone;
  * the upsert locks the connection's row, so concurrent syncs of one connection apply one after the other.
  */
-export async function applyBusySync(tx: SqlExecutor, sync: BusySync): Promise<boolean> {
-  const claimed = await tx.$queryRawUnsafe<unknown[]>(
+export async function applyBusySync(tx: Queryable, sync: BusySync): Promise<boolean> {
+  const claimed = await tx.query(
     `INSERT INTO calendar_connections (connection_id, schedule_id, last_synced_at) VALUES ($1::uuid, $2::uuid, $3::timestamptz)
      ON CONFLICT (connection_id) DO UPDATE SET last_synced_at = EXCLUDED.last_synced_at, schedule_id = EXCLUDED.schedule_id
       WHERE calendar_connections.removed_at IS NULL AND calendar_connections.last_synced_at <= EXCLUDED.last_synced_at
      RETURNING connection_id`,
-    sync.connection_id,
-    sync.schedule_id,
-    sync.synced_at,
+    [sync.connection_id, sync.schedule_id, sync.synced_at],
   );
-  if (claimed.length === 0) return false;
-  await tx.$executeRawUnsafe(
+  if (claimed.rowCount === 0) return false;
+  await tx.query(
     `WITH cut AS (
        DELETE FROM busy_windows
         WHERE connection_id = $1::uuid AND start_time < $3::timestamptz AND end_time > $2::timestamptz
@@ -57,32 +50,25 @@ export async function applyBusySync(tx: SqlExecutor, sync: BusySync): Promise<bo
      SELECT $1::uuid, schedule_id, start_time, $2::timestamptz FROM cut WHERE start_time < $2::timestamptz
      UNION ALL
      SELECT $1::uuid, schedule_id, $3::timestamptz, end_time FROM cut WHERE end_time > $3::timestamptz`,
-    sync.connection_id,
-    sync.range.start,
-    sync.range.end,
+    [sync.connection_id, sync.range.start, sync.range.end],
   );
-  await tx.$executeRawUnsafe(
+  await tx.query(
     `INSERT INTO busy_windows (connection_id, schedule_id, start_time, end_time)
      SELECT $1::uuid, $2::uuid, clipped.start_time, clipped.end_time
        FROM jsonb_to_recordset($5::jsonb) AS w(start timestamptz, "end" timestamptz),
             LATERAL (SELECT GREATEST(w.start, $3::timestamptz) AS start_time, LEAST(w."end", $4::timestamptz) AS end_time) clipped
       WHERE clipped.end_time > clipped.start_time`,
-    sync.connection_id,
-    sync.schedule_id,
-    sync.range.start,
-    sync.range.end,
-    JSON.stringify(sync.windows),
+    [sync.connection_id, sync.schedule_id, sync.range.start, sync.range.end, JSON.stringify(sync.windows)],
   );
   return true;
 }
 
 /** Drops a removed connection's windows and leaves a tombstone, so a late sync cannot bring them back. */
-export async function removeConnection(tx: SqlExecutor, connection: { connection_id: string; schedule_id: string }): Promise<void> {
-  await tx.$executeRawUnsafe(
+export async function removeConnection(tx: Queryable, connection: { connection_id: string; schedule_id: string }): Promise<void> {
+  await tx.query(
     `INSERT INTO calendar_connections (connection_id, schedule_id, removed_at) VALUES ($1::uuid, $2::uuid, now())
      ON CONFLICT (connection_id) DO UPDATE SET removed_at = COALESCE(calendar_connections.removed_at, now())`,
-    connection.connection_id,
-    connection.schedule_id,
+    [connection.connection_id, connection.schedule_id],
   );
-  await tx.$executeRawUnsafe('DELETE FROM busy_windows WHERE connection_id = $1::uuid', connection.connection_id);
+  await tx.query('DELETE FROM busy_windows WHERE connection_id = $1::uuid', [connection.connection_id]);
 }

@@ -1,30 +1,12 @@
 import type { CreateScheduleBody, ScheduleRecord, UpdateScheduleBody } from '@app/contracts';
-import type { Prisma, PrismaClient, Schedule } from '../generated/prisma/client.js';
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { presentSchedule } from '../routes/presenters.js';
 
 /** A Prisma client or an interactive transaction of one. */
 export type Db = PrismaClient | Prisma.TransactionClient;
 
 export interface ScheduleInput extends CreateScheduleBody {
   timezone: string;
-}
-
-/** The API record of a stored schedule (the stored JSON was validated by the contracts on the way in). */
-function toRecord(row: Schedule): ScheduleRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    timezone: row.timezone,
-    slot_duration: row.slotDuration,
-    slot_interval: row.slotInterval ?? row.slotDuration,
-    is_active: row.isActive,
-    availability: row.availability as ScheduleRecord['availability'],
-    date_overrides: row.dateOverrides as ScheduleRecord['date_overrides'],
-    buffer_before: row.bufferBefore,
-    buffer_after: row.bufferAfter,
-    minimum_notice: row.minimumNotice,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
 }
 
 export async function insertSchedule(db: Db, organizationId: string, input: ScheduleInput, now: Date): Promise<ScheduleRecord> {
@@ -45,12 +27,12 @@ export async function insertSchedule(db: Db, organizationId: string, input: Sche
       updatedAt: now,
     },
   });
-  return toRecord(row);
+  return presentSchedule(row);
 }
 
 export async function findSchedule(db: Db, organizationId: string, id: string): Promise<ScheduleRecord | null> {
   const row = await db.schedule.findFirst({ where: { id, organizationId } });
-  return row && toRecord(row);
+  return row && presentSchedule(row);
 }
 
 export async function listSchedules(
@@ -63,7 +45,7 @@ export async function listSchedules(
     db.schedule.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
     db.schedule.count({ where }),
   ]);
-  return { records: rows.map(toRecord), total };
+  return { records: rows.map(presentSchedule), total };
 }
 
 /** Applies a validated PATCH to a schedule of the organization, locking it; null when there is none. */

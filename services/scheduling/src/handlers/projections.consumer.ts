@@ -6,17 +6,18 @@ import {
   calendarConnectionRemovedEvent,
   type BookingState,
 } from '@app/contracts';
-import { consumerTask, type BackgroundTask, type Bus, type TransactionalDb } from '@app/service-kit';
+import type pg from 'pg';
+import { consumerTask, type BackgroundTask, type Bus } from '@app/service-kit';
 import type { z } from 'zod';
 import { applyBookingState, applyBusySync, removeConnection } from '../db/projection.repository.js';
 
 /** Every booking event carries the booking's whole state and version: all four apply the same way. */
-export function bookingsProjection(bus: Bus, db: TransactionalDb): BackgroundTask {
+export function bookingsProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
   return consumerTask<z.ZodType<BookingState>>(bus, {
     durable: 'scheduling-bookings',
     stream: BOOKINGS_STREAM,
     events: [...BOOKING_EVENTS],
-    db,
+    pool,
     handle: (event, tx) => applyBookingState(tx, event.data),
   });
 }
@@ -24,12 +25,12 @@ export function bookingsProjection(bus: Bus, db: TransactionalDb): BackgroundTas
 type CalendarEvent = z.output<typeof calendarBusyUpdatedEvent.data> | z.output<typeof calendarConnectionRemovedEvent.data>;
 
 /** Busy windows of connected calendars: a sync replaces its range, a removal drops the connection's windows. */
-export function calendarProjection(bus: Bus, db: TransactionalDb): BackgroundTask {
+export function calendarProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
   return consumerTask<z.ZodType<CalendarEvent>>(bus, {
     durable: 'scheduling-calendar',
     stream: CALENDAR_STREAM,
     events: [calendarBusyUpdatedEvent, calendarConnectionRemovedEvent],
-    db,
+    pool,
     handle: async (event, tx) => {
       if ('range' in event.data) await applyBusySync(tx, event.data);
       else await removeConnection(tx, event.data);

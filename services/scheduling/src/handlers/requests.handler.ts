@@ -1,10 +1,12 @@
 import { availabilityCheckRequest, scheduleGetRequest } from '@app/contracts';
-import type { Bus } from '@app/service-kit';
-import { activeSchedule, checkAvailability } from '../use-cases/availability.js';
+import { messageCallerOf, type Bus } from '@app/service-kit';
+import { activeSchedule, checkAvailability } from '../use-cases/availability.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 
 /** The request-reply endpoints other services call (bookings, before it inserts a booking). */
 export function serveRequests(bus: Bus, ctx: UseCaseContext): void {
-  bus.serve(scheduleGetRequest, (request) => activeSchedule(request, ctx));
-  bus.serve(availabilityCheckRequest, (request) => checkAvailability(request, ctx));
+  bus.serve(scheduleGetRequest, (request, requestId) => activeSchedule(ctx, messageCallerOf(request.organization_id, requestId), request));
+  bus.serve(availabilityCheckRequest, (request, requestId) =>
+    checkAvailability(ctx, messageCallerOf(request.organization_id, requestId), request),
+  );
 }

@@ -6,14 +6,12 @@ import {
   listEnvelope,
   listMeta,
   listSchedulesQuerySchema,
-  scheduleIdParamsSchema,
   scheduleRecordSchema,
   updateScheduleBodySchema,
 } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
+import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { changeSchedule, createSchedule, deactivateSchedule, getSchedule, listOwnSchedules } from '../use-cases/schedules.js';
-import { callerOf } from './caller.js';
+import { changeSchedule, createSchedule, deactivateSchedule, getSchedule, listOwnSchedules } from '../use-cases/schedules.use-case.js';
 
 const tags = ['schedules'];
 const notFound = errorResponses('NOT_FOUND');
@@ -32,7 +30,7 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
       },
     },
     async (request, reply) => {
-      const data = await createSchedule(request.body, callerOf(request), ctx);
+      const data = await createSchedule(ctx, callerOf(request), request.body);
       return reply.code(201).send({ data });
     },
   );
@@ -50,7 +48,7 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
     },
     async (request) => {
       const { limit, offset, active } = request.query;
-      const { records, total } = await listOwnSchedules({ limit, offset, active }, callerOf(request), ctx);
+      const { records, total } = await listOwnSchedules(ctx, callerOf(request), { limit, offset, active });
       return { data: records, meta: listMeta(total, limit, offset) };
     },
   );
@@ -62,11 +60,11 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         operationId: 'getSchedule',
         summary: 'Get a schedule',
         tags,
-        params: scheduleIdParamsSchema,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(scheduleRecordSchema), ...notFound },
       },
     },
-    async (request) => ({ data: await getSchedule(request.params.id, callerOf(request), ctx) }),
+    async (request) => ({ data: await getSchedule(ctx, callerOf(request), request.params.id) }),
   );
 
   app.patch(
@@ -76,12 +74,12 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         operationId: 'updateSchedule',
         summary: 'Update a schedule (arrays replace the stored ones)',
         tags,
-        params: scheduleIdParamsSchema,
+        params: idParamsSchema,
         body: updateScheduleBodySchema,
         response: { 200: dataEnvelope(scheduleRecordSchema), ...notFound },
       },
     },
-    async (request) => ({ data: await changeSchedule(request.params.id, request.body, callerOf(request), ctx) }),
+    async (request) => ({ data: await changeSchedule(ctx, callerOf(request), { id: request.params.id, changes: request.body }) }),
   );
 
   app.delete(
@@ -91,10 +89,10 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         operationId: 'deleteSchedule',
         summary: 'Deactivate a schedule (its bookings stay)',
         tags,
-        params: scheduleIdParamsSchema,
+        params: idParamsSchema,
         response: { 200: dataEnvelope(deletedScheduleSchema), ...notFound },
       },
     },
-    async (request) => ({ data: await deactivateSchedule(request.params.id, callerOf(request), ctx) }),
+    async (request) => ({ data: await deactivateSchedule(ctx, callerOf(request), request.params.id) }),
   );
 }

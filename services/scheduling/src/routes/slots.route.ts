@@ -1,8 +1,7 @@
 import { errorResponses, slotsQuerySchema, slotsResponseSchema } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
+import { optionalCallerOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { findSlots } from '../use-cases/slots.js';
-import { optionalOrganizationId } from './caller.js';
+import { findSlots } from '../use-cases/slots.use-case.js';
 
 /** `GET /api/bookings/slots`: public (booking pages call it without a key), so the organization is optional. */
 export function registerSlotRoutes(app: ServiceApp, ctx: UseCaseContext): void {
@@ -18,6 +17,6 @@ export function registerSlotRoutes(app: ServiceApp, ctx: UseCaseContext): void {
         response: { 200: slotsResponseSchema, ...errorResponses('SCHEDULE_NOT_FOUND') },
       },
     },
-    async (request) => findSlots(request.query, optionalOrganizationId(request), ctx),
+    async (request) => findSlots(ctx, optionalCallerOf(request), request.query),
   );
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { namedStatement, type Queryable, type SqlParams } from '../../db/statements.js';
+import { namedStatement, type SqlParams } from '../../db/statements.js';
+import type { Queryable } from '../../db/sql.js';
 import { keyDigest, openResponse, sealResponse } from './sealed-response.js';
 
 /** How long a key's first response is replayed (Stripe keeps keys for 24 hours too). */

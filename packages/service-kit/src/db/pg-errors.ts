@@ -1,0 +1,65 @@
+import pg from 'pg';
+
+/** The SQLSTATEs the services act on (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
+export const SqlState = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  exclusionViolation: '23P01',
+  serializationFailure: '40001',
+  deadlockDetected: '40P01',
+} as const;
+
+/** What Postgres said about a failed statement: its SQLSTATE and, for constraint violations, the constraint. */
+export interface PgFailure {
+  code: string;
+  constraint: string | undefined;
+}
+
+interface AdapterCause {
+  originalCode?: string;
+  originalMessage?: string;
+  constraint?: { index?: string };
+}
+
+/**
+ * The Postgres failure behind `error`, whichever way the statement went: straight through pg (a
+ * DatabaseError with `code` and `constraint`) or through Prisma's pg adapter (a known request error whose
+ * `meta.driverAdapterError.cause` carries the SQLSTATE, and the constraint either as `constraint.index` or
+ * only inside the message). Null when `error` is not a database's answer.
+ */
+export function pgFailureOf(error: unknown): PgFailure | null {
+  if (error instanceof pg.DatabaseError) return error.code ? { code: error.code, constraint: error.constraint } : null;
+  const meta = (error as { meta?: { driverAdapterError?: { cause?: AdapterCause } } } | null)?.meta;
+  const cause = meta?.driverAdapterError?.cause;
+  if (!cause?.originalCode) return null;
+  const named = cause.constraint?.index ?? /constraint "([^"]+)"/.exec(cause.originalMessage ?? '')?.[1];
+  return { code: cause.originalCode, constraint: named };
+}
+
+function violates(error: unknown, code: string, constraint: string | undefined): boolean {
+  const failure = pgFailureOf(error);
+  return failure?.code === code && (constraint === undefined || failure.constraint === constraint);
+}
+
+/** A unique constraint (or a named one) refused the write. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  return violates(error, SqlState.uniqueViolation, constraint);
+}
+
+/** An exclusion constraint (or a named one) refused the write: an overlapping range. */
+export function isExclusionViolation(error: unknown, constraint?: string): boolean {
+  return violates(error, SqlState.exclusionViolation, constraint);
+}
+
+/** The write named a row that does not exist (or no longer does). */
+export function isForeignKeyViolation(error: unknown, constraint?: string): boolean {
+  return violates(error, SqlState.foreignKeyViolation, constraint);
+}
+
+/** Postgres aborted the transaction as a deadlock victim or a serialization failure: running it again is safe. */
+export function isRetryableConflict(error: unknown): boolean {
+  const code = pgFailureOf(error)?.code;
+  if (code === SqlState.deadlockDetected || code === SqlState.serializationFailure) return true;
+  // Prisma reports a transaction it could not commit for a write conflict or deadlock as P2034.
+  return (error as { code?: unknown } | null)?.code === 'P2034';
+}

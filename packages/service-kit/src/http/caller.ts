@@ -1,0 +1,50 @@
+import type { FastifyRequest } from 'fastify';
+import { ORGANIZATION_HEADER, isIanaTimeZone } from '@app/contracts';
+import { organizationId, organizationTimeZone } from './organization.js';
+
+/**
+ * Who is asking, as every use case sees it: the organization the gateway stamped, its default IANA time
+ * zone (UTC when unknown or unusable) and the request id (the correlation id of the events it causes).
+ */
+export interface Caller {
+  organizationId: string;
+  timezone: string;
+  requestId: string;
+}
+
+/** The caller of a request (401 UNAUTHORIZED without a stamped organization). */
+export function callerOf(request: FastifyRequest): Caller {
+  return { organizationId: organizationId(request), timezone: usableZone(organizationTimeZone(request)), requestId: request.id };
+}
+
+/** On public routes: the caller when it sent a key (the gateway then stamps its organization), else null. */
+export function optionalCallerOf(request: FastifyRequest): Caller | null {
+  return request.headers[ORGANIZATION_HEADER] === undefined ? null : callerOf(request);
+}
+
+/**
+ * The caller of a NATS request: the organization the asking service names in it, and the request id it
+ * passed along. No organization zone travels with service-to-service requests: UTC.
+ */
+export function messageCallerOf(organizationId: string, requestId: string | undefined): Caller {
+  return { organizationId, timezone: 'UTC', requestId: requestId ?? '' };
+}
+
+/** The outbox context of a change made for `caller`: its organization, and its request as the correlation id. */
+export function eventContextOf(caller: Caller): { organizationId: string; correlationId: string } {
+  return { organizationId: caller.organizationId, correlationId: caller.requestId };
+}
+
+/** Zone names already checked: checking builds an Intl formatter, too slow to repeat on every request. */
+const checkedZones = new Map<string, boolean>();
+const MAX_CHECKED_ZONES = 1000;
+
+function usableZone(zone: string): string {
+  let known = checkedZones.get(zone);
+  if (known === undefined) {
+    known = isIanaTimeZone(zone);
+    if (checkedZones.size >= MAX_CHECKED_ZONES) checkedZones.clear();
+    checkedZones.set(zone, known);
+  }
+  return known ? zone : 'UTC';
+}

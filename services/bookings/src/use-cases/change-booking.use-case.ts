@@ -1,0 +1,97 @@
+import {
+  bookingCancelledEvent,
+  bookingRescheduledEvent,
+  bookingStatusChangedEvent,
+  bookingUpdatedEvent,
+  type UpdateBookingBody,
+} from '@app/contracts';
+import { AppError, eventContextOf, notFound, recordEvent, recordId, withTransaction, type Caller, type Queryable } from '@app/service-kit';
+import { bookingState, type Booking } from '../domain/booking.js';
+import { planCancel, planUpdate, type UpdatePlan, type UpdateRequest, type UpdateStep } from '../domain/booking-update.js';
+import { findBooking, lockBooking, saveBooking } from '../db/booking.repository.js';
+import { retryOnDeadlock } from '../db/deadlock-retry.js';
+import { lockSchedule } from '../db/schedule-lock.js';
+import type { UseCaseContext } from './context.js';
+import { slotTakenIfOverlap } from './create-booking.use-case.js';
+
+function toUpdateRequest(body: UpdateBookingBody): UpdateRequest {
+  return {
+    status: body.status,
+    details: { title: body.title, location: body.location, locationType: body.location_type, metadata: body.metadata },
+    interval: body.start_time && body.end_time ? { startTime: body.start_time, endTime: body.end_time } : undefined,
+  };
+}
+
+/**
+ * Applies a planned change under the booking's row lock: concurrent changes of one booking run one
+ * after the other, and each is judged against the state the previous one left (one wins, the other
+ * sees the new state). The write itself also holds the schedule's write lock (see schedule-lock.ts).
+ * The new state and one event per step commit together.
+ */
+async function applyLocked(ctx: UseCaseContext, caller: Caller, id: string, plan: (current: Booking) => UpdatePlan): Promise<Booking> {
+  const saved = await retryOnDeadlock(() =>
+    withTransaction(ctx.pool, async (tx) => {
+      const current = await lockBooking(tx, caller.organizationId, id);
+      if (!current) throw notFound('Booking');
+      const planned = plan(current);
+      if (planned.refusal !== undefined) throw new AppError('INVALID_TRANSITION', planned.refusal);
+      if (planned.steps.length === 0) return { booking: current, changed: false };
+      // Row lock first, then the schedule's: creates take only the latter, so no two writers wait in a circle.
+      await lockSchedule(tx, current.scheduleId);
+      await saveBooking(tx, planned.result);
+      await recordSteps(tx, planned.steps, caller);
+      return { booking: planned.result, changed: true };
+    }),
+  ).catch((error: unknown) => {
+    throw slotTakenIfOverlap(error);
+  });
+  if (saved.changed) ctx.relay.wake();
+  return saved.booking;
+}
+
+/**
+ * PATCH /api/v1/bookings/{id}. A reschedule first passes the creation checks (schedule still active,
+ * interval inside availability) outside the transaction; the overlap check is the exclusion constraint.
+ */
+export async function updateBooking(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, changes }: { id: string; changes: UpdateBookingBody },
+): Promise<Booking> {
+  const id = recordId(rawId, 'Booking');
+  const request = toUpdateRequest(changes);
+  if (request.interval) {
+    const current = await findBooking(ctx.prisma, caller.organizationId, id);
+    if (!current) throw notFound('Booking');
+    // Refuse what the state forbids before asking other services anything.
+    const early = planUpdate(current, request, ctx.now());
+    if (early.refusal !== undefined) throw new AppError('INVALID_TRANSITION', early.refusal);
+    await ctx.upstream.verifyBookable(
+      { organizationId: caller.organizationId, scheduleId: current.scheduleId, ...request.interval },
+      caller.requestId,
+    );
+  }
+  return applyLocked(ctx, caller, id, (current) => planUpdate(current, request, ctx.now()));
+}
+
+/** DELETE /api/v1/bookings/{id}: a soft cancel from PENDING or CONFIRMED. */
+export async function cancelBooking(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Booking> {
+  return applyLocked(ctx, caller, recordId(rawId, 'Booking'), (current) => planCancel(current, ctx.now()));
+}
+
+/** One event per step of a change, each with the version that step produced. */
+async function recordSteps(tx: Queryable, steps: UpdateStep[], caller: Caller): Promise<void> {
+  const context = eventContextOf(caller);
+  for (const step of steps) {
+    const state = bookingState(step.after);
+    if (step.kind === 'updated') {
+      await recordEvent(tx, bookingUpdatedEvent, { ...state, changed: step.changed }, context);
+    } else if (step.kind === 'rescheduled') {
+      const previous = { previous_start_time: step.previousStart.toISOString(), previous_end_time: step.previousEnd.toISOString() };
+      await recordEvent(tx, bookingRescheduledEvent, { ...state, ...previous }, context);
+    } else {
+      const event = step.after.status === 'CANCELLED' ? bookingCancelledEvent : bookingStatusChangedEvent;
+      await recordEvent(tx, event, { ...state, previous_status: step.previousStatus }, context);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { listMeta, type ListBookingsQuery, type ListMeta } from '@app/contracts';
+import { notFound, recordId, type Caller } from '@app/service-kit';
+import type { Booking } from '../domain/booking.js';
+import { startTimeWindow } from '../domain/list-window.js';
+import { findBooking } from '../db/booking.repository.js';
+import { listBookings as queryBookings } from '../db/booking-list.repository.js';
+import type { UseCaseContext } from './context.js';
+
+/** GET /api/v1/bookings: the organization's bookings by start_time, filtered and paginated. */
+export async function listBookings(
+  ctx: UseCaseContext,
+  caller: Caller,
+  query: ListBookingsQuery,
+): Promise<{ items: Booking[]; meta: ListMeta }> {
+  const filter = {
+    scheduleId: query.schedule_id?.toLowerCase(),
+    eventTypeId: query.event_type_id?.toLowerCase(),
+    status: query.status,
+    window: startTimeWindow(query, ctx.now()),
+    attendeeEmail: query.attendee_email || undefined,
+  };
+  const { items, total } = await queryBookings(ctx.prisma, caller.organizationId, filter, { limit: query.limit, offset: query.offset });
+  return { items, meta: listMeta(total, query.limit, query.offset) };
+}
+
+/** GET /api/v1/bookings/{id}: another organization's booking is as unknown as a missing one. */
+export async function getBooking(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Booking> {
+  const booking = await findBooking(ctx.prisma, caller.organizationId, recordId(rawId, 'Booking'));
+  if (!booking) throw notFound('Booking');
+  return booking;
+}

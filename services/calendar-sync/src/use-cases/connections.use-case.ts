@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import {
+  calendarConnectionCreatedEvent,
+  calendarConnectionRemovedEvent,
+  listMeta,
+  type CalendarConnection,
+  type CalendarProvider,
+  type ListMeta,
+} from '@app/contracts';
+import { AppError, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
+import * as connections from '../db/connection.repository.js';
+import { sealTokens, type CalendarTokens } from '../domain/connection-tokens.js';
+import { presentConnection } from '../routes/presenters.js';
+import type { UseCaseContext } from './context.js';
+
+export interface NewConnectionInput {
+  provider: CalendarProvider;
+  scheduleId: string;
+  calendarIds: string[];
+  tokens: CalendarTokens;
+}
+
+const connectionNotFound = () => notFound('Calendar connection');
+
+/** Creates a connection for an active schedule of the caller's organization; its first sync starts at once. */
+export async function createConnection(ctx: UseCaseContext, caller: Caller, input: NewConnectionInput): Promise<CalendarConnection> {
+  const schedule = await ctx.scheduling.requireSchedule(caller.organizationId, input.scheduleId, caller.requestId);
+  const id = randomUUID();
+  const row = await ctx.prisma.$transaction(async (tx) => {
+    const created = await connections.insertConnection(tx, {
+      id,
+      organizationId: caller.organizationId,
+      provider: input.provider,
+      scheduleId: schedule.id,
+      calendarIds: input.calendarIds,
+      timeZone: schedule.timezone,
+      tokens: sealTokens(ctx.ring, id, input.tokens),
+    });
+    const data = { connection_id: id, schedule_id: created.scheduleId, provider: input.provider, calendar_ids: input.calendarIds };
+    await recordEvent(tx, calendarConnectionCreatedEvent, data, { organizationId: caller.organizationId });
+    return created;
+  });
+  ctx.relay.wake();
+  ctx.wakeSync();
+  return presentConnection(row);
+}
+
+export async function getConnection(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<CalendarConnection> {
+  const row = await connections.findConnection(ctx.prisma, caller.organizationId, recordId(rawId, connectionNotFound));
+  if (!row) throw connectionNotFound();
+  return presentConnection(row);
+}
+
+export async function listConnections(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { limit, offset, ...filter }: connections.ConnectionFilter & { limit: number; offset: number },
+): Promise<{ data: CalendarConnection[]; meta: ListMeta }> {
+  const { rows, total } = await connections.listConnections(ctx.prisma, caller.organizationId, filter, { limit, offset });
+  return { data: rows.map(presentConnection), meta: listMeta(total, limit, offset) };
+}
+
+/**
+ * Deletes the connection and records its removal, under the row lock: a sync finishing at the same time
+ * either commits its busy update first or finds the row gone and publishes nothing. The removal event
+ * makes its busy windows stop blocking.
+ */
+export async function deleteConnection(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+  const id = recordId(rawId, connectionNotFound);
+  await ctx.prisma.$transaction(async (tx) => {
+    const locked = await connections.lockConnection(tx, caller.organizationId, id);
+    if (!locked) throw connectionNotFound();
+    await connections.deleteConnection(tx, id);
+    const data = { connection_id: id, schedule_id: locked.scheduleId };
+    await recordEvent(tx, calendarConnectionRemovedEvent, data, { organizationId: caller.organizationId });
+  });
+  ctx.relay.wake();
+  return { id, deleted: true };
+}
+
+/** Asks for a sync now (202): polling of a connection that needs re-authorization has stopped for good. */
+export async function requestSync(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<CalendarConnection> {
+  const connection = await getConnection(ctx, caller, rawId);
+  if (connection.status === 'reauth_required') {
+    throw new AppError('CONFLICT', 'The calendar connection needs re-authorization: connect the calendar again');
+  }
+  if (!(await connections.requestSync(ctx.prisma, caller.organizationId, connection.id))) throw connectionNotFound();
+  ctx.wakeSync();
+  return getConnection(ctx, caller, connection.id);
+}

@@ -1,0 +1,90 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { finishSync } from '../db/sync-result.repository.js';
+import { releaseClaim, type ClaimedConnection } from '../db/sync.repository.js';
+import { openTokens, sealTokens, type SealedTokens } from '../domain/connection-tokens.js';
+import { decideAfterSync, type SyncOutcome } from '../domain/sync-decision.js';
+import { syncRange } from '../domain/sync-range.js';
+import { TokenDecryptError, type KeyRing } from '../domain/token-cipher.js';
+import { TokenBox, type CalendarRead } from '../providers/calendar-reader.js';
+import { ProviderError, ReauthRequiredError, RetryLaterError } from '../providers/provider-errors.js';
+import type { UseCaseContext } from './context.js';
+
+export interface SyncInput {
+  claim: ClaimedConnection;
+  /** Ends the sync: shutdown or the lease running out. */
+  signal: AbortSignal;
+  /** Aborted at shutdown only. */
+  stopping: AbortSignal;
+}
+
+/**
+ * One sync of a claimed connection: read the provider, decide what that means, and write it down.
+ * `signal` ends it (shutdown or the lease running out); after a shutdown the claim is only given back,
+ * so stopping a replica never marks a connection as failed. No caller: the sync loop runs it for a claim.
+ */
+export async function syncConnection(ctx: UseCaseContext, { claim, signal, stopping }: SyncInput): Promise<void> {
+  const syncedAt = ctx.now();
+  const range = syncRange(syncedAt);
+  let tokens: TokenBox | undefined;
+  let reads: CalendarRead[] = [];
+  let outcome: SyncOutcome;
+  try {
+    tokens = new TokenBox(openTokens(ctx.ring, claim.id, claim.tokens));
+    reads = await ctx.readers[claim.provider].readBusy({
+      tokens,
+      calendarIds: claim.calendarIds,
+      range,
+      timeZone: claim.timeZone,
+      signal,
+    });
+    outcome = outcomeOfReads(reads);
+  } catch (error) {
+    outcome = outcomeOfError(error, ctx.log, claim.id);
+  }
+  if (stopping.aborted) {
+    await releaseClaim(ctx.prisma, claim, tokensToStore(ctx.ring, claim, tokens));
+    return;
+  }
+  const decision = decideAfterSync(outcome, claim.consecutiveFailures, ctx.now(), ctx.syncPolicy);
+  const committed = await finishSync(ctx.prisma, {
+    claim,
+    reads,
+    decision,
+    range,
+    syncedAt,
+    tokens: tokensToStore(ctx.ring, claim, tokens),
+  });
+  if (committed) ctx.relay.wake();
+  const level = decision.status === 'active' ? 'debug' : 'warn';
+  ctx.log[level](
+    {
+      connection_id: claim.id,
+      provider: claim.provider,
+      status: decision.status,
+      outcome: outcome.kind,
+      committed,
+      last_error: decision.lastError,
+    },
+    'calendar sync finished',
+  );
+}
+
+function outcomeOfReads(reads: CalendarRead[]): SyncOutcome {
+  const failedCalendars = reads.flatMap((read) => (read.ok ? [] : [{ calendarId: read.calendarId, error: read.error }]));
+  return { kind: 'read', readCalendars: reads.length - failedCalendars.length, failedCalendars };
+}
+
+function outcomeOfError(error: unknown, log: FastifyBaseLogger, connectionId: string): SyncOutcome {
+  if (error instanceof ReauthRequiredError) return { kind: 'reauth', message: error.message };
+  if (error instanceof RetryLaterError) return { kind: 'retry_later', delayMs: error.delayMs, message: error.message };
+  if (error instanceof ProviderError || error instanceof TokenDecryptError) return { kind: 'failed', message: error.message };
+  log.error({ err: error, connection_id: connectionId }, 'calendar sync failed unexpectedly');
+  return { kind: 'failed', message: 'Internal error while syncing' };
+}
+
+/** Refreshed tokens are stored; unchanged ones are re-encrypted when they are still under an old key (rotation). */
+function tokensToStore(ring: KeyRing, claim: ClaimedConnection, tokens: TokenBox | undefined): SealedTokens | undefined {
+  if (!tokens) return undefined;
+  if (tokens.changed || claim.tokens.tokenKeyId !== ring.current.id) return sealTokens(ring, claim.id, tokens.current);
+  return undefined;
+}

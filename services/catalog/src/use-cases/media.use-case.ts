@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { listMeta, mediaCreatedEvent, mediaDeletedEvent, type ListMeta, type MediaFileRecord, type Pagination } from '@app/contracts';
+import { AppError, eventContextOf, isForeignKeyViolation, recordEvent, recordId, type Caller } from '@app/service-kit';
+import * as media from '../db/media.repository.js';
+import { mediaUrl, publicFileName } from '../domain/media-names.js';
+import { presentMedia } from '../routes/presenters.js';
+import type { StoredObject } from '../storage/media-storage.js';
+import { mediaNotFound, type UseCaseContext } from './context.js';
+import { discardUpload, type StoredUpload } from './media-upload.use-case.js';
+
+/** Records a stored upload as a media file of the caller's organization; the upload is discarded if that fails. */
+export async function createMedia(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { upload, altText }: { upload: StoredUpload; altText: string | null },
+): Promise<MediaFileRecord> {
+  const { facts } = upload;
+  try {
+    const row = await ctx.prisma.$transaction(async (tx) => {
+      const created = await media.insertMedia(tx, {
+        id: randomUUID(),
+        organizationId: caller.organizationId,
+        token: upload.token,
+        storageKey: upload.token,
+        filename: upload.filename,
+        publicName: publicFileName(upload.filename, facts.ext),
+        mimeType: facts.mime,
+        size: facts.size,
+        width: facts.width,
+        height: facts.height,
+        altText,
+      });
+      const url = mediaUrl(ctx.publicBaseUrl, created);
+      const data = { id: created.id, mime_type: facts.mime, size: facts.size, width: facts.width, height: facts.height, url };
+      await recordEvent(tx, mediaCreatedEvent, data, eventContextOf(caller));
+      return created;
+    });
+    ctx.relay.wake();
+    return presentMedia(row, ctx.publicBaseUrl);
+  } catch (error) {
+    await discardUpload(ctx, upload);
+    throw error;
+  }
+}
+
+export async function getMedia(ctx: UseCaseContext, caller: Caller, id: string): Promise<MediaFileRecord> {
+  const row = await media.findMedia(ctx.prisma, caller.organizationId, recordId(id, mediaNotFound));
+  if (!row) throw mediaNotFound();
+  return presentMedia(row, ctx.publicBaseUrl);
+}
+
+export async function listMedia(
+  ctx: UseCaseContext,
+  caller: Caller,
+  page: Pagination,
+): Promise<{ data: MediaFileRecord[]; meta: ListMeta }> {
+  const { rows, total } = await media.listMedia(ctx.prisma, caller.organizationId, page);
+  return { data: rows.map((row) => presentMedia(row, ctx.publicBaseUrl)), meta: listMeta(total, page.limit, page.offset) };
+}
+
+/**
+ * Deletes a media file that no product uses. One still attached as a product image or set as a product's
+ * featured image is refused with 409 (the foreign keys decide, so a concurrent attach cannot slip by).
+ */
+export async function deleteMedia(ctx: UseCaseContext, caller: Caller, id: string): Promise<{ id: string; deleted: true }> {
+  const row = await media.findMedia(ctx.prisma, caller.organizationId, recordId(id, mediaNotFound));
+  if (!row) throw mediaNotFound();
+  try {
+    await ctx.prisma.$transaction(async (tx) => {
+      if (!(await media.deleteMedia(tx, caller.organizationId, row.id))) throw mediaNotFound();
+      await recordEvent(tx, mediaDeletedEvent, { id: row.id }, eventContextOf(caller));
+    });
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new AppError('CONFLICT', 'Media file is used by a product; remove it from the product first');
+    throw error;
+  }
+  ctx.relay.wake();
+  // After the commit: the row is gone, so the bytes are no longer served even if this removal fails.
+  await ctx.storage
+    .delete(row.storageKey)
+    .catch((error: unknown) => ctx.log.warn({ err: error, media_file_id: id }, 'could not remove the bytes of a deleted media file'));
+  return { id: row.id, deleted: true };
+}
+
+/** A token is 24 random bytes in base64url; anything else cannot name a file and is not looked up. */
+const TOKEN = /^[A-Za-z0-9_-]{32}$/;
+
+/**
+ * The bytes of a media file at its public URL. No caller: the URL is public, and its random token is what
+ * keeps a file private to whoever was given it. A name other than the file's own is a 404.
+ */
+export async function getMediaContent(
+  ctx: UseCaseContext,
+  { token, name }: { token: string; name: string },
+): Promise<{ mimeType: string; stored: StoredObject }> {
+  const row = TOKEN.test(token) ? await media.findMediaByToken(ctx.prisma, token) : null;
+  if (!row || row.publicName !== name) throw mediaNotFound();
+  const stored = await ctx.storage.get(row.storageKey);
+  if (!stored) throw mediaNotFound();
+  return { mimeType: row.mimeType, stored };
+}

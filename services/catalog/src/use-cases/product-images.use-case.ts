@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { productUpdatedEvent, type AttachImageBody, type ProductImageRecord, type UpdateImageBody } from '@app/contracts';
+import { AppError, isForeignKeyViolation, recordId, type Caller } from '@app/service-kit';
+import { findMedia, updateAltText } from '../db/media.repository.js';
+import type { Db } from '../db/prisma.js';
+import * as images from '../db/product-image.repository.js';
+import { findProduct, lockProduct, updateProduct, type LockedProduct } from '../db/product.repository.js';
+import { insertPosition, movePosition } from '../domain/image-order.js';
+import { presentProductImage } from '../routes/presenters.js';
+import { imageNotFound, mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
+import { recordProductState } from './product-events.js';
+
+/**
+ * Runs a gallery change under the product's row lock (so concurrent changes of one product never
+ * collide on a position), records `catalog.product.updated`, and answers the image as it now is.
+ */
+async function changeGallery(
+  ctx: UseCaseContext,
+  caller: Caller,
+  rawProductId: string,
+  change: (tx: Db, product: LockedProduct) => Promise<string>,
+): Promise<ProductImageRecord> {
+  const productId = recordId(rawProductId, productNotFound);
+  const { image, featuredImageId } = await ctx.prisma
+    .$transaction(async (tx) => {
+      const product = await lockProduct(tx, caller.organizationId, productId);
+      if (!product) throw productNotFound();
+      const imageId = await change(tx, product);
+      const state = await recordProductState(tx, caller, productId, productUpdatedEvent);
+      const image = await images.findImage(tx, productId, imageId);
+      if (!image) throw imageNotFound();
+      return { image, featuredImageId: state.featured_image_id };
+    })
+    .catch((error: unknown) => {
+      // The media file was deleted between our check and our insert: the foreign keys caught it.
+      throw isForeignKeyViolation(error) ? mediaNotFound() : error;
+    });
+  ctx.relay.wake();
+  return presentProductImage(image, featuredImageId, ctx.publicBaseUrl);
+}
+
+export function attachImage(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { productId, body }: { productId: string; body: AttachImageBody },
+): Promise<ProductImageRecord> {
+  return changeGallery(ctx, caller, productId, async (tx, product) => {
+    const mediaFileId = recordId(body.media_file_id, mediaNotFound);
+    if (!(await findMedia(tx, caller.organizationId, mediaFileId))) throw mediaNotFound();
+    if (await images.isAttached(tx, product.id, mediaFileId)) {
+      throw new AppError('CONFLICT', 'This media file is already an image of the product');
+    }
+    const id = randomUUID();
+    const position = insertPosition(body.order_index, await images.countImages(tx, product.id));
+    await images.insertImageAt(tx, { id, organizationId: caller.organizationId, productId: product.id, mediaFileId }, position);
+    if (body.is_featured) await updateProduct(tx, product.id, { featuredImageId: mediaFileId });
+    return id;
+  });
+}
+
+export function updateImage(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { productId, imageId, patch }: { productId: string; imageId: string; patch: UpdateImageBody },
+): Promise<ProductImageRecord> {
+  return changeGallery(ctx, caller, productId, async (tx, product) => {
+    const image = await images.findImage(tx, product.id, recordId(imageId, imageNotFound));
+    if (!image) throw imageNotFound();
+    if (patch.order_index !== undefined) {
+      const to = movePosition(patch.order_index, await images.countImages(tx, product.id));
+      await images.moveImage(tx, product.id, image.id, image.order_index, to);
+    }
+    const featured = product.featured_image_id === image.media_file_id;
+    if (patch.is_featured === true && !featured) await updateProduct(tx, product.id, { featuredImageId: image.media_file_id });
+    if (patch.is_featured === false && featured) await updateProduct(tx, product.id, { featuredImageId: null });
+    if (patch.alt_text !== undefined) await updateAltText(tx, caller.organizationId, image.media_file_id, patch.alt_text);
+    return image.id;
+  });
+}
+
+/** Detaches an image (the media file stays); detaching the featured image clears the product's featured_image_id. */
+export async function deleteImage(
+  ctx: UseCaseContext,
+  caller: Caller,
+  input: { productId: string; imageId: string },
+): Promise<{ id: string; deleted: true }> {
+  const productId = recordId(input.productId, productNotFound);
+  await ctx.prisma.$transaction(async (tx) => {
+    const product = await lockProduct(tx, caller.organizationId, productId);
+    if (!product) throw productNotFound();
+    const image = await images.findImage(tx, product.id, recordId(input.imageId, imageNotFound));
+    if (!image) throw imageNotFound();
+    await images.removeImage(tx, product.id, image.id, image.order_index);
+    if (product.featured_image_id === image.media_file_id) await updateProduct(tx, product.id, { featuredImageId: null });
+    await recordProductState(tx, caller, product.id, productUpdatedEvent);
+  });
+  ctx.relay.wake();
+  return { id: input.imageId.toLowerCase(), deleted: true };
+}
+
+export async function listImages(ctx: UseCaseContext, caller: Caller, rawProductId: string): Promise<ProductImageRecord[]> {
+  const productId = recordId(rawProductId, productNotFound);
+  const product = await findProduct(ctx.prisma, caller.organizationId, productId);
+  if (!product) throw productNotFound();
+  const rows = await images.listImages(ctx.prisma, productId);
+  return rows.map((row) => presentProductImage(row, product.featured_image_id, ctx.publicBaseUrl));
+}

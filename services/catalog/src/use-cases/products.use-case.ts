@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import {
+  dollarsToCents,
+  listMeta,
+  productCreatedEvent,
+  productDeletedEvent,
+  productUpdatedEvent,
+  type CreateProductBody,
+  type ListMeta,
+  type ListProductsQuery,
+  type ProductRecord,
+  type UpdateProductBody,
+} from '@app/contracts';
+import {
+  AppError,
+  eventContextOf,
+  invalidInput,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  recordEvent,
+  recordId,
+  type Caller,
+} from '@app/service-kit';
+import { findMedia } from '../db/media.repository.js';
+import type { Db } from '../db/prisma.js';
+import { listProducts as queryProducts } from '../db/product-list.query.js';
+import * as products from '../db/product.repository.js';
+import { nextFreeSlug, slugFromName } from '../domain/slug.js';
+import { presentProduct } from '../routes/presenters.js';
+import { mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
+import { recordProductState } from './product-events.js';
+
+const SLUG_INDEX = 'products_org_slug_key';
+const FEATURED_FK = 'products_featured_image_fkey';
+/** A generated slug can still lose a race against an explicit one of the same family; then it is generated again. */
+const GENERATED_SLUG_ATTEMPTS = 5;
+
+const slugTaken = () => new AppError('SLUG_TAKEN', 'A product with this slug already exists');
+
+export async function createProduct(ctx: UseCaseContext, caller: Caller, body: CreateProductBody): Promise<ProductRecord> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const view = await ctx.prisma.$transaction(async (tx) => {
+        if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
+        const id = randomUUID();
+        await products.insertProduct(tx, {
+          id,
+          organizationId: caller.organizationId,
+          name: body.name,
+          slug: body.slug ?? (await generateSlug(tx, caller, body.name)),
+          description: body.description ?? null,
+          priceCents: BigInt(dollarsToCents(body.price)),
+          status: body.status,
+          stock: body.stock ?? null,
+          featuredImageId: body.featured_image_id ?? null,
+        });
+        return recordProductState(tx, caller, id, productCreatedEvent);
+      });
+      ctx.relay.wake();
+      return presentProduct(view, ctx.publicBaseUrl);
+    } catch (error) {
+      if (!isUniqueViolation(error, SLUG_INDEX)) throw mediaGoneOr(error);
+      if (body.slug !== undefined || attempt >= GENERATED_SLUG_ATTEMPTS) throw slugTaken();
+    }
+  }
+}
+
+export async function listProducts(
+  ctx: UseCaseContext,
+  caller: Caller,
+  query: ListProductsQuery,
+): Promise<{ data: ProductRecord[]; meta: ListMeta }> {
+  if (query.min_price !== undefined && query.max_price !== undefined && query.min_price > query.max_price) {
+    throw invalidInput('min_price', 'min_price must not be greater than max_price');
+  }
+  const { rows, total } = await queryProducts(ctx.pool, caller.organizationId, {
+    status: query.status,
+    search: query.search?.trim() || undefined,
+    minPriceCents: query.min_price === undefined ? undefined : dollarsToCents(query.min_price),
+    maxPriceCents: query.max_price === undefined ? undefined : dollarsToCents(query.max_price),
+    inStock: query.in_stock,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return {
+    data: rows.map((row) => presentProduct(row, ctx.publicBaseUrl)),
+    meta: listMeta(total, query.limit, query.offset),
+  };
+}
+
+export async function getProduct(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<ProductRecord> {
+  const view = await products.findProduct(ctx.prisma, caller.organizationId, recordId(rawId, productNotFound));
+  if (!view) throw productNotFound();
+  return presentProduct(view, ctx.publicBaseUrl);
+}
+
+export async function updateProduct(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, changes: body }: { id: string; changes: UpdateProductBody },
+): Promise<ProductRecord> {
+  const id = recordId(rawId, productNotFound);
+  // Nothing to change: no write, no event, updated_at stays.
+  if (Object.values(body).every((value) => value === undefined)) return getProduct(ctx, caller, id);
+  try {
+    const view = await ctx.prisma.$transaction(async (tx) => {
+      if (!(await products.lockProduct(tx, caller.organizationId, id))) throw productNotFound();
+      if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
+      await products.updateProduct(tx, id, {
+        name: body.name,
+        slug: body.slug,
+        description: body.description,
+        priceCents: body.price === undefined ? undefined : BigInt(dollarsToCents(body.price)),
+        status: body.status,
+        stock: body.stock,
+        featuredImageId: body.featured_image_id,
+      });
+      return recordProductState(tx, caller, id, productUpdatedEvent);
+    });
+    ctx.relay.wake();
+    return presentProduct(view, ctx.publicBaseUrl);
+  } catch (error) {
+    if (isUniqueViolation(error, SLUG_INDEX)) throw slugTaken();
+    throw mediaGoneOr(error);
+  }
+}
+
+/** Deletes the product and its image attachments; the media files stay (they may be used elsewhere). */
+export async function deleteProduct(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+  const id = recordId(rawId, productNotFound);
+  await ctx.prisma.$transaction(async (tx) => {
+    if (!(await products.deleteProduct(tx, caller.organizationId, id))) throw productNotFound();
+    await recordEvent(tx, productDeletedEvent, { id }, eventContextOf(caller));
+  });
+  ctx.relay.wake();
+  return { id, deleted: true };
+}
+
+/** The next free slug of the name's family, under a lock that serialises creates of that family. */
+async function generateSlug(tx: Db, caller: Caller, name: string): Promise<string> {
+  const base = slugFromName(name);
+  return nextFreeSlug(base, await products.lockSlugFamily(tx, caller.organizationId, base));
+}
+
+/** The featured media file was deleted between our check and our write (the foreign key caught it). */
+function mediaGoneOr(error: unknown): unknown {
+  return isForeignKeyViolation(error, FEATURED_FK) ? mediaNotFound() : error;
+}
+
+async function requireMedia(tx: Db, caller: Caller, mediaId: string): Promise<void> {
+  if (!(await findMedia(tx, caller.organizationId, recordId(mediaId, mediaNotFound)))) throw mediaNotFound();
+}

@@ -1,0 +1,89 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+  createdOrganizationSchema,
+  createOrganizationBodySchema,
+  dataEnvelope,
+  errorResponses,
+  isUuid,
+  revokedApiKeySchema,
+} from '@app/contracts';
+import { notFound, type ServiceApp } from '@app/service-kit';
+import { requireAdmin } from '../auth/admin-token.js';
+import type { KeyCache } from '../auth/key-cache.js';
+import type { IdentityRepository } from '../db/identity.repository.js';
+
+const idParams = z.object({ id: z.string() });
+
+/** Admin API of API.md: organizations and their keys, behind ADMIN_TOKEN. */
+export function registerAdminRoutes(app: ServiceApp, deps: { identity: IdentityRepository; cache: KeyCache; adminToken: string }): void {
+  const security = [{ adminToken: [] }];
+
+  const onRequest = async (request: FastifyRequest) => requireAdmin(request, deps.adminToken);
+
+  app.post(
+    '/admin/v1/organizations',
+    {
+      onRequest,
+      schema: {
+        operationId: 'createOrganization',
+        summary: 'Create an organization and its first API key (shown once)',
+        tags: ['admin'],
+        security,
+        body: createOrganizationBodySchema,
+        response: { 201: dataEnvelope(createdOrganizationSchema), ...errorResponses('UNAUTHORIZED') },
+      },
+    },
+    async (request, reply) => {
+      const org = await deps.identity.createOrganization(request.body.name, request.body.timezone ?? 'UTC');
+      void reply.code(201);
+      return { data: { id: org.id, name: org.name, timezone: org.timezone, created_at: org.createdAt.toISOString(), api_key: org.apiKey } };
+    },
+  );
+
+  app.post(
+    '/admin/v1/organizations/:id/api-keys',
+    {
+      onRequest,
+      schema: {
+        operationId: 'createApiKey',
+        summary: 'Create another API key for an organization (shown once)',
+        tags: ['admin'],
+        security,
+        params: idParams,
+        body: createApiKeyBodySchema.nullish(), // `{name?}`: no body at all is fine too
+        response: { 201: dataEnvelope(createdApiKeySchema), ...errorResponses('UNAUTHORIZED', 'NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!isUuid(id) || !(await deps.identity.organizationExists(id))) throw notFound('Organization');
+      const key = await deps.identity.createApiKey(id, request.body?.name ?? null);
+      void reply.code(201);
+      return { data: { id: key.id, key: key.key, name: key.name, created_at: key.createdAt.toISOString() } };
+    },
+  );
+
+  app.delete(
+    '/admin/v1/api-keys/:id',
+    {
+      onRequest,
+      schema: {
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key (refused everywhere within 5 s)',
+        tags: ['admin'],
+        security,
+        params: idParams,
+        response: { 200: dataEnvelope(revokedApiKeySchema), ...errorResponses('UNAUTHORIZED', 'NOT_FOUND') },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id) || !(await deps.identity.revokeApiKey(id))) throw notFound('API key');
+      deps.cache.clear();
+      return { data: { id, revoked: true as const } };
+    },
+  );
+}

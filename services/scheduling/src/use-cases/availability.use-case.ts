@@ -1,0 +1,50 @@
+import { isUuid } from '@app/contracts';
+import type { availabilityCheckRequest, scheduleGetRequest } from '@app/contracts';
+import type { z } from 'zod';
+import { loadScheduleWithBusyTime } from '../db/busy-time.repository.js';
+import { findSchedule } from '../db/schedule.repository.js';
+import { whyUnavailable } from '../domain/availability-check.js';
+import { DAY_MS } from '../domain/time.js';
+import type { UseCaseContext } from './context.js';
+import { scheduleNotFound, type Caller } from '@app/service-kit';
+
+type ScheduleGet = z.output<typeof scheduleGetRequest.request>;
+type ScheduleGetReply = z.input<typeof scheduleGetRequest.reply>;
+type AvailabilityCheck = z.output<typeof availabilityCheckRequest.request>;
+type AvailabilityCheckReply = z.input<typeof availabilityCheckRequest.reply>;
+
+/** `scheduling.schedule.get`: an active schedule of the organization, else SCHEDULE_NOT_FOUND. */
+export async function activeSchedule(ctx: UseCaseContext, caller: Caller, request: ScheduleGet): Promise<ScheduleGetReply> {
+  const schedule = isUuid(request.schedule_id) ? await findSchedule(ctx.prisma, caller.organizationId, request.schedule_id) : null;
+  if (!schedule?.is_active) throw scheduleNotFound();
+  return {
+    id: schedule.id,
+    name: schedule.name,
+    timezone: schedule.timezone,
+    slot_duration: schedule.slot_duration,
+    buffer_before: schedule.buffer_before,
+    buffer_after: schedule.buffer_after,
+    is_active: schedule.is_active,
+  };
+}
+
+/**
+ * `scheduling.availability.check`: is [start, end) inside the schedule's hours, past its minimum notice and
+ * clear of calendar busy time (with buffers)? Other bookings are the bookings service's own check. An
+ * unknown, inactive or foreign schedule is SCHEDULE_NOT_FOUND, so this one request also answers
+ * `scheduling.schedule.get`'s question for a booking.
+ */
+export async function checkAvailability(ctx: UseCaseContext, caller: Caller, request: AvailabilityCheck): Promise<AvailabilityCheckReply> {
+  const start = Date.parse(request.start_time);
+  const end = Date.parse(request.end_time);
+  // Buffers are at most a day, so busy time further than a day from the interval cannot touch it.
+  const schedule = await loadScheduleWithBusyTime(ctx.pool, {
+    scheduleId: request.schedule_id,
+    organizationId: caller.organizationId,
+    window: { start: start - DAY_MS, end: Math.max(end, start) + DAY_MS },
+    includeBookings: false,
+  });
+  if (!schedule) throw scheduleNotFound();
+  const reason = whyUnavailable({ now: ctx.now().getTime(), rules: schedule.rules, busy: schedule.blockers, start, end });
+  return { available: reason === null, reason, timezone: schedule.rules.timezone };
+}
