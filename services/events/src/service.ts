@@ -18,7 +18,7 @@ export const service: ServiceDefinition<Config> = {
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
     const relay = new OutboxRelay({ db: new PgDb(infra.pool), bus: infra.bus, stream: EVENTS_STREAM });
     const context: UseCaseContext = { prisma, pool: infra.pool, relay, now: () => new Date() };
-    serveEventTypeGet(infra.bus, context);
+    await serveEventTypeGet(infra.bus, context);
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, context });
     return { app, background: [relay], close: () => prisma.$disconnect() };
   },

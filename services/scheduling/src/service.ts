@@ -23,7 +23,7 @@ export function createServiceDefinition({ now = () => new Date() }: { now?: () =
       const sql = new PgDb(infra.pool);
       const relay = new OutboxRelay({ db: sql, bus: infra.bus, stream: SCHEDULING_STREAM });
       const ctx: UseCaseContext = { prisma, pool: infra.pool, relay, now };
-      serveRequests(infra.bus, ctx);
+      await serveRequests(infra.bus, ctx);
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
       return {
         app,

@@ -10,8 +10,8 @@ import { notFoundError, requireId } from '../use-cases/context.js';
  * of that organization whether active or not; anything else (another organization's, unknown, a
  * malformed id) is NOT_FOUND.
  */
-export function serveEventTypeGet(bus: Bus, ctx: UseCaseContext): void {
-  bus.serve(eventTypeGetRequest, async (request) => {
+export async function serveEventTypeGet(bus: Bus, ctx: UseCaseContext): Promise<void> {
+  await bus.serve(eventTypeGetRequest, async (request) => {
     requireId(request.event_type_id, 'Event type');
     const eventType = await findEventType(ctx.prisma, request.organization_id, request.event_type_id);
     if (!eventType) throw notFoundError('Event type');

@@ -4,7 +4,7 @@ import { activeSchedule, checkAvailability } from '../use-cases/availability.js'
 import type { UseCaseContext } from '../use-cases/context.js';
 
 /** The request-reply endpoints other services call (bookings, before it inserts a booking). */
-export function serveRequests(bus: Bus, ctx: UseCaseContext): void {
-  bus.serve(scheduleGetRequest, (request) => activeSchedule(request, ctx));
-  bus.serve(availabilityCheckRequest, (request) => checkAvailability(request, ctx));
+export async function serveRequests(bus: Bus, ctx: UseCaseContext): Promise<void> {
+  await bus.serve(scheduleGetRequest, (request) => activeSchedule(request, ctx));
+  await bus.serve(availabilityCheckRequest, (request) => checkAvailability(request, ctx));
 }
