@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { errorCodeSchema } from './errors.js';
 
 /** A request-reply endpoint over NATS: its subject and the schemas of what is sent and answered. */
 export interface RequestContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -16,12 +15,14 @@ export function defineRequest<Req extends z.ZodType, Res extends z.ZodType>(
   return { subject, request, reply };
 }
 
-/** What a request-reply endpoint answers: the reply, or an error carried with its HTTP meaning. */
-export const replyErrorSchema = z.object({ code: errorCodeSchema, status: z.number().int(), message: z.string() });
-export const replyEnvelopeSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), data: z.unknown() }),
-  z.object({ ok: z.literal(false), error: replyErrorSchema }),
-]);
+/**
+ * How a request-reply endpoint answers, on the NATS micro services protocol (`@nats-io/services`):
+ * - a reply: the body is the reply contract's JSON, as is;
+ * - an error: an empty body and the protocol's error headers, `Nats-Service-Error-Code` = the HTTP status and
+ *   `Nats-Service-Error` = the message, plus APP_ERROR_CODE_HEADER = our error code (`SLOT_TAKEN`), so the
+ *   caller rethrows the very AppError the endpoint threw and `nats micro` tooling still reads it as an error.
+ */
+export const APP_ERROR_CODE_HEADER = 'App-Error-Code';
 
 /** A domain event published on JetStream after its change commits (subject `<service>.<entity>.<verb>`). */
 export interface EventContract<Data extends z.ZodType> {

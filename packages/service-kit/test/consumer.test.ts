@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, defineStream } from '@app/contracts';
-import { startConsumer, type Bus, type RunningConsumer } from '../src/index.js';
+import { eventHandler, startConsumer, type Bus, type RunningConsumer } from '../src/index.js';
 import { eventually, kitBus, kitSchema } from './support/kit-env.js';
 
 const counted = defineEvent('kit.counter.incremented', z.object({ counter: z.string(), by: z.number().int() }));
@@ -34,19 +34,20 @@ describe('startConsumer', () => {
     consumer = await startConsumer(bus, {
       durable: 'kit-counter',
       stream: STREAM,
-      events: [counted],
       pool: schema.pool,
-      handle: async (event, tx) => {
-        if (failNext) {
-          failNext = false;
-          throw new Error('transient failure');
-        }
-        await tx.query('INSERT INTO counters (name, total) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET total = counters.total + $2', [
-          event.data.counter,
-          event.data.by,
-        ]);
-        await tx.query('INSERT INTO applied (counter, by) VALUES ($1, $2)', [event.data.counter, event.data.by]);
-      },
+      handlers: [
+        eventHandler(counted, async (event, tx) => {
+          if (failNext) {
+            failNext = false;
+            throw new Error('transient failure');
+          }
+          await tx.query(
+            'INSERT INTO counters (name, total) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET total = counters.total + $2',
+            [event.data.counter, event.data.by],
+          );
+          await tx.query('INSERT INTO applied (counter, by) VALUES ($1, $2)', [event.data.counter, event.data.by]);
+        }),
+      ],
     });
   });
   afterAll(async () => {
@@ -123,5 +124,25 @@ describe('startConsumer', () => {
     await Promise.all(Array.from({ length: 30 }, () => publishRaw(envelope({ counter: 'g', by: 1 }))));
     expect(await eventually(async () => ((await total('g')) === 30 ? 30 : undefined))).toBe(30);
     expect(await appliedOrder('g')).toHaveLength(30);
+  });
+
+  it('when the durable exists with another config (a deploy changed it), then it is updated in place', async () => {
+    const redeployed = await startConsumer(bus, {
+      durable: 'kit-counter-redeployed',
+      stream: STREAM,
+      pool: schema.pool,
+      handlers: [eventHandler(counted, async () => undefined)],
+    });
+    await redeployed.stop();
+    const again = await startConsumer(bus, {
+      durable: 'kit-counter-redeployed',
+      stream: STREAM,
+      pool: schema.pool,
+      handlers: [eventHandler(counted, async () => undefined)],
+      maxDeliver: 7,
+    });
+    await again.stop();
+    const info = await bus.jsm.consumers.info(bus.streamName(STREAM.name), bus.streamName('kit-counter-redeployed'));
+    expect(info.config.max_deliver).toBe(7);
   });
 });

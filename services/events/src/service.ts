@@ -18,7 +18,7 @@ export const service: ServiceDefinition<Config> = {
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
     const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: EVENTS_STREAM });
     const ctx: UseCaseContext = { ...serviceContext(infra, relay), prisma };
-    serveEventTypeGet(infra.bus, ctx);
+    await serveEventTypeGet(infra.bus, ctx);
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
     return { app, background: [relay], close: () => prisma.$disconnect() };
   },

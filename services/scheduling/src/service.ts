@@ -22,7 +22,7 @@ export function createServiceDefinition({ now = () => new Date() }: { now?: () =
       // Relay and projections only send SQL: straight over the pool, not through Prisma.
       const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: SCHEDULING_STREAM });
       const ctx: UseCaseContext = { ...serviceContext(infra, relay, now), prisma };
-      serveRequests(infra.bus, ctx);
+      await serveRequests(infra.bus, ctx);
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
       return {
         app,

@@ -1,25 +1,30 @@
 import { connect } from '@nats-io/transport-node';
 import { headers as natsHeaders, type Msg, type NatsConnection } from '@nats-io/nats-core';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { Svcm, type Service } from '@nats-io/services';
 import type { FastifyBaseLogger } from 'fastify';
-import { REQUEST_ID_HEADER, replyEnvelopeSchema, type RequestContract, type StreamContract } from '@app/contracts';
+import { REQUEST_ID_HEADER, type RequestContract, type StreamContract } from '@app/contracts';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
+import { addEndpoint, type RequestHandler } from './endpoint.js';
+import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
+import { readReply } from './reply-envelope.js';
 
 export interface BusOptions {
   url: string;
   /** Prepended to subjects and stream names (isolates test runs). */
   prefix: string;
-  /** Used as the queue group of request endpoints and the connection name. */
+  /** The connection's name, and the name and queue group of the micro service its endpoints make up. */
   service: string;
   requestTimeoutMs: number;
   log: FastifyBaseLogger;
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// The micro protocol wants a semver; services are deployed whole, so endpoints are told apart by subject, not version.
+const MICRO_VERSION = '1.0.0';
 
-/** The service's NATS connection: request-reply with contracts, JetStream publishing and streams. */
+/** The service's NATS connection: request-reply with contracts (a NATS micro service), JetStream publishing and streams. */
 export class Bus {
   private constructor(
     readonly nc: NatsConnection,
@@ -27,6 +32,9 @@ export class Bus {
     readonly jsm: JetStreamManager,
     private readonly options: BusOptions,
   ) {}
+
+  /** The micro service of the endpoints this bus serves; added at the first `serve`. */
+  private micro: Promise<Service> | undefined;
 
   static async connect(options: BusOptions): Promise<Bus> {
     const nc = await connect({
@@ -75,56 +83,23 @@ export class Bus {
         headers: h,
       });
     } catch (error) {
+      // A timeout, or at once when no endpoint listens on the subject (the server answers "no responders").
       this.log.warn({ err: error, subject: contract.subject }, 'NATS request failed');
       throw new AppError('UPSTREAM_UNAVAILABLE', 'A service this request needs did not answer in time');
     }
-    const envelope = replyEnvelopeSchema.safeParse(safeJson(reply.data));
-    if (envelope.success && !envelope.data.ok) {
-      const { code, message, status } = envelope.data.error;
-      throw new AppError(code, message, status);
-    }
-    const data = envelope.success && envelope.data.ok ? contract.reply.safeParse(envelope.data.data) : undefined;
-    if (!data?.success) {
-      this.log.error({ subject: contract.subject }, 'malformed NATS reply');
-      throw new AppError('INTERNAL', 'Internal server error');
-    }
-    return data.data as z.output<Res>;
+    return readReply(reply, contract, this.log);
   }
 
-  /** Answers `contract.subject` in the service's queue group, so replicas share the load. */
-  serve<Req extends z.ZodType, Res extends z.ZodType>(
+  /**
+   * Answers `contract.subject` as an endpoint of this service's NATS micro service (discoverable with
+   * `nats micro`), in the queue group named after the service, so replicas share the load.
+   */
+  async serve<Req extends z.ZodType, Res extends z.ZodType>(
     contract: RequestContract<Req, Res>,
-    handler: (request: z.output<Req>, requestId: string | undefined) => Promise<z.input<Res>>,
-  ): void {
-    this.nc.subscribe(this.subject(contract.subject), {
-      queue: this.options.service,
-      callback: (error, msg) => {
-        if (error) return this.log.error({ err: error }, 'NATS subscription error');
-        void this.answer(contract, handler, msg);
-      },
-    });
-  }
-
-  private async answer<Req extends z.ZodType, Res extends z.ZodType>(
-    contract: RequestContract<Req, Res>,
-    handler: (request: z.output<Req>, requestId: string | undefined) => Promise<z.input<Res>>,
-    msg: Msg,
+    handler: RequestHandler<Req, Res>,
   ): Promise<void> {
-    const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
-    const respond = (body: unknown) => msg.respond(encoder.encode(JSON.stringify(body)));
-    try {
-      const request = contract.request.safeParse(safeJson(msg.data));
-      if (!request.success) throw new AppError('VALIDATION_ERROR', `Malformed ${contract.subject} request`);
-      const data = contract.reply.parse(await handler(request.data, requestId));
-      respond({ ok: true, data });
-    } catch (error) {
-      if (error instanceof AppError) {
-        respond({ ok: false, error: { code: error.code, status: error.status, message: error.message } });
-        return;
-      }
-      this.log.error({ err: error, subject: contract.subject, request_id: requestId }, 'NATS handler failed');
-      respond({ ok: false, error: { code: 'INTERNAL', status: 500, message: 'Internal server error' } });
-    }
+    this.micro ??= new Svcm(this.nc).add({ name: this.options.service, version: MICRO_VERSION, queue: this.options.service });
+    addEndpoint(await this.micro, this.subject(contract.subject), contract, handler, this.log);
   }
 
   /** Creates the stream, or brings its subjects up to date; both publisher and consumers call it. */
@@ -137,7 +112,7 @@ export class Bus {
       if (missing.length > 0)
         await this.jsm.streams.update(name, { ...info.config, subjects: [...(info.config.subjects ?? []), ...missing] });
     } catch (error) {
-      if (!isNotFound(error)) throw error;
+      if (!isJetStreamApiError(error, JetStreamCode.StreamNotFound)) throw error;
       await this.jsm.streams.add({ name, subjects, duplicate_window: 2 * 60 * 1_000_000_000 });
     }
     return name;
@@ -152,18 +127,7 @@ export class Bus {
   }
 
   async close(): Promise<void> {
+    await this.micro?.then((service) => service.stop()).catch(() => undefined);
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }
-}
-
-function safeJson(data: Uint8Array): unknown {
-  try {
-    return JSON.parse(decoder.decode(data));
-  } catch {
-    return undefined;
-  }
-}
-
-function isNotFound(error: unknown): boolean {
-  return error instanceof Error && /not found/i.test(error.message);
 }

@@ -1,19 +1,19 @@
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
-import { eventEnvelopeSchema, type EventContract, type EventEnvelope, type StreamContract } from '@app/contracts';
-import type { z } from 'zod';
+import type { StreamContract } from '@app/contracts';
 import type pg from 'pg';
-import type { Queryable } from '../db/sql.js';
 import { withTransaction } from '../db/transaction.js';
+import { ArrivalQueue } from './arrival-queue.js';
 import type { Bus } from './bus.js';
+import { receiveEvent, type EventHandler, type ReceivedEvent } from './event-handler.js';
+import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
 
-export interface ConsumerOptions<Data extends z.ZodType> {
+export interface ConsumerOptions {
   /** Durable consumer name; also the inbox key, so it must stay stable across deploys. */
   durable: string;
   stream: StreamContract;
-  events: EventContract<Data>[];
+  /** One `eventHandler(contract, handle)` per event contract consumed; each event goes to its subject's handler. */
+  handlers: readonly EventHandler[];
   pool: pg.Pool;
-  /** Applies the event inside the transaction that also records it in the inbox. */
-  handle: (event: EventEnvelope<z.output<Data>>, tx: Queryable) => Promise<void>;
   /** Redeliveries before a message that keeps failing is given up on (and logged). */
   maxDeliver?: number;
 }
@@ -29,30 +29,31 @@ export interface RunningConsumer {
  * transaction (one inbox statement for all): under load that turns four round trips per event into about
  * one. When such a batch fails, its events are applied one by one, so only the failing one is retried.
  */
-export async function startConsumer<Data extends z.ZodType>(bus: Bus, options: ConsumerOptions<Data>): Promise<RunningConsumer> {
+export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise<RunningConsumer> {
   const stream = await bus.ensureStream(options.stream);
   const durable = bus.streamName(options.durable);
   const maxDeliver = options.maxDeliver ?? 20;
-  const [only] = options.events;
+  const [only] = options.handlers;
   const config = {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     // One subject: filter on the server. Several: take the whole stream and skip what is not ours
     // (filter_subjects would need nats-server 2.10; Debian ships 2.9).
-    ...(options.events.length === 1 && only ? { filter_subject: bus.subject(only.subject) } : {}),
+    ...(options.handlers.length === 1 && only ? { filter_subject: bus.subject(only.contract.subject) } : {}),
     max_deliver: maxDeliver,
     ack_wait: 30_000_000_000,
   };
   await bus.jsm.consumers.add(stream, config).catch(async (error: unknown) => {
-    // A durable that exists with an older config (a deploy changed it) is updated in place.
-    if (!(error instanceof Error) || !/already (exists|in use)/i.test(error.message)) throw error;
+    // A durable that exists with an older config (a deploy changed it) is updated in place. nats-server 2.9
+    // ignores the create action and updates it itself; 2.10+ refuses the create with one of these codes.
+    if (!isJetStreamApiError(error, JetStreamCode.ConsumerAlreadyExists, JetStreamCode.ConsumerNameExist)) throw error;
     const { durable_name: _name, deliver_policy: _policy, ...updatable } = config;
     await bus.jsm.consumers.update(stream, durable, updatable);
   });
   const consumer = await bus.js.consumers.get(stream, durable);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
-  const contracts = new Map(options.events.map((event) => [bus.subject(event.subject), event]));
+  const handlers: Handlers = new Map(options.handlers.map((handler) => [bus.subject(handler.contract.subject), handler]));
 
   const queue = new ArrivalQueue<JsMsg>();
   const reading = (async () => {
@@ -60,7 +61,7 @@ export async function startConsumer<Data extends z.ZodType>(bus: Bus, options: C
   })().finally(() => queue.end());
   const applying = (async () => {
     for (let batch = await queue.takeAll(); batch.length > 0; batch = await queue.takeAll())
-      await processBatch(bus, options, contracts, batch, maxDeliver);
+      await processBatch(bus, options, handlers, batch, maxDeliver);
   })();
   return {
     async stop() {
@@ -71,41 +72,15 @@ export async function startConsumer<Data extends z.ZodType>(bus: Bus, options: C
   };
 }
 
-/** Messages in arrival order; `takeAll` waits for at least one and takes every one waiting (none once ended). */
-class ArrivalQueue<T> {
-  private items: T[] = [];
-  private ended = false;
-  private wake: (() => void) | null = null;
+/** Handlers by prefixed subject: how an event finds its handler. */
+type Handlers = Map<string, EventHandler>;
 
-  push(item: T): void {
-    this.items.push(item);
-    this.wake?.();
-  }
-
-  end(): void {
-    this.ended = true;
-    this.wake?.();
-  }
-
-  async takeAll(): Promise<T[]> {
-    while (this.items.length === 0 && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
-    this.wake = null;
-    return this.items.splice(0);
-  }
-}
-
-async function processBatch<Data extends z.ZodType>(
-  bus: Bus,
-  options: ConsumerOptions<Data>,
-  contracts: Map<string, EventContract<Data>>,
-  batch: JsMsg[],
-  maxDeliver: number,
-): Promise<void> {
-  const ours = batch.filter((msg) => contracts.has(msg.subject));
-  const events = ours.map((msg) => parseEvent(msg, contracts)).filter((event) => event !== null);
+async function processBatch(bus: Bus, options: ConsumerOptions, handlers: Handlers, batch: JsMsg[], maxDeliver: number): Promise<void> {
+  const ours = batch.filter((msg) => handlers.has(msg.subject));
+  const events = ours.map((msg) => receive(msg, handlers)).filter((event) => event !== null);
   if (ours.length < 2 || events.length < ours.length) {
     // Nothing to gain, or a malformed event to terminate on its own: the one-by-one path.
-    for (const msg of batch) await processMessage(bus, options, contracts, msg, maxDeliver);
+    for (const msg of batch) await processMessage(bus, options, handlers, msg, maxDeliver);
     return;
   }
   try {
@@ -117,28 +92,22 @@ async function processBatch<Data extends z.ZodType>(
       );
       // An id twice in one batch (a redelivery) is applied once; uuids come back in lower case.
       const unseen = new Set(fresh.map((row) => row.event_id));
-      for (const event of events) if (unseen.delete(event.id.toLowerCase())) await options.handle(event, tx);
+      for (const event of events) if (unseen.delete(event.id.toLowerCase())) await event.apply(tx);
     });
   } catch {
     // Which event failed is unknown here: one by one, each gets its own ack or nak.
-    for (const msg of batch) await processMessage(bus, options, contracts, msg, maxDeliver);
+    for (const msg of batch) await processMessage(bus, options, handlers, msg, maxDeliver);
     return;
   }
   for (const msg of batch) msg.ack();
 }
 
-async function processMessage<Data extends z.ZodType>(
-  bus: Bus,
-  options: ConsumerOptions<Data>,
-  contracts: Map<string, EventContract<Data>>,
-  msg: JsMsg,
-  maxDeliver: number,
-): Promise<void> {
-  if (!contracts.has(msg.subject)) {
+async function processMessage(bus: Bus, options: ConsumerOptions, handlers: Handlers, msg: JsMsg, maxDeliver: number): Promise<void> {
+  if (!handlers.has(msg.subject)) {
     msg.ack(); // another event type of the same stream: not this consumer's business
     return;
   }
-  const event = parseEvent(msg, contracts);
+  const event = receive(msg, handlers);
   if (!event) {
     bus.log.error({ subject: msg.subject, consumer: options.durable, seq: msg.seq }, 'malformed event terminated');
     msg.term(); // no reason text: nats-server 2.9 ignores a +TERM that carries one
@@ -150,7 +119,7 @@ async function processMessage<Data extends z.ZodType>(
         options.durable,
         event.id,
       ]);
-      if (rowCount === 1) await options.handle(event, tx);
+      if (rowCount === 1) await event.apply(tx);
     });
     msg.ack();
   } catch (error) {
@@ -161,27 +130,13 @@ async function processMessage<Data extends z.ZodType>(
   }
 }
 
-function parseEvent<Data extends z.ZodType>(msg: JsMsg, contracts: Map<string, EventContract<Data>>): EventEnvelope<z.output<Data>> | null {
-  const contract = contracts.get(msg.subject);
-  if (!contract) return null;
-  let json: unknown;
-  try {
-    json = msg.json();
-  } catch {
-    return null;
-  }
-  const envelope = eventEnvelopeSchema.safeParse(json);
-  if (!envelope.success) return null;
-  const data = contract.data.safeParse(envelope.data.data);
-  if (!data.success) return null;
-  return { ...envelope.data, data: data.data };
+function receive(msg: JsMsg, handlers: Handlers): ReceivedEvent | null {
+  const handler = handlers.get(msg.subject);
+  return handler ? receiveEvent(msg, handler) : null;
 }
 
 /** A consumer as a background task of a service (started after the app is built, stopped before the bus closes). */
-export function consumerTask<Data extends z.ZodType>(
-  bus: Bus,
-  options: ConsumerOptions<Data>,
-): { start(): Promise<void>; stop(): Promise<void> } {
+export function consumerTask(bus: Bus, options: ConsumerOptions): { start(): Promise<void>; stop(): Promise<void> } {
   let running: RunningConsumer | undefined;
   return {
     async start() {

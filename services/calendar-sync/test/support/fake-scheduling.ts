@@ -10,8 +10,8 @@ export const FAKE_SCHEDULE_ZONE = 'America/New_York';
  * scheduling service on a NATS prefix of its own). Stateless, so instances in parallel test files agree:
  * every UUID except UNKNOWN_SCHEDULE_ID is an active schedule in America/New_York.
  */
-export function serveFakeSchedules(bus: Bus): void {
-  bus.serve(scheduleGetRequest, async (request) => {
+export async function serveFakeSchedules(bus: Bus): Promise<void> {
+  await bus.serve(scheduleGetRequest, async (request) => {
     if (!isUuid(request.schedule_id) || request.schedule_id === UNKNOWN_SCHEDULE_ID) {
       throw new AppError('SCHEDULE_NOT_FOUND', 'Schedule not found or inactive');
     }

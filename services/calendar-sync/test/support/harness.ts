@@ -66,7 +66,7 @@ export async function startCalendarSync(
   extra: Record<string, string> = {},
 ): Promise<RunningService<Config>> {
   const running = await startTestService(service, configSchema, testServiceEnv(fake, { DATABASE_URL: database.url, ...extra }));
-  serveFakeSchedules(running.infra.bus);
+  await serveFakeSchedules(running.infra.bus);
   return running;
 }
 

@@ -5,8 +5,8 @@ import type { UseCaseContext } from '../use-cases/context.js';
 import { getEventType } from '../use-cases/event-types.use-case.js';
 
 /** `events.event_type.get`: the bookings service checks a booking's event type (the fields a booking needs). */
-export function serveEventTypeGet(bus: Bus, ctx: UseCaseContext): void {
-  bus.serve(eventTypeGetRequest, async (request, requestId) => {
+export async function serveEventTypeGet(bus: Bus, ctx: UseCaseContext): Promise<void> {
+  await bus.serve(eventTypeGetRequest, async (request, requestId) => {
     const eventType = await getEventType(ctx, messageCallerOf(request.organization_id, requestId), request.event_type_id);
     const { id, title, slug, duration, location_type, requires_approval, is_active } = presentEventType(eventType);
     return { id, title, slug, duration, location_type, requires_approval, is_active };

@@ -7,33 +7,33 @@ import {
   type BookingState,
 } from '@app/contracts';
 import type pg from 'pg';
-import { consumerTask, type BackgroundTask, type Bus } from '@app/service-kit';
+import { consumerTask, eventHandler, type BackgroundTask, type Bus } from '@app/service-kit';
 import type { z } from 'zod';
 import { applyBookingState, applyBusySync, removeConnection } from '../db/projection.repository.js';
 
-/** Every booking event carries the booking's whole state and version: all four apply the same way. */
+/** Every booking event carries the booking's whole state and version: all of them apply the same way. */
 export function bookingsProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
-  return consumerTask<z.ZodType<BookingState>>(bus, {
+  return consumerTask(bus, {
     durable: 'scheduling-bookings',
     stream: BOOKINGS_STREAM,
-    events: [...BOOKING_EVENTS],
+    handlers: BOOKING_EVENTS.map((contract) =>
+      eventHandler<z.ZodType<BookingState>>(contract, (event, tx) => applyBookingState(tx, event.data)),
+    ),
     pool,
-    handle: (event, tx) => applyBookingState(tx, event.data),
   });
 }
 
-type CalendarEvent = z.output<typeof calendarBusyUpdatedEvent.data> | z.output<typeof calendarConnectionRemovedEvent.data>;
-
 /** Busy windows of connected calendars: a sync replaces its range, a removal drops the connection's windows. */
 export function calendarProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
-  return consumerTask<z.ZodType<CalendarEvent>>(bus, {
+  return consumerTask(bus, {
     durable: 'scheduling-calendar',
     stream: CALENDAR_STREAM,
-    events: [calendarBusyUpdatedEvent, calendarConnectionRemovedEvent],
+    handlers: [
+      eventHandler(calendarBusyUpdatedEvent, async (event, tx) => {
+        await applyBusySync(tx, event.data); // false when skipped as stale: acked all the same
+      }),
+      eventHandler(calendarConnectionRemovedEvent, (event, tx) => removeConnection(tx, event.data)),
+    ],
     pool,
-    handle: async (event, tx) => {
-      if ('range' in event.data) await applyBusySync(tx, event.data);
-      else await removeConnection(tx, event.data);
-    },
   });
 }

@@ -4,9 +4,11 @@ import { activeSchedule, checkAvailability } from '../use-cases/availability.use
 import type { UseCaseContext } from '../use-cases/context.js';
 
 /** The request-reply endpoints other services call (bookings, before it inserts a booking). */
-export function serveRequests(bus: Bus, ctx: UseCaseContext): void {
-  bus.serve(scheduleGetRequest, (request, requestId) => activeSchedule(ctx, messageCallerOf(request.organization_id, requestId), request));
-  bus.serve(availabilityCheckRequest, (request, requestId) =>
+export async function serveRequests(bus: Bus, ctx: UseCaseContext): Promise<void> {
+  await bus.serve(scheduleGetRequest, (request, requestId) =>
+    activeSchedule(ctx, messageCallerOf(request.organization_id, requestId), request),
+  );
+  await bus.serve(availabilityCheckRequest, (request, requestId) =>
     checkAvailability(ctx, messageCallerOf(request.organization_id, requestId), request),
   );
 }
