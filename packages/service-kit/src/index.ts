@@ -1,6 +1,7 @@
 export * from './config.js';
 export * from './errors.js';
 export { buildService, type ServiceApp, type ServiceOptions } from './http/build-service.js';
+export { buildServiceApp, type AppDeps, type RouteRegistrar } from './http/service-app.js';
 export { errorHandler, notFoundHandler } from './http/error-handler.js';
 export { callerOf, eventContextOf, messageCallerOf, optionalCallerOf, type Caller } from './http/caller.js';
 export { idParamsSchema, recordId } from './http/record-id.js';

@@ -2,7 +2,8 @@ import type { BookingStatus } from '@app/contracts';
 import type { Booking } from '../domain/booking.js';
 import { escapeLike, type StartTimeWindow } from '../domain/list-window.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { toBooking, type Db } from './booking.repository.js';
+import { toBooking } from './booking.repository.js';
+import type { Db } from './prisma.js';
 
 export interface BookingFilter {
   scheduleId?: string;

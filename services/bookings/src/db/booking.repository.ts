@@ -1,11 +1,9 @@
 import { bookingStatusSchema, locationTypeSchema } from '@app/contracts';
 import { SqlParams, type Queryable } from '@app/service-kit';
 import type { Booking } from '../domain/booking.js';
-import type { Prisma, PrismaClient, Booking as BookingRow } from '../generated/prisma/client.js';
+import type { Prisma, Booking as BookingRow } from '../generated/prisma/client.js';
 import { SELECTED_COLUMNS, updatedColumns } from './booking-columns.js';
-
-/** The client or a transaction of it: repositories work with either. */
-export type Db = PrismaClient | Prisma.TransactionClient;
+import type { Db } from './prisma.js';
 
 /** A stored booking (a Prisma row, or a pg row selected under the same field names) as the domain's Booking. */
 export function toBooking(row: BookingRow): Booking {

@@ -7,7 +7,7 @@ import {
   type CalendarProvider,
   type ListMeta,
 } from '@app/contracts';
-import { AppError, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
+import { AppError, eventContextOf, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
 import * as connections from '../db/connection.repository.js';
 import { sealTokens, type CalendarTokens } from '../domain/connection-tokens.js';
 import { presentConnection } from '../routes/presenters.js';
@@ -37,7 +37,7 @@ export async function createConnection(ctx: UseCaseContext, caller: Caller, inpu
       tokens: sealTokens(ctx.ring, id, input.tokens),
     });
     const data = { connection_id: id, schedule_id: created.scheduleId, provider: input.provider, calendar_ids: input.calendarIds };
-    await recordEvent(tx, calendarConnectionCreatedEvent, data, { organizationId: caller.organizationId });
+    await recordEvent(tx, calendarConnectionCreatedEvent, data, eventContextOf(caller));
     return created;
   });
   ctx.relay.wake();
@@ -72,7 +72,7 @@ export async function deleteConnection(ctx: UseCaseContext, caller: Caller, rawI
     if (!locked) throw connectionNotFound();
     await connections.deleteConnection(tx, id);
     const data = { connection_id: id, schedule_id: locked.scheduleId };
-    await recordEvent(tx, calendarConnectionRemovedEvent, data, { organizationId: caller.organizationId });
+    await recordEvent(tx, calendarConnectionRemovedEvent, data, eventContextOf(caller));
   });
   ctx.relay.wake();
   return { id, deleted: true };

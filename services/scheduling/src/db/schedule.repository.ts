@@ -1,9 +1,6 @@
 import type { CreateScheduleBody, ScheduleRecord, UpdateScheduleBody } from '@app/contracts';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { presentSchedule } from '../routes/presenters.js';
-
-/** A Prisma client or an interactive transaction of one. */
-export type Db = PrismaClient | Prisma.TransactionClient;
+import type { Db } from './prisma.js';
 
 export interface ScheduleInput extends CreateScheduleBody {
   timezone: string;
