@@ -99,7 +99,8 @@ describe('bookings.booking.* consumer', () => {
   });
 
   it('when the same event is delivered twice, then it has one effect', async () => {
-    const schedule = await createSchedule(running, organizationHeaders(), morning);
+    const organizationId = randomUUID();
+    const schedule = await createSchedule(running, organizationHeaders(organizationId), morning);
     const created = booking(schedule.id, { start: '09:30', end: '10:00' });
     const id = randomUUID();
     await publishEvent(running, bookingCreatedEvent, created, { id });
@@ -111,11 +112,21 @@ describe('bookings.booking.* consumer', () => {
         id,
         type: bookingCreatedEvent.subject,
         occurred_at: new Date().toISOString(),
-        organization_id: randomUUID(),
+        organization_id: organizationId,
         correlation_id: null,
         data: { ...created, version: 3 },
       }),
     );
+    await publishEvent(running, bookingCreatedEvent, booking(schedule.id, { start: '11:30', end: '12:00' }));
+    await expect.poll(() => slotStarts(running, schedule.id, DAY), POLL).toEqual(without('11:30'));
+  });
+
+  it("when a booking event names another organization's schedule, then it is refused and the slots stay free", async () => {
+    const schedule = await createSchedule(running, organizationHeaders(), morning);
+    await publishEvent(running, bookingCreatedEvent, booking(schedule.id, { start: '09:00', end: '09:30' }), {
+      organizationId: randomUUID(),
+    });
+    // A genuine event published after the forged one: once it shows, the forged one has been handled.
     await publishEvent(running, bookingCreatedEvent, booking(schedule.id, { start: '11:30', end: '12:00' }));
     await expect.poll(() => slotStarts(running, schedule.id, DAY), POLL).toEqual(without('11:30'));
   });

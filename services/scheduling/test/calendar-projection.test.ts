@@ -126,4 +126,22 @@ describe('calendar.busy.updated and calendar.connection.removed consumer', () =>
     );
     await expect.poll(() => slotStarts(running, schedule.id, DAY), POLL).toEqual(without('10:00', '10:30'));
   });
+
+  it("when calendar events name another organization's schedule, then they are refused: its slots stay as they were", async () => {
+    const schedule = await createSchedule(running, organizationHeaders(), morning);
+    const connection = randomUUID();
+    const intruder = { organizationId: randomUUID() };
+    await publishEvent(running, calendarBusyUpdatedEvent, sync(schedule.id, connection, [range], '2026-03-01T10:00:00Z'), intruder);
+    const genuine = randomUUID();
+    await publishEvent(running, calendarBusyUpdatedEvent, sync(schedule.id, genuine, [window('11:30', '12:00')], '2026-03-01T10:00:00Z'));
+    await expect.poll(() => slotStarts(running, schedule.id, DAY), POLL).toEqual(without('11:30'));
+    // Nor can a forged removal free the time the genuine connection blocks.
+    await publishEvent(running, calendarConnectionRemovedEvent, { connection_id: genuine, schedule_id: schedule.id }, intruder);
+    await publishEvent(
+      running,
+      calendarBusyUpdatedEvent,
+      sync(schedule.id, randomUUID(), [window('09:00', '09:30')], '2026-03-01T10:00:00Z'),
+    );
+    await expect.poll(() => slotStarts(running, schedule.id, DAY), POLL).toEqual(without('09:00', '11:30'));
+  });
 });

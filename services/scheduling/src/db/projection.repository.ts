@@ -6,6 +6,19 @@ import type { Queryable } from '@app/service-kit';
  * key (a booking's version, a connection's synced_at), so duplicates and late events change nothing.
  */
 
+/**
+ * Whether the schedule belongs to the organization an event speaks for. Events come from other services over
+ * NATS: one naming another organization's schedule is refused, so a forged or buggy event cannot block (or
+ * free) someone else's time.
+ */
+export async function ownsSchedule(tx: Queryable, organizationId: string, scheduleId: string): Promise<boolean> {
+  const { rowCount } = await tx.query('SELECT 1 FROM schedules WHERE id = $1::uuid AND organization_id = $2::uuid', [
+    scheduleId,
+    organizationId,
+  ]);
+  return rowCount === 1;
+}
+
 /** Upserts a booking's state unless the projection already holds this or a newer version. */
 export async function applyBookingState(tx: Queryable, booking: BookingState): Promise<void> {
   await tx.query(

@@ -7,18 +7,27 @@ import {
   type BookingState,
 } from '@app/contracts';
 import type pg from 'pg';
-import { consumerTask, eventHandler, type BackgroundTask, type Bus } from '@app/service-kit';
+import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable } from '@app/service-kit';
 import type { z } from 'zod';
-import { applyBookingState, applyBusySync, removeConnection } from '../db/projection.repository.js';
+import { applyBookingState, applyBusySync, ownsSchedule, removeConnection } from '../db/projection.repository.js';
+
+/** An event's effect, applied only when its schedule belongs to the event's organization (else logged and acked). */
+function forOwnSchedule<Data extends { schedule_id: string }>(
+  bus: Bus,
+  apply: (tx: Queryable, data: Data) => Promise<unknown>,
+): (event: { id: string; type: string; organization_id: string; data: Data }, tx: Queryable) => Promise<void> {
+  return async (event, tx) => {
+    if (await ownsSchedule(tx, event.organization_id, event.data.schedule_id)) await apply(tx, event.data);
+    else bus.log.warn({ event_id: event.id, type: event.type }, "event refused: its schedule is not its organization's");
+  };
+}
 
 /** Every booking event carries the booking's whole state and version: all of them apply the same way. */
 export function bookingsProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
   return consumerTask(bus, {
     durable: 'scheduling-bookings',
     stream: BOOKINGS_STREAM,
-    handlers: BOOKING_EVENTS.map((contract) =>
-      eventHandler<z.ZodType<BookingState>>(contract, (event, tx) => applyBookingState(tx, event.data)),
-    ),
+    handlers: BOOKING_EVENTS.map((contract) => eventHandler<z.ZodType<BookingState>>(contract, forOwnSchedule(bus, applyBookingState))),
     pool,
   });
 }
@@ -29,10 +38,9 @@ export function calendarProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
     durable: 'scheduling-calendar',
     stream: CALENDAR_STREAM,
     handlers: [
-      eventHandler(calendarBusyUpdatedEvent, async (event, tx) => {
-        await applyBusySync(tx, event.data); // false when skipped as stale: acked all the same
-      }),
-      eventHandler(calendarConnectionRemovedEvent, (event, tx) => removeConnection(tx, event.data)),
+      // A sync skipped as stale (applyBusySync → false) is acked all the same.
+      eventHandler(calendarBusyUpdatedEvent, forOwnSchedule(bus, applyBusySync)),
+      eventHandler(calendarConnectionRemovedEvent, forOwnSchedule(bus, removeConnection)),
     ],
     pool,
   });

@@ -52,11 +52,12 @@ export async function publishEvent<D extends z.ZodType>(
   options: { organizationId?: string; id?: string } = {},
 ): Promise<string> {
   const id = options.id ?? randomUUID();
+  const organizationId = options.organizationId ?? (await scheduleOwner(running, data));
   const envelope = {
     id,
     type: contract.subject,
     occurred_at: new Date().toISOString(),
-    organization_id: options.organizationId ?? randomUUID(),
+    organization_id: organizationId,
     correlation_id: null,
     data,
   };
@@ -74,3 +75,13 @@ export const morning = { availability: ['tuesday', 'wednesday'].map((day) => ({ 
 export const allMorning = ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30'].map((time) => `${DAY}T${time}:00.000Z`);
 /** The slot starts of DAY's morning without the slots starting at `times` (`HH:MM`). */
 export const without = (...times: string[]) => allMorning.filter((start) => !times.some((time) => start === `${DAY}T${time}:00.000Z`));
+
+/** The organization of the schedule an event names (events speak for the schedule's organization), else a random one. */
+async function scheduleOwner(running: Running, data: unknown): Promise<string> {
+  const scheduleId = (data as { schedule_id?: unknown } | null)?.schedule_id;
+  const { rows } = await running.infra.pool.query<{ organization_id: string }>(
+    'SELECT organization_id::text AS organization_id FROM schedules WHERE id::text = $1',
+    [typeof scheduleId === 'string' ? scheduleId : ''],
+  );
+  return rows[0]?.organization_id ?? randomUUID();
+}
