@@ -5,6 +5,14 @@ export { OwnNatsServer, freePort } from './nats-server.js';
 export { startTestService, organizationHeaders } from './service-harness.js';
 export type { RunningService } from '../runtime/service.js';
 export { eventually } from './eventually.js';
+export { FakeResponder, fakeResponder, ownNatsPrefix, type ReceivedRequest } from './fake-responder.js';
 export { describeIdempotentCreates, listedCount, postWithKey, type IdempotentCaller } from './idempotency-contract.js';
 // Images for upload tests (real headers, sizes on demand), shared by the catalog suite and the end-to-end suites.
 export { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from './images.js';
+// Google Calendar and Microsoft Graph as one local HTTP server: calendar-sync's suite and the end-to-end suites.
+export {
+  CLIENT_ID as FAKE_CALENDAR_CLIENT_ID,
+  FakeProviders,
+  type FakeAccount,
+  type FakeOutlookEvent,
+} from './calendar-providers/fake-providers.js';
