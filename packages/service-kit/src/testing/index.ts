@@ -1,7 +1,9 @@
 export { testEnv } from './test-config.js';
 export { schemaDrift, type DataModel } from './schema-drift.js';
 export { prismaDatamodel } from './prisma-datamodel.js';
-export { OwnNatsServer, freePort } from './nats-server.js';
+export { OwnNatsServer } from './nats-server.js';
+// A port of the test's own for as long as it runs, forwarding to a backend that may move (or to nothing: a service that is down).
+export { PortForwarder } from '@app/testkit';
 export { startTestService, organizationHeaders } from './service-harness.js';
 export type { RunningService } from '../runtime/service.js';
 export { eventually } from './eventually.js';
