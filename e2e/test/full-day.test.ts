@@ -16,10 +16,10 @@ import {
   scheduleRecordSchema,
   slotsResponseSchema,
 } from '@app/contracts';
-import { FakeProviders } from '../../services/calendar-sync/test/support/fake-providers.js';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { eventually, png } from '@app/service-kit/testing';
+import { eventually, FakeProviders, png } from '@app/service-kit/testing';
 
+const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 /** A date `days` from today (UTC), YYYY-MM-DD. */
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 /** The fields the spec promises in each response (parsing fails if one is missing or has the wrong type). */
@@ -68,7 +68,7 @@ describe('a full day of use, through the gateway only', () => {
       name: 'Consultations',
       timezone: 'UTC',
       slot_duration: 30,
-      availability: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => ({
+      availability: WEEK.map((d) => ({
         day: d,
         start: '08:00',
         end: '18:00',
@@ -173,6 +173,64 @@ describe('a full day of use, through the gateway only', () => {
 
     expect((await call('DELETE', `/api/v1/calendar-connections/${connection.id}`)).status).toBe(200);
     await eventually(async () => ((await slotsOf(day(3))).some((s) => s.start === `${day(3)}T10:00:00.000Z`) ? true : undefined), 20_000);
+  });
+
+  it('when the busy calendar frees up, then its time is bookable again; when its refresh token is revoked, then the last busy time keeps blocking', async () => {
+    const hours = {
+      name: 'Calendar-bound',
+      timezone: 'UTC',
+      slot_duration: 60,
+      availability: WEEK.map((d) => ({ day: d, start: '09:00', end: '17:00' })),
+    };
+    const ownSchedule = dataEnvelope(scheduleRecordSchema).parse((await call('POST', '/api/v1/schedules', hours)).body).data.id;
+    const at = (hour: number) => `${day(4)}T${String(hour).padStart(2, '0')}:00:00.000Z`;
+    const offered = async (hour: number) => {
+      const response = await stack.call('GET', `/api/bookings/slots?scheduleId=${ownSchedule}&startDate=${day(4)}&endDate=${day(4)}`);
+      return slotsResponseSchema.parse(response.body).days.some((d) => d.slots.some((s) => s.start === at(hour)));
+    };
+    const book = (hour: number) =>
+      call('POST', '/api/v1/bookings', {
+        schedule_id: ownSchedule,
+        start_time: at(hour),
+        end_time: at(hour + 1),
+        attendee: { name: 'Ada', email: 'ada@example.com' },
+      });
+    const syncNow = async (id: string) => expect((await call('POST', `/api/v1/calendar-connections/${id}/sync`)).status).toBe(202);
+
+    // Busy 10:00-11:00; the access token expires within the refresh margin, so the first sync refreshes it.
+    const account = providers.account();
+    account.google.set('primary', [{ start: at(10), end: at(11) }]);
+    const created = await call('POST', '/api/v1/calendar-connections', {
+      provider: 'google',
+      schedule_id: ownSchedule,
+      credentials: account.credentials(60_000),
+    });
+    const connection = dataEnvelope(calendarConnectionSchema).parse(created.body).data;
+    await eventually(async () => ((await offered(10)) ? undefined : true), 20_000);
+    expect(errorBodySchema.parse((await book(10)).body).code).toBe('SLOT_UNAVAILABLE');
+
+    // Free again: after a sync the slot is back and can be booked.
+    account.google.set('primary', []);
+    await syncNow(connection.id);
+    await eventually(async () => ((await offered(10)) ? true : undefined), 20_000);
+    expect((await book(10)).status).toBe(201);
+
+    // Busy at 13:00, then the refresh token is revoked: reauth_required, and the last known window keeps blocking.
+    account.google.set('primary', [{ start: at(13), end: at(14) }]);
+    await syncNow(connection.id);
+    await eventually(async () => ((await offered(13)) ? undefined : true), 20_000);
+    providers.revokeRefreshTokens(account);
+    providers.expireAccessToken(account);
+    await syncNow(connection.id);
+    const status = async () =>
+      dataEnvelope(calendarConnectionSchema).parse((await call('GET', `/api/v1/calendar-connections/${connection.id}`)).body).data.status;
+    await eventually(async () => ((await status()) === 'reauth_required' ? true : undefined), 20_000);
+    expect(await offered(13)).toBe(false);
+    expect((await book(13)).status).toBe(409);
+
+    // Disconnecting removes its windows at once.
+    expect((await call('DELETE', `/api/v1/calendar-connections/${connection.id}`)).status).toBe(200);
+    await eventually(async () => ((await offered(13)) ? true : undefined), 20_000);
   });
 
   it('when an event fills up, then registrations stop at its capacity and counts show it', async () => {

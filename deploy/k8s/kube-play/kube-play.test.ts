@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { freePort } from '@app/testkit';
 import { kubePlayPod } from './pod.mjs';
 
 const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'] as const;
@@ -14,6 +14,17 @@ function podman(args: string[]): string {
   const result = spawnSync('podman', args, { encoding: 'utf8', timeout: 300_000 });
   if (result.status !== 0) throw new Error(`podman ${args.join(' ')} failed: ${result.stderr || result.error?.message}`);
   return result.stdout;
+}
+
+/** A loopback port the OS picks for a listen(0), given back at once for podman to bind. */
+function portTheOsPicks(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
 }
 
 /**
@@ -28,27 +39,41 @@ describe('the Kubernetes manifests under podman kube play', () => {
   let gateway: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    gateway = `http://127.0.0.1:${port}`;
     const prefix = process.env.IMAGE_PREFIX ?? 'scheduling-shop';
     const tag = process.env.IMAGE_TAG ?? 'latest';
-    const pod = kubePlayPod({
-      name: `ss-kube-${Date.now().toString(36)}`,
-      gatewayHostPort: port,
-      images: {
-        ...Object.fromEntries(SERVICES.map((service) => [service, `${prefix}/${service}:${tag}`])),
-        postgres: process.env.POSTGRES_IMAGE ?? 'postgres:16-alpine',
-        nats: process.env.NATS_IMAGE ?? 'nats:2.10-alpine',
-      },
-      secrets: {
-        postgresPassword: randomBytes(12).toString('hex'),
-        adminToken,
-        calendarKeys: `k1:${randomBytes(32).toString('base64')}`,
-        oauthStateSecret: randomBytes(32).toString('base64url'),
-      },
-    });
-    writeFileSync(file, stringify(pod));
-    podman(['kube', 'play', file]);
+    const podFor = (gatewayHostPort: number) =>
+      kubePlayPod({
+        name: `ss-kube-${Date.now().toString(36)}`,
+        gatewayHostPort,
+        images: {
+          ...Object.fromEntries(SERVICES.map((service) => [service, `${prefix}/${service}:${tag}`])),
+          postgres: process.env.POSTGRES_IMAGE ?? 'postgres:16-alpine',
+          nats: process.env.NATS_IMAGE ?? 'nats:2.10-alpine',
+        },
+        secrets: {
+          postgresPassword: randomBytes(12).toString('hex'),
+          adminToken,
+          calendarKeys: `k1:${randomBytes(32).toString('base64')}`,
+          oauthStateSecret: randomBytes(32).toString('base64url'),
+        },
+      });
+    // A hostPort is a concrete port that podman itself must bind (Kubernetes has no "any port"), so it cannot be held
+    // for it: the OS picks one, and when something else took it before podman bound it, the pod is played on another.
+    const play = async (attempt = 1): Promise<{ pod: ReturnType<typeof kubePlayPod>; port: number }> => {
+      const port = await portTheOsPicks();
+      const pod = podFor(port);
+      writeFileSync(file, stringify(pod));
+      try {
+        podman(['kube', 'play', file]);
+        return { pod, port };
+      } catch (error) {
+        spawnSync('podman', ['kube', 'down', file], { stdio: 'ignore', timeout: 120_000 });
+        if (attempt === 3 || !/address already in use/i.test((error as Error).message)) throw error;
+        return play(attempt + 1);
+      }
+    };
+    const { pod, port } = await play();
+    gateway = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 180_000;
     while (!(await fetch(`${gateway}/readyz`).catch(() => null))?.ok) {
       if (Date.now() > deadline)

@@ -1,6 +1,6 @@
 export type { ContainerOptions } from './container-options.js';
 export { imageFor } from './images.js';
-export { freePort } from './free-port.js';
+export { PortForwarder } from './port-forwarder.js';
 export { waitForNats } from './nats-ready.js';
 export { isReachable } from './tcp-probe.js';
 export { startPostgresContainer, type StartedPostgres } from './postgres-container.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { StartedNetwork, StartedTestContainer } from 'testcontainers';
-import { freePort } from './free-port.js';
 import { startNatsContainer } from './nats-container.js';
+import { PortForwarder } from './port-forwarder.js';
 import { startPostgresContainer } from './postgres-container.js';
 import { startExplained } from './start-errors.js';
 
@@ -55,7 +55,11 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
   const { Network } = await import('testcontainers');
   const network = await new Network().start();
   const started: StartedTestContainer[] = [];
+  // The gateway's address, a port held here for the system's life: it is the PUBLIC_BASE_URL the services are started
+  // with, before the engine publishes the gateway on a port of its own choosing (forwarded to once it is known).
+  const front = await PortForwarder.open();
   const stopAll = async () => {
+    await front.close();
     await Promise.allSettled(started.reverse().map((container) => container.stop({ timeout: 5_000 })));
     await network.stop().catch(() => undefined);
   };
@@ -66,8 +70,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
     ] as const);
 
     const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
-    const gatewayPort = await freePort();
-    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const gatewayUrl = `http://127.0.0.1:${front.port}`;
     const common = {
       NODE_ENV: 'production',
       HOST: '0.0.0.0',
@@ -99,9 +102,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       imageOf('gateway', options),
       'gateway',
       { ...common, ...upstreams, PORT: '3000', ADMIN_TOKEN: adminToken, ...options.env?.gateway },
-      gatewayPort,
+      true,
     );
     started.push(gateway);
+    front.pointAt(gateway.getHost(), gateway.getMappedPort(3000));
 
     return {
       gatewayUrl,
@@ -141,7 +145,7 @@ async function startService(
   image: string,
   alias: string,
   env: Record<string, string>,
-  hostPort?: number,
+  published = false,
 ): Promise<StartedTestContainer> {
   const howToGet = 'Build the service images first: `npm run images` (or `docker compose build`), or name others in `images`.';
   return startExplained(
@@ -155,7 +159,7 @@ async function startService(
         .withEnvironment(env)
         .withWaitStrategy(Wait.forLogMessage(LISTENING))
         .withStartupTimeout(120_000);
-      if (hostPort !== undefined) container.withExposedPorts({ container: Number(env.PORT), host: hostPort });
+      if (published) container.withExposedPorts(Number(env.PORT));
       return container.start();
     },
     howToGet,

@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BookingStatus } from '@app/contracts';
 import { bookingIn as bookingInStatus, futureDay, interval } from './support/fixtures.js';
-import { call, newOrganization, startStack, tally, type Reply, type Stack } from './support/stack.js';
+import { bookingsSuite, call, newOrganization, tally, type Reply } from './support/suite.js';
 
 describe('PATCH and DELETE /api/v1/bookings/{id}', () => {
-  let stack: Stack;
+  const suite = bookingsSuite();
   const day = futureDay(15);
   let slot = 0;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.stop());
 
   const patch = (organizationId: string, id: string, body: unknown): Promise<Reply> =>
-    call(stack.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, body);
+    call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, body);
   const remove = (organizationId: string, id: string): Promise<Reply> =>
-    call(stack.bookings, organizationId, 'DELETE', `/api/v1/bookings/${id}`);
-  const get = (organizationId: string, id: string): Promise<Reply> => call(stack.bookings, organizationId, 'GET', `/api/v1/bookings/${id}`);
+    call(suite.bookings, organizationId, 'DELETE', `/api/v1/bookings/${id}`);
+  const get = (organizationId: string, id: string): Promise<Reply> => call(suite.bookings, organizationId, 'GET', `/api/v1/bookings/${id}`);
 
   /** A booking of a fresh organization in `status`, each at its own time of the day. */
   async function bookingIn(status: BookingStatus = 'PENDING') {
     slot += 1;
-    return bookingInStatus(stack, status, interval(day, slot * 30));
+    return bookingInStatus(suite.bookings, status, interval(day, slot * 30));
   }
 
   it.each([

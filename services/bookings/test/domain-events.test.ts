@@ -1,29 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '@app/contracts';
-import { bookingBody, createSchedule, eventually, futureDay, interval } from './support/fixtures.js';
-import { call, newOrganization, startStack, type Stack } from './support/stack.js';
+import { bookingBody, eventually, futureDay, interval, newScheduleId } from './support/fixtures.js';
+import { bookingsSuite, call, newOrganization } from './support/suite.js';
 
 type BookingEvent = EventEnvelope<Record<string, unknown>>;
 
+/**
+ * What bookings publishes. That scheduling's slots follow these events is scheduling's consumer suite
+ * (bookings-projection.test.ts) and, across the real processes, e2e's full day.
+ */
 describe('booking domain events', () => {
-  let stack: Stack;
+  const suite = bookingsSuite();
   let unsubscribe: () => void;
   const received: BookingEvent[] = [];
   const day = futureDay(25);
 
   beforeAll(async () => {
-    stack = await startStack();
     // JetStream publishes reach plain subscribers too: this sees every event the relay publishes.
-    const bus = stack.bookings.infra.bus;
+    const bus = suite.bookings.infra.bus;
     const subscription = bus.nc.subscribe(bus.subject('bookings.booking.>'), {
       callback: (_error, msg) => void received.push(msg.json<BookingEvent>()),
     });
     unsubscribe = () => subscription.unsubscribe();
+    await bus.nc.flush();
   });
-  afterAll(async () => {
-    unsubscribe();
-    await stack.stop();
-  });
+  afterAll(() => unsubscribe());
 
   const eventsOf = (bookingId: string, count: number) =>
     eventually(async () => {
@@ -34,17 +35,17 @@ describe('booking domain events', () => {
 
   it('when a booking is created, changed, moved and cancelled, then each change is published once with a growing version', async () => {
     const organizationId = newOrganization();
-    const scheduleId = await createSchedule(stack, organizationId);
+    const scheduleId = newScheduleId();
     const times = interval(day, 9 * 60);
-    const created = await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, times), {
+    const created = await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, times), {
       'x-request-id': 'req-create-1',
     });
     const id = String(created.body.data.id);
-    await call(stack.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, { status: 'CONFIRMED' });
+    await call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, { status: 'CONFIRMED' });
     const moved = interval(day, 10 * 60);
-    await call(stack.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, moved);
-    await call(stack.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, { title: 'Renamed' });
-    await call(stack.bookings, organizationId, 'DELETE', `/api/v1/bookings/${id}`);
+    await call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, moved);
+    await call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, { title: 'Renamed' });
+    await call(suite.bookings, organizationId, 'DELETE', `/api/v1/bookings/${id}`);
 
     const events = await eventsOf(id, 5);
     const base = { booking_id: id, schedule_id: scheduleId, event_type_id: null };
@@ -73,37 +74,15 @@ describe('booking domain events', () => {
 
   it('when a request is refused, then nothing is published', async () => {
     const organizationId = newOrganization();
-    const scheduleId = await createSchedule(stack, organizationId);
-    const created = await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, interval(day, 12 * 60)));
+    const scheduleId = newScheduleId();
+    const created = await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, interval(day, 12 * 60)));
     const id = String(created.body.data.id);
-    await call(stack.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, { status: 'COMPLETED' });
-    await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, interval(day, 12 * 60)));
-    await call(stack.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, { status: 'CONFIRMED' });
+    await call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, { status: 'COMPLETED' });
+    await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, interval(day, 12 * 60)));
+    await call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, { status: 'CONFIRMED' });
     const events = await eventsOf(id, 2);
     // The confirmation is published after the refused move and the refused overlap: had either published, it would sit between.
     expect(events.map((e) => e.type)).toEqual(['bookings.booking.created', 'bookings.booking.status_changed']);
     expect(received.filter((e) => e.organization_id === organizationId)).toHaveLength(2);
-  });
-
-  it('when a slot is booked, then it disappears from the slots, and returns after cancellation', async () => {
-    const organizationId = newOrganization();
-    const scheduleId = await createSchedule(stack, organizationId);
-    const date = day.toISOString().slice(0, 10);
-    const times = interval(day, 14 * 60);
-    const offered = async () => {
-      const reply = await call<unknown>(
-        stack.scheduling,
-        organizationId,
-        'GET',
-        `/api/bookings/slots?scheduleId=${scheduleId}&startDate=${date}&endDate=${date}`,
-      );
-      const body = reply.body as unknown as { days: { slots: { start: string }[] }[] };
-      return body.days.flatMap((d) => d.slots).some((s) => s.start === times.start_time);
-    };
-    expect(await offered()).toBe(true);
-    const created = await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, times));
-    await eventually(async () => ((await offered()) ? undefined : true));
-    await call(stack.bookings, organizationId, 'DELETE', `/api/v1/bookings/${String(created.body.data.id)}`);
-    await eventually(async () => ((await offered()) ? true : undefined));
   });
 });

@@ -1,21 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookingBody, createEventType, createSchedule, futureDay, interval } from './support/fixtures.js';
-import { call, newOrganization, startStack, type Stack } from './support/stack.js';
+import { describe, expect, it } from 'vitest';
+import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
+import { answerAsOpenNeighbours, bookingsSuite, call, newOrganization } from './support/suite.js';
 
 describe('GET /api/v1/bookings/{id}', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.stop());
+  const suite = bookingsSuite();
 
-  it('when the booking exists, then every field of API.md is returned', async () => {
+  it('when the booking exists, then every field of API.md is returned, its timezone the one scheduling gave', async () => {
+    await answerAsOpenNeighbours(suite.neighbours, 'Europe/Berlin');
     const organizationId = newOrganization();
-    const scheduleId = await createSchedule(stack, organizationId, { timezone: 'Europe/Berlin' });
-    const eventTypeId = await createEventType(stack, organizationId);
+    const scheduleId = newScheduleId();
+    const eventTypeId = randomUUID();
     const times = interval(futureDay(5), 9 * 60);
-    const created = await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', {
+    const created = await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', {
       ...bookingBody(scheduleId, times),
       event_type_id: eventTypeId,
       title: 'Kick-off',
@@ -31,7 +28,7 @@ describe('GET /api/v1/bookings/{id}', () => {
       },
     });
     const id = String(created.body.data.id);
-    const reply = await call(stack.bookings, organizationId, 'GET', `/api/v1/bookings/${id}`);
+    const reply = await call(suite.bookings, organizationId, 'GET', `/api/v1/bookings/${id}`);
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({
       id,
@@ -62,9 +59,9 @@ describe('GET /api/v1/bookings/{id}', () => {
 
   it("when the booking is unknown or another organization's, then it is a 404", async () => {
     const organizationId = newOrganization();
-    const scheduleId = await createSchedule(stack, organizationId);
+    const scheduleId = newScheduleId();
     const created = await call(
-      stack.bookings,
+      suite.bookings,
       organizationId,
       'POST',
       '/api/v1/bookings',
@@ -72,11 +69,11 @@ describe('GET /api/v1/bookings/{id}', () => {
     );
     const stranger = newOrganization();
     for (const id of [String(created.body.data.id), randomUUID()]) {
-      const reply = await call(stack.bookings, stranger, 'GET', `/api/v1/bookings/${id}`);
+      const reply = await call(suite.bookings, stranger, 'GET', `/api/v1/bookings/${id}`);
       expect(reply.status).toBe(404);
       expect(reply.body).toEqual({ error: 'Booking not found', code: 'NOT_FOUND' });
     }
-    const listed = await call(stack.bookings, stranger, 'GET', '/api/v1/bookings');
+    const listed = await call(suite.bookings, stranger, 'GET', '/api/v1/bookings');
     expect(listed.body).toEqual({ data: [], meta: { total: 0, limit: 50, offset: 0, hasMore: false } });
   });
 });

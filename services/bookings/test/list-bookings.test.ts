@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookingBody, createEventType, createSchedule, futureDay, interval } from './support/fixtures.js';
-import { call, newOrganization, startStack, type Stack } from './support/stack.js';
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
+import { bookingsSuite, call, newOrganization } from './support/suite.js';
 
 interface Listed {
   id: string;
@@ -9,7 +10,7 @@ interface Listed {
 }
 
 describe('GET /api/v1/bookings', () => {
-  let stack: Stack;
+  const suite = bookingsSuite();
   const organizationId = newOrganization();
   const day = futureDay(12);
   const nextDay = new Date(day.getTime() + 86_400_000);
@@ -19,17 +20,16 @@ describe('GET /api/v1/bookings', () => {
   const ids: Record<string, string> = {};
 
   const list = async (query = '') => {
-    const reply = await call<Listed[]>(stack.bookings, organizationId, 'GET', `/api/v1/bookings${query}`);
+    const reply = await call<Listed[]>(suite.bookings, organizationId, 'GET', `/api/v1/bookings${query}`);
     expect(reply.status).toBe(200);
     return reply;
   };
   const names = (data: Listed[]) => data.map((b) => Object.keys(ids).find((name) => ids[name] === b.id));
 
   beforeAll(async () => {
-    stack = await startStack();
-    scheduleA = await createSchedule(stack, organizationId);
-    scheduleB = await createSchedule(stack, organizationId);
-    eventType = await createEventType(stack, organizationId);
+    scheduleA = newScheduleId();
+    scheduleB = newScheduleId();
+    eventType = randomUUID();
     // Created out of order on purpose: the list sorts by start_time.
     const plan: [string, string, Date, number, Record<string, unknown>][] = [
       ['late', scheduleA, nextDay, 10 * 60, { attendee: { name: 'Late', email: 'late@example.com' } }],
@@ -38,15 +38,14 @@ describe('GET /api/v1/bookings', () => {
       ['offer', scheduleB, day, 13 * 60, { attendee: { name: 'Offer', email: 'fifty.off@example.org' } }],
     ];
     for (const [name, schedule, date, minutes, extra] of plan) {
-      const reply = await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', {
+      const reply = await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', {
         ...bookingBody(schedule, interval(date, minutes)),
         ...extra,
       });
       ids[name] = String(reply.body.data.id);
     }
-    await call(stack.bookings, organizationId, 'PATCH', `/api/v1/bookings/${ids.midday}`, { status: 'CONFIRMED' });
+    await call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${ids.midday}`, { status: 'CONFIRMED' });
   });
-  afterAll(() => stack.stop());
 
   it('when listing without filters, then all bookings come sorted by start_time with meta', async () => {
     const reply = await list();
@@ -103,7 +102,7 @@ describe('GET /api/v1/bookings', () => {
   });
 
   it('when a booking is in the past, then upcoming=true leaves it out', async () => {
-    await stack.bookings.infra.pool.query(
+    await suite.bookings.infra.pool.query(
       `UPDATE bookings SET start_time = start_time - interval '60 days', end_time = end_time - interval '60 days' WHERE id = $1`,
       [ids.late],
     );
@@ -111,7 +110,7 @@ describe('GET /api/v1/bookings', () => {
       expect(names((await list('?upcoming=true')).body.data)).toEqual(['early', 'midday', 'offer']);
       expect(names((await list('?upcoming=false')).body.data)).toEqual(['late', 'early', 'midday', 'offer']);
     } finally {
-      await stack.bookings.infra.pool.query(
+      await suite.bookings.infra.pool.query(
         `UPDATE bookings SET start_time = start_time + interval '60 days', end_time = end_time + interval '60 days' WHERE id = $1`,
         [ids.late],
       );

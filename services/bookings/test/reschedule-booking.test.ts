@@ -1,25 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { availabilityCheckRequest } from '@app/contracts';
 import type { BookingStatus } from '@app/contracts';
 import { bookingBody, bookingIn as bookingInStatus, futureDay, interval } from './support/fixtures.js';
-import { call, startStack, type Reply, type Stack } from './support/stack.js';
+import { bookingsSuite, call, unavailable, type Reply } from './support/suite.js';
 
 describe('PATCH /api/v1/bookings/{id} with start_time and end_time (reschedule)', () => {
-  let stack: Stack;
+  const suite = bookingsSuite();
   const day = futureDay(16);
   let slot = 0;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.stop());
 
   const patch = (organizationId: string, id: string, body: unknown): Promise<Reply> =>
-    call(stack.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, body);
-  const get = (organizationId: string, id: string): Promise<Reply> => call(stack.bookings, organizationId, 'GET', `/api/v1/bookings/${id}`);
+    call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, body);
+  const get = (organizationId: string, id: string): Promise<Reply> => call(suite.bookings, organizationId, 'GET', `/api/v1/bookings/${id}`);
 
   /** A booking of a fresh organization in `status`, each at its own time of the day. */
   async function bookingIn(status: BookingStatus = 'PENDING') {
     slot += 1;
-    return bookingInStatus(stack, status, interval(day, slot * 30));
+    return bookingInStatus(suite.bookings, status, interval(day, slot * 30));
   }
 
   it('when start_time and end_time move to a free interval, then the booking moves and the old slot is free', async () => {
@@ -30,7 +27,7 @@ describe('PATCH /api/v1/bookings/{id} with start_time and end_time (reschedule)'
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ id, ...target, status: 'PENDING' });
     const old = { start_time: String(before.start_time), end_time: String(before.end_time) };
-    const rebooked = await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, old));
+    const rebooked = await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, old));
     expect(rebooked.status).toBe(201);
   });
 
@@ -49,7 +46,7 @@ describe('PATCH /api/v1/bookings/{id} with start_time and end_time (reschedule)'
   it('when the new interval overlaps another live booking, then it is a 409 SLOT_TAKEN and nothing moves', async () => {
     const { organizationId, scheduleId, id } = await bookingIn();
     const taken = interval(day, 21 * 60);
-    expect((await call(stack.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, taken))).status).toBe(201);
+    expect((await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, taken))).status).toBe(201);
     const before = (await get(organizationId, id)).body.data;
     const reply = await patch(organizationId, id, interval(day, 21 * 60 + 15));
     expect(reply.status).toBe(409);
@@ -57,11 +54,19 @@ describe('PATCH /api/v1/bookings/{id} with start_time and end_time (reschedule)'
     expect((await get(organizationId, id)).body.data).toEqual(before);
   });
 
-  it('when the new interval is outside the availability, then it is a 409 SLOT_UNAVAILABLE', async () => {
-    const { organizationId, id } = await bookingIn();
-    const reply = await patch(organizationId, id, interval(futureDay(-1), 10 * 60));
+  it('when scheduling says the new interval is unavailable, then it is a 409 SLOT_UNAVAILABLE and nothing moves', async () => {
+    const { organizationId, scheduleId, id } = await bookingIn();
+    const before = (await get(organizationId, id)).body.data;
+    suite.neighbours.forget();
+    await suite.neighbours.answer(availabilityCheckRequest, () => unavailable('minimum_notice'));
+    const target = interval(futureDay(-1), 10 * 60);
+    const reply = await patch(organizationId, id, target);
     expect(reply.status).toBe(409);
-    expect(reply.body.code).toBe('SLOT_UNAVAILABLE');
+    expect(reply.body).toEqual({ error: "The requested time is within the schedule's minimum notice", code: 'SLOT_UNAVAILABLE' });
+    expect((await get(organizationId, id)).body.data).toEqual(before);
+    expect(suite.neighbours.received(availabilityCheckRequest).map((r) => r.request)).toEqual([
+      { organization_id: organizationId, schedule_id: scheduleId, ...target },
+    ]);
   });
 
   it.each(['CANCELLED', 'COMPLETED'] as const)('when the booking is %s, then a reschedule is a 400', async (status) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunningService } from '@app/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
-import { FakeProviders, type FakeAccount } from './support/fake-providers.js';
+import { FakeProviders, type FakeAccount } from '@app/service-kit/testing';
 import {
   EventCollector,
   connectionRow,

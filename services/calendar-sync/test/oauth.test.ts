@@ -3,7 +3,7 @@ import type { CalendarConnection } from '@app/contracts';
 import type { RunningService } from '@app/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
-import { CLIENT_ID, FakeProviders } from './support/fake-providers.js';
+import { FAKE_CALENDAR_CLIENT_ID as CLIENT_ID, FakeProviders } from '@app/service-kit/testing';
 import { UNKNOWN_SCHEDULE_ID } from './support/fake-scheduling.js';
 import { newOrganization, readConnection, startCalendarSync, FileDatabase } from './support/harness.js';
 

@@ -12,7 +12,7 @@ import { syncRange } from '../src/domain/sync-range.js';
 import { parseKeyRing } from '../src/domain/token-cipher.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { MIGRATIONS_DIR, SCHEMA } from '../src/service.js';
-import { FakeProviders } from './support/fake-providers.js';
+import { FakeProviders } from '@app/service-kit/testing';
 import {
   FileDatabase,
   TEST_KEY_RING,

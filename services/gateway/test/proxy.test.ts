@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
+import { eventually, PortForwarder, prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
 import { ROUTE_TABLE } from '../src/proxy/route-table.js';
 import { SCHEMA } from '../src/service.js';
 import { startEchoUpstreams, type Echo } from './support/echo-upstreams.js';
@@ -127,7 +127,9 @@ describe('proxying', () => {
 describe('an upstream that is down', () => {
   it('when the service does not answer, then 503 UPSTREAM_UNAVAILABLE with Retry-After quickly, never a hang or 500', async () => {
     const upstreams = await startEchoUpstreams();
-    const gateway = await startGateway({ ...upstreams.env, CATALOG_URL: `http://127.0.0.1:${await freePort()}` });
+    // A port of the test's own that forwards nowhere: every connection is closed at once, and no other process can take it.
+    const down = await PortForwarder.open();
+    const gateway = await startGateway({ ...upstreams.env, CATALOG_URL: `http://127.0.0.1:${down.port}` });
     try {
       const org = await createOrganization(gateway);
       const response = await gateway.app.inject({ url: '/api/v1/products', headers: { authorization: `Bearer ${org.api_key}` } });
@@ -137,6 +139,7 @@ describe('an upstream that is down', () => {
     } finally {
       await gateway.stop();
       await upstreams.close();
+      await down.close();
     }
   });
 });

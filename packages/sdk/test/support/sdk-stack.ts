@@ -1,4 +1,4 @@
-import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../../../../e2e/support/e2e-stack.js';
+import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '@app/e2e/stack';
 import { createClient, type ApiClient } from '../../src/index.js';
 import { startFakeGoogle } from './fake-google.js';
 import type { ScriptedServer } from './scripted-server.js';

@@ -1,10 +1,20 @@
 export { testEnv } from './test-config.js';
 export { schemaDrift, type DataModel } from './schema-drift.js';
 export { prismaDatamodel } from './prisma-datamodel.js';
-export { OwnNatsServer, freePort } from './nats-server.js';
+export { OwnNatsServer } from './nats-server.js';
+// A port of the test's own for as long as it runs, forwarding to a backend that may move (or to nothing: a service that is down).
+export { PortForwarder } from '@app/testkit';
 export { startTestService, organizationHeaders } from './service-harness.js';
 export type { RunningService } from '../runtime/service.js';
 export { eventually } from './eventually.js';
+export { FakeResponder, fakeResponder, ownNatsPrefix, type ReceivedRequest } from './fake-responder.js';
 export { describeIdempotentCreates, listedCount, postWithKey, type IdempotentCaller } from './idempotency-contract.js';
 // Images for upload tests (real headers, sizes on demand), shared by the catalog suite and the end-to-end suites.
 export { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from './images.js';
+// Google Calendar and Microsoft Graph as one local HTTP server: calendar-sync's suite and the end-to-end suites.
+export {
+  CLIENT_ID as FAKE_CALENDAR_CLIENT_ID,
+  FakeProviders,
+  type FakeAccount,
+  type FakeOutlookEvent,
+} from './calendar-providers/fake-providers.js';

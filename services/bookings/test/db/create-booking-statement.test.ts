@@ -7,7 +7,7 @@ import type { Config } from '../../src/config.js';
 import { insertBookingStatement } from '../../src/db/booking-create.repository.js';
 import { outboxEvent } from '../../src/db/outbox-event.js';
 import { bookingState, newBooking } from '../../src/domain/booking.js';
-import { startBookings } from '../support/stack.js';
+import { startBookings } from '../support/suite.js';
 
 /** The create statement with the kit's reservation of an Idempotency-Key: one booking per key, even across a crash. */
 describe('insertBookingStatement with an Idempotency-Key reservation', () => {

@@ -1,28 +1,41 @@
 import { isUuid, scheduleGetRequest } from '@app/contracts';
-import { AppError, type Bus } from '@app/service-kit';
+import { AppError } from '@app/service-kit';
+import { fakeResponder, type FakeResponder } from '@app/service-kit/testing';
+import { afterAll, inject } from 'vitest';
 
 /** A schedule id the fake scheduling service does not know. */
 export const UNKNOWN_SCHEDULE_ID = '00000000-0000-4000-8000-000000000000';
 export const FAKE_SCHEDULE_ZONE = 'America/New_York';
 
+let scheduling: Promise<FakeResponder> | undefined;
+// One fake per test file (each file runs in a worker of its own), stopped after the file's own hooks.
+afterAll(async () => {
+  await (await scheduling)?.stop();
+});
+
 /**
- * Answers `scheduling.schedule.get` for the API and provider tests (the end-to-end test runs the real
- * scheduling service on a NATS prefix of its own). Stateless, so instances in parallel test files agree:
- * every UUID except UNKNOWN_SCHEDULE_ID is an active schedule in America/New_York.
+ * Scheduling faked at its NATS boundary on the run's prefix, answering `scheduling.schedule.get` statelessly, so the
+ * fakes of parallel test files agree: every UUID except UNKNOWN_SCHEDULE_ID is an active schedule in America/New_York.
+ * What scheduling itself answers across the real processes is e2e's (booking-checks.test.ts).
  */
-export async function serveFakeSchedules(bus: Bus): Promise<void> {
-  await bus.serve(scheduleGetRequest, async (request) => {
-    if (!isUuid(request.schedule_id) || request.schedule_id === UNKNOWN_SCHEDULE_ID) {
-      throw new AppError('SCHEDULE_NOT_FOUND', 'Schedule not found or inactive');
-    }
-    return {
-      id: request.schedule_id.toLowerCase(),
-      name: 'Fake schedule',
-      timezone: FAKE_SCHEDULE_ZONE,
-      slot_duration: 30,
-      buffer_before: 0,
-      buffer_after: 0,
-      is_active: true,
-    };
-  });
+export function fakeScheduling(): Promise<FakeResponder> {
+  scheduling ??= (async () => {
+    const neighbours = await fakeResponder(inject('natsPrefix'));
+    await neighbours.answer(scheduleGetRequest, (request) => {
+      if (!isUuid(request.schedule_id) || request.schedule_id === UNKNOWN_SCHEDULE_ID) {
+        throw new AppError('SCHEDULE_NOT_FOUND', 'Schedule not found or inactive');
+      }
+      return {
+        id: request.schedule_id.toLowerCase(),
+        name: 'Fake schedule',
+        timezone: FAKE_SCHEDULE_ZONE,
+        slot_duration: 30,
+        buffer_before: 0,
+        buffer_after: 0,
+        is_active: true,
+      };
+    });
+    return neighbours;
+  })();
+  return scheduling;
 }

@@ -10,13 +10,13 @@ import { configSchema, type Config } from '../../src/config.js';
 import { openTokens } from '../../src/domain/connection-tokens.js';
 import { parseKeyRing } from '../../src/domain/token-cipher.js';
 import { service } from '../../src/service.js';
-import { serveFakeSchedules } from './fake-scheduling.js';
-import { FakeProviders } from './fake-providers.js';
+import { fakeScheduling } from './fake-scheduling.js';
+import { FakeProviders } from '@app/service-kit/testing';
 
 export const TEST_KEY_RING = `k2:${Buffer.alloc(32, 2).toString('base64')},k1:${Buffer.alloc(32, 1).toString('base64')}`;
 
 /** Env of calendar-sync under test: providers at the fake, fast retries, no background re-polls during a test. */
-export function testServiceEnv(fake: FakeProviders, extra: Record<string, string> = {}): Record<string, string> {
+function testServiceEnv(fake: FakeProviders, extra: Record<string, string> = {}): Record<string, string> {
   return {
     ...fake.env(),
     CALENDAR_ENCRYPTION_KEYS: TEST_KEY_RING,
@@ -59,15 +59,14 @@ export class FileDatabase {
   }
 }
 
-/** calendar-sync on the file's database and the run's NATS, with the fake scheduling responder. */
+/** calendar-sync on the file's database and the run's NATS, with scheduling faked at its NATS boundary. */
 export async function startCalendarSync(
   fake: FakeProviders,
   database: FileDatabase,
   extra: Record<string, string> = {},
 ): Promise<RunningService<Config>> {
-  const running = await startTestService(service, configSchema, testServiceEnv(fake, { DATABASE_URL: database.url, ...extra }));
-  await serveFakeSchedules(running.infra.bus);
-  return running;
+  await fakeScheduling();
+  return startTestService(service, configSchema, testServiceEnv(fake, { DATABASE_URL: database.url, ...extra }));
 }
 
 /** A file's calendar-sync: started on its own database with its own fake providers before the file's tests, stopped after. */

@@ -4,7 +4,7 @@ import { calendarViewPage, type FakeOutlookEvent } from './fake-graph.js';
 
 export type { FakeOutlookEvent };
 
-export interface FakeBusy {
+interface FakeBusy {
   start: string;
   end: string;
 }

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { z } from 'zod';
+import { availabilityCheckRequest, eventTypeGetRequest } from '@app/contracts';
+import {
+  fakeResponder,
+  organizationHeaders,
+  ownNatsPrefix,
+  startTestService,
+  type FakeResponder,
+  type RunningService,
+} from '@app/service-kit/testing';
+import { configSchema, type Config } from '../../src/config.js';
+import { service } from '../../src/service.js';
+
+/**
+ * The bookings service on a NATS prefix of the file's own, with scheduling and events faked at their NATS
+ * boundary: each test states what they answer (`suite.neighbours.answer / fail / silent`). Before every test
+ * they are back to `answerAsOpenNeighbours`.
+ */
+export interface BookingsSuite {
+  readonly bookings: RunningService<Config>;
+  readonly neighbours: FakeResponder;
+}
+
+export function bookingsSuite(env: Record<string, string> = {}): BookingsSuite {
+  let started: BookingsSuite | undefined;
+  beforeAll(async () => {
+    const prefix = ownNatsPrefix('bookings');
+    const neighbours = await fakeResponder(prefix);
+    await answerAsOpenNeighbours(neighbours);
+    try {
+      started = { neighbours, bookings: await startBookings({ NATS_PREFIX: prefix, ...env }) };
+    } catch (error) {
+      await neighbours.stop();
+      throw error;
+    }
+  });
+  beforeEach(async () => {
+    if (!started) return;
+    started.neighbours.forget();
+    await answerAsOpenNeighbours(started.neighbours);
+  });
+  afterAll(async () => {
+    await started?.bookings.stop();
+    await started?.neighbours.stop();
+  });
+  const get = (): BookingsSuite => {
+    if (!started) throw new Error('bookings is not started yet: use the suite inside tests and hooks');
+    return started;
+  };
+  return {
+    get bookings() {
+      return get().bookings;
+    },
+    get neighbours() {
+      return get().neighbours;
+    },
+  };
+}
+
+type AvailabilityAnswer = z.input<typeof availabilityCheckRequest.reply>;
+type EventTypeAnswer = z.input<typeof eventTypeGetRequest.reply>;
+
+/** Scheduling's answer that the interval is bookable, in the schedule's zone `timezone`. */
+function available(timezone = 'UTC'): AvailabilityAnswer {
+  return { available: true, reason: null, timezone };
+}
+
+/** Scheduling's answer that the interval is not bookable, and why. */
+export function unavailable(reason: AvailabilityAnswer['reason']): AvailabilityAnswer {
+  return { available: false, reason, timezone: 'UTC' };
+}
+
+/** Events' answer for an event type it knows (active). */
+function eventTypeAnswer(id: string): EventTypeAnswer {
+  return { id, title: 'Intro call', slug: 'intro-call', duration: 30, location_type: 'video', requires_approval: false, is_active: true };
+}
+
+/**
+ * Scheduling says every interval of every schedule is available (the schedule's zone: `timezone`); events knows
+ * every event type asked for. What a test does not state otherwise.
+ */
+export async function answerAsOpenNeighbours(neighbours: FakeResponder, timezone = 'UTC'): Promise<void> {
+  await neighbours.answer(availabilityCheckRequest, () => available(timezone));
+  await neighbours.answer(eventTypeGetRequest, ({ event_type_id }) => eventTypeAnswer(event_type_id));
+}
+
+/** Starts only the bookings service, e.g. with a NATS prefix nobody answers on. */
+export function startBookings(env: Record<string, string> = {}): Promise<RunningService<Config>> {
+  return startTestService(service, configSchema, env);
+}
+
+export interface Reply<T = Record<string, unknown>> {
+  status: number;
+  headers: Record<string, unknown>;
+  body: { data: T; meta?: { total: number; limit: number; offset: number; hasMore: boolean }; error?: string; code?: string };
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Calls a service the way the gateway does: with the organization's trusted headers. */
+export async function call<T = Record<string, unknown>>(
+  running: Pick<RunningService<never>, 'app'>,
+  organizationId: string,
+  method: Method,
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply<T>> {
+  const response = await running.app.inject({
+    method,
+    url,
+    headers: { ...organizationHeaders(organizationId), ...headers },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+  return { status: response.statusCode, headers: response.headers, body: response.json() };
+}
+
+/** An organization of its own for each test, so tests never see each other's data. */
+export function newOrganization(): string {
+  return randomUUID();
+}
+
+/** Replies as `status CODE` (or just the status), counted: a failed concurrency assertion shows what came back. */
+export function tally(replies: Reply<unknown>[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const reply of replies) {
+    const key = reply.body.code ? `${reply.status} ${reply.body.code}` : String(reply.status);
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
