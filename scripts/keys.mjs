@@ -13,5 +13,7 @@ execFileSync('npx', ['turbo', 'run', 'build', '--filter=@app/gateway', '--output
 });
 const result = spawnSync(process.execPath, [join(ROOT, 'services', 'gateway', 'dist', 'cli', 'keys.js'), ...process.argv.slice(2)], {
   stdio: 'inherit',
+  // A developer's tool, as `npm start` is: development unless NODE_ENV says otherwise.
+  env: { ...process.env, NODE_ENV: process.env.NODE_ENV || 'development' },
 });
 process.exit(result.status ?? 1);

@@ -13,6 +13,11 @@ execFileSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
   env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
 });
 for (const service of SERVICES) {
-  execFileSync(process.execPath, [join(ROOT, 'services', service, 'dist', 'migrate.js')], { cwd: ROOT, stdio: 'inherit' });
+  // A developer's tool, as `npm start` is: development unless NODE_ENV says otherwise (secrets then fall back).
+  execFileSync(process.execPath, [join(ROOT, 'services', service, 'dist', 'migrate.js')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: process.env.NODE_ENV || 'development' },
+  });
 }
 console.log('All migrations applied.');

@@ -13,11 +13,11 @@ const ROOT = join(import.meta.dirname, '..');
 const KEY_FILE = join(ROOT, '.dev-api-key');
 const env = {
   ...process.env,
-  NODE_ENV: process.env.NODE_ENV ?? 'development',
+  NODE_ENV: process.env.NODE_ENV || 'development',
   DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop',
   NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
 };
-const adminToken = env.ADMIN_TOKEN ?? (env.NODE_ENV === 'production' ? undefined : 'dev-admin-token');
+const adminToken = env.ADMIN_TOKEN || (['development', 'test'].includes(env.NODE_ENV) ? 'dev-admin-token' : undefined);
 const port = Number(process.env.PORT ?? 3000);
 
 const problem = await checkInfrastructure(env.DATABASE_URL, env.NATS_URL);

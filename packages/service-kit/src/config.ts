@@ -3,7 +3,11 @@ import { z } from 'zod';
 
 /** Env vars every service reads. A service extends this schema with its own. */
 export const baseConfigSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /**
+   * `development` (set by `npm start`) or `test` (set by the test harness) let a service fall back to the fixed
+   * development secrets of the repository; unset counts as production, so a deployment that forgets it fails closed.
+   */
+  NODE_ENV: z.enum(['development', 'test', 'production']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535),
@@ -21,8 +25,33 @@ export const baseConfigSchema = z.object({
    * (the gateway's replica probes) stop sending it new requests before the listener closes.
    */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** The whole request (headers and body) must arrive within this, else 408 and the connection is closed. */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /** The request headers must arrive within this (at most HTTP_REQUEST_TIMEOUT_MS). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** An idle keep-alive connection is closed after this; above the usual 60 s idle timeout of load balancers. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
+  /** A connection on which nothing is sent or received for this long is closed. */
+  HTTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>` (16+ characters). */
+  METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  /** When set, `/metrics` is served on this port only (a listener of its own on HOST), not beside the API. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/**
+ * Whether the fixed development secrets of the repository may stand in for a missing one: only when NODE_ENV says
+ * development or test explicitly. Unset or production, a missing secret stops the service at boot.
+ */
+export function developmentSecretsAllowed(config: Pick<BaseConfig, 'NODE_ENV'>): boolean {
+  return config.NODE_ENV === 'development' || config.NODE_ENV === 'test';
+}
+
+/** The message of a missing secret: names what makes it required, and the file variant of the variable. */
+export function secretRequired(name: string): string {
+  return `is required unless NODE_ENV=development (or test): set it, or ${name}_FILE to a file holding it`;
+}
 
 export class ConfigError extends Error {}
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema } from '@app/service-kit';
+import { baseConfigSchema, developmentSecretsAllowed, secretRequired } from '@app/service-kit';
 
 /** `keyId:base64-of-32-bytes[,…]`; the first key encrypts, every key decrypts (so old keys can be rotated out). */
 const KEY_RING = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=$/;
@@ -57,10 +57,10 @@ export const configSchema = baseConfigSchema
         message: 'must be keyId:base64-of-32-bytes, comma-separated, first = current',
       });
     }
-    if (config.NODE_ENV !== 'production') return;
-    // Development falls back to fixed keys; production must never encrypt tokens with a key that is in the repository.
+    if (developmentSecretsAllowed(config)) return;
+    // Development falls back to fixed keys; anything else must never encrypt tokens with a key that is in the repository.
     for (const name of ['CALENDAR_ENCRYPTION_KEYS', 'OAUTH_STATE_SECRET'] as const) {
-      if (config[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
+      if (config[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: secretRequired(name) });
     }
   });
 export type Config = z.infer<typeof configSchema>;

@@ -4,7 +4,7 @@ import { parseKeyRing, type KeyRing } from './domain/token-cipher.js';
 
 /**
  * Fixed development secrets, derived from public strings: fine on a laptop, worthless as protection.
- * The config schema refuses to start with NODE_ENV=production unless real ones are set.
+ * The config schema allows them only with NODE_ENV=development or test; otherwise real ones must be set.
  */
 const DEVELOPMENT_KEY_RING = `dev:${createHash('sha256').update('calendar-sync development encryption key').digest('base64')}`;
 const DEVELOPMENT_STATE_SECRET = createHash('sha256').update('calendar-sync development oauth state secret').digest('hex');

@@ -1,6 +1,8 @@
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
 import { buildService, type ReadinessCheck, type ServiceApp } from '@app/service-kit';
+import { AuthFailures } from './auth/auth-failures.js';
 import { authHook } from './auth/auth.hook.js';
 import { KeyCache } from './auth/key-cache.js';
 import { registerRateLimit } from './auth/rate-limit.js';
@@ -19,6 +21,8 @@ export interface GatewayDeps {
   identity: IdentityRepository;
   log: FastifyBaseLogger;
   readiness: ReadinessCheck[];
+  /** The shared rate-limit store, when RATE_LIMIT_REDIS_URL is set. */
+  redis?: Redis;
 }
 
 /** The only door: API-key auth, rate limits, the admin API, merged API docs, and proxies to every service. */
@@ -29,16 +33,23 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
     log: deps.log,
     readiness: deps.readiness,
     exposeOpenApi: false,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the gateway' } },
   });
   const cache = new KeyCache((key) => deps.identity.findKeyIdentity(key), config.AUTH_CACHE_TTL_MS);
   const upstreams = upstreamsOf(config);
 
   await registerCors(app, config.CORS_ORIGINS);
-  app.addHook('onRequest', authHook(cache));
+  await registerRateLimit(app, {
+    max: config.RATE_LIMIT_MAX,
+    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    redis: deps.redis,
+    redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
+  });
+  const failures = new AuthFailures(app, config.AUTH_FAILURES_MAX);
+  app.addHook('onRequest', authHook({ cache, failures }));
   app.addHook('onRequest', bodyLimitHook({ maxBodyBytes: config.MAX_BODY_BYTES, maxUploadBytes: config.MAX_UPLOAD_BYTES }));
-  await registerRateLimit(app, { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
-  registerAdminRoutes(app, { identity: deps.identity, cache, adminToken: config.ADMIN_TOKEN });
+  registerAdminRoutes(app, { identity: deps.identity, cache, failures, adminToken: config.ADMIN_TOKEN });
   const replicas = replicaPools(upstreams, config.UPSTREAM_PROBE_MS);
   app.addHook('onReady', async () => Object.values(replicas).forEach((pool) => pool.start()));
   app.addHook('onClose', async () => Object.values(replicas).forEach((pool) => pool.stop()));
@@ -71,4 +82,14 @@ function replicaPools(upstreams: Record<ServiceName, string[]>, probeMs: number)
     ServiceName,
     ReplicaPool
   >;
+}
+
+/**
+ * TRUST_PROXY for Fastify: addresses as they are; a hop count as a function, since Fastify gives a bare number no
+ * trust (it cannot tell the proxies from a client that sends enough hops itself). The operator who sets a count says
+ * the gateway is reachable only through that many proxies.
+ */
+function trustProxyOption(trust: Config['TRUST_PROXY']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }

@@ -1,5 +1,37 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
-import { baseConfigSchema } from '@app/service-kit';
+import { baseConfigSchema, developmentSecretsAllowed, secretRequired } from '@app/service-kit';
+
+/** Names proxy-addr knows for address ranges (`loopback` = 127.0.0.1/8 and ::1/128, and so on). */
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Which peers' `X-Forwarded-For` is believed for the client IP: off (the default), a hop count (that many proxies
+ * in front, whoever they are), or comma-separated addresses / CIDRs / range names of the trusted proxies.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): false | number | string[] => {
+    if (value === undefined || value === 'false' || value === '0') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const bad = entries.find((entry) => !isAddressOrCidr(entry));
+    if (bad === undefined && entries.length > 0) return entries;
+    ctx.addIssue({ code: 'custom', message: `must be a hop count or comma-separated IPs/CIDRs (not "${bad ?? value}")` });
+    return z.NEVER;
+  });
 
 /** Comma-separated upstream URLs of one service (several = replicas, balanced round-robin). */
 const upstreams = (fallback: string) =>
@@ -17,7 +49,7 @@ const upstreams = (fallback: string) =>
 export const configSchema = baseConfigSchema
   .extend({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    /** Bearer token of the admin endpoints. Required (16+ characters) in production; `dev-admin-token` otherwise. */
+    /** Bearer token of the admin endpoints (16+ characters); `dev-admin-token` only when NODE_ENV is development or test. */
     ADMIN_TOKEN: z.string().min(1).optional(),
     BOOKINGS_URL: upstreams('http://127.0.0.1:3001'),
     SCHEDULING_URL: upstreams('http://127.0.0.1:3002'),
@@ -27,6 +59,13 @@ export const configSchema = baseConfigSchema
     /** Requests per key (or per IP for public routes) per window. */
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
+    /** Shared rate-limit store (`redis://…`): every gateway replica counts in it, so N replicas share one budget. */
+    RATE_LIMIT_REDIS_URL: z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional(),
+    /** Prefix of the rate limiter's keys in that Redis. */
+    RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('gateway-rate-limit:'),
+    /** Failed authentications (bad key or admin token) per client IP per minute; then 429 before any lookup. */
+    AUTH_FAILURES_MAX: z.coerce.number().int().min(1).default(30),
+    TRUST_PROXY: trustProxy,
     /** How long a key lookup is cached; at most 5 s so a revoked key is refused within 5 s. */
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000),
     /** Largest declared body the gateway proxies (JSON APIs: 1 MB). */
@@ -60,10 +99,15 @@ export const configSchema = baseConfigSchema
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   })
   .transform((config, ctx) => {
-    const production = config.NODE_ENV === 'production';
-    const adminToken = config.ADMIN_TOKEN ?? (production ? undefined : 'dev-admin-token');
-    if (!adminToken || (production && adminToken.length < 16)) {
-      ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN'], message: 'is required when NODE_ENV=production (at least 16 characters)' });
+    // A fixed development token only where NODE_ENV says so explicitly; unset counts as production.
+    const development = developmentSecretsAllowed(config);
+    const adminToken = config.ADMIN_TOKEN ?? (development ? 'dev-admin-token' : undefined);
+    if (!adminToken) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN'], message: secretRequired('ADMIN_TOKEN') });
+      return z.NEVER;
+    }
+    if (!development && adminToken.length < 16) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN'], message: 'must be at least 16 characters' });
       return z.NEVER;
     }
     return { ...config, ADMIN_TOKEN: adminToken };

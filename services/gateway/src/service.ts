@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { prismaAdapter, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
+import { connectRateLimitRedis } from './auth/rate-limit-redis.js';
 import type { Config } from './config.js';
 import { IdentityRepository } from './db/identity.repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -13,13 +14,22 @@ export const service: ServiceDefinition<Config> = {
   schema: SCHEMA,
   migrationsDir: MIGRATIONS_DIR,
   async build(infra) {
+    const url = infra.config.RATE_LIMIT_REDIS_URL;
+    const redis = url === undefined ? undefined : await connectRateLimitRedis(url, infra.log);
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
     const app = await buildApp({
       config: infra.config,
       identity: new IdentityRepository(prisma),
       log: infra.log,
       readiness: infra.readiness,
+      redis,
     });
-    return { app, close: () => prisma.$disconnect() };
+    return {
+      app,
+      close: async () => {
+        await prisma.$disconnect();
+        redis?.disconnect();
+      },
+    };
   },
 };

@@ -2,6 +2,7 @@ import Fastify, {
   LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyServerOptions,
   type FastifyReply,
   type FastifyRequest,
   type RawReplyDefaultExpression,
@@ -16,7 +17,10 @@ import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-ha
 import { organizationId } from './organization.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
 import { inputGuard } from './input-guard.js';
-import { registerMetrics } from './metrics.js';
+import { metricsResponse, registerMetrics, registryOf, useMetricsAccess } from './metrics.js';
+import { applyHttpTimeouts, DEFAULT_HTTP_TIMEOUTS, httpTimeoutsOf, serverOptions } from './server-options.js';
+import type { BaseConfig } from '../config.js';
+import { createLogger, loggableUrl } from '../runtime/logger.js';
 import { requestIdFrom } from './request-id.js';
 import { registerIdempotency } from './idempotency/idempotency-hooks.js';
 import { applyRouteConventions, responseSerializerCompiler } from './route-conventions.js';
@@ -33,7 +37,12 @@ class RequestLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    const line = {
+      method: request.method,
+      url: loggableUrl(request.url),
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    };
     if (error) request.log.error({ ...line, err: error }, 'request errored');
     else request.log.info(line, 'request completed');
   }
@@ -50,6 +59,8 @@ export interface ServiceOptions {
   securitySchemes?: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
   /** False when the service serves its own `/openapi.json` (the gateway merges every service's). */
   exposeOpenApi?: boolean;
+  /** Which peers' `X-Forwarded-For` to believe for `request.ip` (the gateway's TRUST_PROXY); none by default. */
+  trustProxy?: FastifyServerOptions['trustProxy'];
 }
 
 export type ServiceApp = FastifyInstance<
@@ -63,7 +74,10 @@ export type ServiceApp = FastifyInstance<
 /** A Fastify instance set up the way every service is: zod validation and OpenAPI, error shapes, request ids, health, metrics. */
 export async function buildService(options: ServiceOptions): Promise<ServiceApp> {
   const app = Fastify({
-    ...(options.log ? { loggerInstance: options.log } : { logger: { level: 'info' } }),
+    ...(options.log ? { loggerInstance: options.log } : { loggerInstance: createLogger({ LOG_LEVEL: 'info' }, options.name) }),
+    // The config's timeouts replace these defaults when startService boots the service.
+    ...serverOptions(DEFAULT_HTTP_TIMEOUTS),
+    trustProxy: options.trustProxy ?? false,
     genReqId: requestIdFrom,
     logController: new RequestLogController({
       requestIdLogLabel: 'request_id',
@@ -121,4 +135,28 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
   registerHealth(app, options.readiness ?? []);
   registerMetrics(app, options.name);
   return app;
+}
+
+/**
+ * What startService applies from the config to an app's HTTP server: its timeouts, who may read `/metrics`, and
+ * `/metrics` on a listener of its own when METRICS_PORT is set (with the same timeouts and token).
+ */
+export async function configureServer(
+  app: FastifyInstance,
+  config: BaseConfig,
+): Promise<{ metricsUrl?: string; close: () => Promise<void> }> {
+  const timeouts = httpTimeoutsOf(config);
+  applyHttpTimeouts(app.server, timeouts);
+  const access = { token: config.METRICS_TOKEN };
+  useMetricsAccess(app, { ...access, elsewhere: config.METRICS_PORT !== undefined });
+  if (config.METRICS_PORT === undefined) return { close: async () => undefined };
+
+  const registry = registryOf(app);
+  const quiet = new LogController({ disableRequestLogging: true });
+  const listener = Fastify({ loggerInstance: app.log, logController: quiet, ...serverOptions(timeouts) });
+  listener.setErrorHandler(errorHandler);
+  listener.setNotFoundHandler(notFoundHandler);
+  listener.get('/metrics', async (request, reply) => metricsResponse(registry, access, request, reply));
+  const metricsUrl = await listener.listen({ host: config.HOST, port: config.METRICS_PORT });
+  return { metricsUrl, close: () => listener.close() };
 }

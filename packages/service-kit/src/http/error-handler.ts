@@ -63,8 +63,10 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (error instanceof AppError) {
     const body: ErrorBody = { error: error.message, code: error.code };
     if (error.details) body.details = error.details;
-    // Both are passing: the client may try again in a second (SDKs and proxies honour Retry-After).
-    if (error.code === 'RATE_LIMITED' || error.code === 'UPSTREAM_UNAVAILABLE') void reply.header('retry-after', '1');
+    // Both are passing: the client may try again in a second (SDKs and proxies honour Retry-After), unless the
+    // thrower knows better and set it.
+    if ((error.code === 'RATE_LIMITED' || error.code === 'UPSTREAM_UNAVAILABLE') && !reply.hasHeader('retry-after'))
+      void reply.header('retry-after', '1');
     return send(reply, error.status, body);
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {

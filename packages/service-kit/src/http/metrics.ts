@@ -1,6 +1,17 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type {} from '@fastify/swagger'; // its types add `schema.hide`
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AppError } from '../errors.js';
+
+/** Who may read `/metrics`: with a token, only `Authorization: Bearer <token>`; `elsewhere` when it has a listener of its own. */
+export interface MetricsAccess {
+  token?: string;
+  elsewhere?: boolean;
+}
+
+const registries = new WeakMap<object, Registry>();
+const accesses = new WeakMap<object, MetricsAccess>();
 
 /** Prometheus metrics: process defaults plus request counts and latency by route and status. */
 export function registerMetrics(app: FastifyInstance, service: string): Registry {
@@ -27,9 +38,39 @@ export function registerMetrics(app: FastifyInstance, service: string): Registry
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    void reply.header('content-type', registry.contentType);
-    return registry.metrics();
+  registries.set(app, registry);
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const access = accesses.get(app) ?? {};
+    if (access.elsewhere) return reply.callNotFound();
+    return metricsResponse(registry, access, request, reply);
   });
   return registry;
+}
+
+/** Sets who may read the app's `/metrics` (startService does, from METRICS_TOKEN and METRICS_PORT). */
+export function useMetricsAccess(app: FastifyInstance, access: MetricsAccess): void {
+  accesses.set(app, access);
+}
+
+/** The metrics of an app, for a listener of their own. */
+export function registryOf(app: FastifyInstance): Registry {
+  const registry = registries.get(app);
+  if (!registry) throw new Error('the app has no metrics (not built by buildService)');
+  return registry;
+}
+
+export async function metricsResponse(registry: Registry, access: MetricsAccess, request: FastifyRequest, reply: FastifyReply) {
+  if (access.token !== undefined && !bearerMatches(request.headers.authorization, access.token)) {
+    throw new AppError('UNAUTHORIZED', 'Missing or invalid metrics token');
+  }
+  void reply.header('content-type', registry.contentType);
+  return registry.metrics();
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Compared in constant time (as digests, so the length of the token does not show either). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const presented = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+  return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
 }

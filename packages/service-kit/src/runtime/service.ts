@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BaseConfig } from '../config.js';
 import { migrate } from '../db/migrate.js';
+import { configureServer } from '../http/build-service.js';
 import { useIdempotencyStore } from '../http/idempotency/idempotency-hooks.js';
 import { IdempotencySweeper } from '../http/idempotency/idempotency-sweeper.js';
 import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
@@ -34,6 +35,8 @@ export interface RunningService<C extends BaseConfig> extends Built {
   infra: Infrastructure<C>;
   /** The address it listens on, when started with `listen`. */
   url?: string;
+  /** The address of its `/metrics` listener, when METRICS_PORT is set. */
+  metricsUrl?: string;
   /** Reports not-ready on `/readyz` and keeps serving for `ms`, so traffic moves away before `stop`. */
   drain(ms: number): Promise<void>;
   stop(): Promise<void>;
@@ -51,18 +54,23 @@ export async function startService<C extends BaseConfig>(
   const log = createLogger(config, definition.name);
   await migrate({ databaseUrl: config.DATABASE_URL, schema: definition.schema, dir: definition.migrationsDir });
   const infra = await openInfrastructure(config, definition.name, definition.schema, log);
-  const built = await definition.build(infra);
+  const built = await definition.build(infra).catch(async (error: unknown) => {
+    await infra.close(); // a client the service needs (the gateway's Redis) was not reachable: leave nothing open
+    throw error;
+  });
   // Every service keeps its Idempotency-Keys in its own schema (the kit's migration 0003) and sweeps them.
   const idempotency = new IdempotencyStore(infra.pool);
   useIdempotencyStore(built.app, idempotency);
   const background = [...(built.background ?? []), new IdempotencySweeper(idempotency, log)];
   for (const task of background) await task.start();
+  const server = await configureServer(built.app, config);
   let url: string | undefined;
   if (options.listen !== false) url = await built.app.listen({ host: config.HOST, port: config.PORT });
   return {
     ...built,
     infra,
     url,
+    metricsUrl: server.metricsUrl,
     async drain(ms) {
       infra.startDraining();
       await new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,6 +81,7 @@ export async function startService<C extends BaseConfig>(
       const force = setTimeout(() => built.app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await built.app.close();
       clearTimeout(force);
+      await server.close();
       for (const task of [...background].reverse()) await task.stop();
       await built.close?.();
       await infra.close();

@@ -8,6 +8,7 @@ export { startTestService, organizationHeaders } from './service-harness.js';
 export type { RunningService } from '../runtime/service.js';
 export { eventually } from './eventually.js';
 export { FakeResponder, fakeResponder, ownNatsPrefix, type ReceivedRequest } from './fake-responder.js';
+export { trickleRequest, type SlowClientResult } from './slow-client.js';
 export { describeIdempotentCreates, listedCount, postWithKey, type IdempotentCaller } from './idempotency-contract.js';
 // Images for upload tests (real headers, sizes on demand), shared by the catalog suite and the end-to-end suites.
 export { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from './images.js';

@@ -58,8 +58,14 @@ describe('config', () => {
     expect(() => loadConfig(configSchema, base)).toThrow(/CALENDAR_ENCRYPTION_KEYS[\s\S]*OAUTH_STATE_SECRET/);
   });
 
+  it('when NODE_ENV is unset and the secrets are missing, then it refuses to start naming both (unset is not development)', () => {
+    expect(() => loadConfig(configSchema, { PORT: '0' })).toThrow(/CALENDAR_ENCRYPTION_KEYS[\s\S]*OAUTH_STATE_SECRET/);
+  });
+
   it('when the key ring is malformed, then it refuses to start', () => {
-    expect(() => loadConfig(configSchema, { PORT: '0', CALENDAR_ENCRYPTION_KEYS: 'k:short' })).toThrow(/CALENDAR_ENCRYPTION_KEYS/);
+    expect(() => loadConfig(configSchema, { PORT: '0', NODE_ENV: 'development', CALENDAR_ENCRYPTION_KEYS: 'k:short' })).toThrow(
+      /CALENDAR_ENCRYPTION_KEYS/,
+    );
   });
 
   it('when production has both, or in development, then it starts with the real endpoints by default', () => {
@@ -70,6 +76,6 @@ describe('config', () => {
       CALENDAR_SYNC_INTERVAL_MS: 300_000,
       MICROSOFT_TENANT: 'common',
     });
-    expect(loadConfig(configSchema, { PORT: '0' }).CALENDAR_ENCRYPTION_KEYS).toBeUndefined();
+    expect(loadConfig(configSchema, { PORT: '0', NODE_ENV: 'development' }).CALENDAR_ENCRYPTION_KEYS).toBeUndefined();
   });
 });

@@ -1,21 +1,23 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
 import { isPublicPath } from '../proxy/route-table.js';
-import { authenticate, requiresApiKey } from './authenticate.js';
+import type { AuthFailures } from './auth-failures.js';
+import { authenticate, requiresApiKey, routePathOf } from './authenticate.js';
 import type { KeyCache } from './key-cache.js';
 
 /**
  * onRequest hook: `/api/v1/*` needs a valid key; public proxied paths accept none but check one that is sent.
- * What a client sends as the organization headers is dropped first, so the gateway's own routes (which
+ * Decided on the route the request matched, so a percent-encoded spelling of a path is judged as the path it
+ * reaches. What a client sends as the organization headers is dropped first, so the gateway's own routes (which
  * read them like any service) see only the organization of a verified key.
  */
-export function authHook(cache: KeyCache) {
-  return async (request: FastifyRequest): Promise<void> => {
+export function authHook(deps: { cache: KeyCache; failures: AuthFailures }) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     delete request.headers[ORGANIZATION_HEADER];
     delete request.headers[ORGANIZATION_TIMEZONE_HEADER];
-    const path = request.url.split('?')[0] ?? '';
-    if (requiresApiKey(path)) await authenticate(request, cache, true);
-    else if (isPublicPath(path)) await authenticate(request, cache, false);
+    const path = routePathOf(request);
+    if (requiresApiKey(path)) await authenticate(request, reply, deps, true);
+    else if (isPublicPath(path)) await authenticate(request, reply, deps, false);
     if (request.apiKey) {
       request.headers[ORGANIZATION_HEADER] = request.apiKey.organizationId;
       request.headers[ORGANIZATION_TIMEZONE_HEADER] = request.apiKey.timezone;

@@ -1,7 +1,8 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@app/service-kit';
 import { bearerToken, looksLikeApiKey } from '../domain/api-key.js';
 import type { KeyIdentity } from '../db/identity.repository.js';
+import type { AuthFailures } from './auth-failures.js';
 import type { KeyCache } from './key-cache.js';
 
 declare module 'fastify' {
@@ -19,15 +20,44 @@ export function requiresApiKey(url: string): boolean {
 }
 
 /**
- * Verifies the bearer key. `required` routes refuse a request without one; public routes accept
- * none but still refuse a wrong one (a key, if sent, is checked).
+ * The path authentication decides on: the route Fastify matched (its router decodes the path, so `/%61pi/v1/…` is
+ * judged as the `/api/v1/…` it reaches), else, for a path no route matched, the percent-decoded path.
  */
-export async function authenticate(request: FastifyRequest, cache: KeyCache, required: boolean): Promise<void> {
+export function routePathOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? decodedPath(request.url);
+}
+
+export function decodedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path; // not valid percent-encoding: the router answers 404 for it
+  }
+}
+
+/**
+ * Verifies the bearer key. `required` routes refuse a request without one; public routes accept
+ * none but still refuse a wrong one (a key, if sent, is checked). A request that carries a key from an IP over
+ * its failed-authentication limit is refused (429) before the key is looked up.
+ */
+export async function authenticate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: { cache: KeyCache; failures: AuthFailures },
+  required: boolean,
+): Promise<void> {
   const header = request.headers.authorization;
-  if (header === undefined && !required) return;
+  if (header === undefined) {
+    if (required) throw unauthorized();
+    return;
+  }
+  await deps.failures.refuseIfBlocked(request, reply);
   const key = bearerToken(header);
-  if (!key || !looksLikeApiKey(key)) throw unauthorized();
-  const identity = await cache.resolve(key);
-  if (!identity) throw unauthorized();
+  const identity = key !== null && looksLikeApiKey(key) ? await deps.cache.resolve(key) : null;
+  if (!identity) {
+    await deps.failures.record(request);
+    throw unauthorized();
+  }
   request.apiKey = identity;
 }

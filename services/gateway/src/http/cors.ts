@@ -1,6 +1,6 @@
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requiresApiKey } from '../auth/authenticate.js';
+import { decodedPath, requiresApiKey } from '../auth/authenticate.js';
 
 /** The one public path a booking page on another origin calls (API.md, Addresses). */
 const PUBLIC_SLOTS = '/api/bookings/slots';
@@ -30,10 +30,10 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
   await app.register(cors, {
     hook: 'onRequest',
     delegator: (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) => {
-      const path = request.url.split('?')[0] ?? '';
+      const path = decodedPath(request.url); // as authentication judges it: `/%61pi/…` is `/api/…`
       const origin = request.headers.origin;
       const common = { allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS, maxAge: 600, strictPreflight: false };
-      if (path === PUBLIC_SLOTS || path.startsWith(`${PUBLIC_SLOTS}?`)) {
+      if (path === PUBLIC_SLOTS) {
         callback(null, {
           ...common,
           methods: ['GET', 'HEAD'],

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   createApiKeyBodySchema,
@@ -12,16 +12,20 @@ import {
 } from '@app/contracts';
 import { notFound, type ServiceApp } from '@app/service-kit';
 import { requireAdmin } from '../auth/admin-token.js';
+import type { AuthFailures } from '../auth/auth-failures.js';
 import type { KeyCache } from '../auth/key-cache.js';
 import type { IdentityRepository } from '../db/identity.repository.js';
 
 const idParams = z.object({ id: z.string() });
 
 /** Admin API of API.md: organizations and their keys, behind ADMIN_TOKEN. */
-export function registerAdminRoutes(app: ServiceApp, deps: { identity: IdentityRepository; cache: KeyCache; adminToken: string }): void {
+export function registerAdminRoutes(
+  app: ServiceApp,
+  deps: { identity: IdentityRepository; cache: KeyCache; failures: AuthFailures; adminToken: string },
+): void {
   const security = [{ adminToken: [] }];
 
-  const onRequest = async (request: FastifyRequest) => requireAdmin(request, deps.adminToken);
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => requireAdmin(request, reply, deps.adminToken, deps.failures);
 
   app.post(
     '/admin/v1/organizations',

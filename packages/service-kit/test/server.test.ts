@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  baseConfigSchema,
+  buildService,
+  createLogger,
+  loadConfig,
+  startService,
+  type RunningService,
+  type ServiceDefinition,
+} from '../src/index.js';
+import { testEnv, trickleRequest } from '../src/testing/index.js';
+
+const METRICS_TOKEN = 'metrics-token-0123456789';
+
+/** A service of the kit alone (no routes of its own), started as server.ts starts one, listening on a free port. */
+function startKitService(env: Record<string, string>): Promise<RunningService<typeof baseConfigSchema._output>> {
+  const definition: ServiceDefinition<typeof baseConfigSchema._output> = {
+    name: 'kit-server',
+    schema: `kit_${randomBytes(4).toString('hex')}`,
+    migrationsDir: mkdtempSync(join(tmpdir(), 'no-migrations-')),
+    build: async (infra) => ({ app: await buildService({ name: 'kit-server', log: infra.log, readiness: infra.readiness }) }),
+  };
+  return startService(definition, loadConfig(baseConfigSchema, testEnv(env)));
+}
+
+describe('a service’s HTTP server', () => {
+  describe('with METRICS_TOKEN and short HTTP timeouts', () => {
+    let service: RunningService<typeof baseConfigSchema._output>;
+    beforeAll(async () => {
+      service = await startKitService({ METRICS_TOKEN, HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' });
+    });
+    afterAll(() => service.stop());
+
+    it('when a body is trickled one byte at a time, then 408 REQUEST_TIMEOUT within the timeout and the connection is closed', async () => {
+      const head = 'POST /api/v1/ping/kit-server HTTP/1.1\r\nHost: kit\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n';
+      const { response, closedAfterMs } = await trickleRequest(service.url ?? '', head);
+      expect(response).toMatch(/^HTTP\/1\.1 408 /);
+      expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toEqual({
+        error: 'The request did not arrive within the time limit',
+        code: 'REQUEST_TIMEOUT',
+      });
+      expect(closedAfterMs).toBeLessThan(2500);
+    });
+
+    it('when the headers are trickled, then the connection is cut within the timeout too', async () => {
+      const { response, closedAfterMs } = await trickleRequest(service.url ?? '', 'GET /healthz HTTP/1.1\r\nHost: kit\r\nX-Slow: ');
+      expect(response).toMatch(/^HTTP\/1\.1 408 /);
+      expect(closedAfterMs).toBeLessThan(2500);
+    });
+
+    it.each([
+      ['no Authorization header', undefined],
+      ['another token', 'Bearer not-the-metrics-token-at-all'],
+    ])('when /metrics is asked with %s, then 401 UNAUTHORIZED in the error shape', async (_case, authorization) => {
+      const response = await fetch(`${service.url}/metrics`, { headers: authorization ? { authorization } : {} });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: 'Missing or invalid metrics token', code: 'UNAUTHORIZED' });
+    });
+
+    it('when /metrics is asked with the token, then the Prometheus text', async () => {
+      const response = await fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toMatch(/http_requests_total/);
+    });
+  });
+
+  describe('with METRICS_PORT', () => {
+    let service: RunningService<typeof baseConfigSchema._output>;
+    beforeAll(async () => {
+      service = await startKitService({ METRICS_PORT: '0' });
+    });
+    afterAll(() => service.stop());
+
+    it('when /metrics is asked on the API port, then 404; on the metrics port, then the metrics', async () => {
+      const onApi = await fetch(`${service.url}/metrics`);
+      expect(onApi.status).toBe(404);
+      expect(await onApi.json()).toMatchObject({ code: 'NOT_FOUND' });
+      expect(service.metricsUrl).toBeDefined();
+      expect(service.metricsUrl).not.toBe(service.url);
+      const onMetrics = await fetch(`${service.metricsUrl}/metrics`);
+      expect(onMetrics.status).toBe(200);
+      expect(await onMetrics.text()).toMatch(/process_cpu_seconds_total/);
+      expect((await fetch(`${service.metricsUrl}/api/v1/ping/kit-server`)).status).toBe(404); // nothing else there
+    });
+  });
+});
+
+describe('request log lines', () => {
+  it('when a query carries OAuth code and state or an email, then the line keeps the path and the allowed parameters only', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const app = await buildService({ name: 'kit-log', log: createLogger({ LOG_LEVEL: 'info' }, 'kit-log', sink) });
+    app.get('/things', async () => ({ data: [] }));
+    await app.ready();
+
+    await app.inject({
+      url: '/things?code=4%2F0AQlEd-secret-code&state=signed.state.token&attendee_email=ada%40example.com&limit=5&offset=10&scheduleId=s1&startDate=2026-03-08',
+    });
+    await app.close();
+
+    const line = JSON.parse(lines.find((text) => text.includes('request completed')) ?? '{}');
+    expect(line.url).toBe(
+      '/things?code=[redacted]&state=[redacted]&attendee_email=[redacted]&limit=5&offset=10&scheduleId=s1&startDate=2026-03-08',
+    );
+    const all = lines.join('\n');
+    for (const secret of ['secret-code', 'signed.state.token', 'ada', 'example.com']) expect(all).not.toContain(secret);
+  });
+});
