@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { callerAssertionPublicKeysSchema } from './caller-assertion/keys.js';
 
 /** Env vars every service reads. A service extends this schema with its own. */
 export const baseConfigSchema = z.object({
@@ -21,6 +22,12 @@ export const baseConfigSchema = z.object({
    * (the gateway's replica probes) stop sending it new requests before the listener closes.
    */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /**
+   * The gateway's public keys for caller assertions, as a JWKS (JSON; several kids during a rotation). Checked
+   * here when set; a service that serves requests refuses to start without it (useCallerAssertionKeys), while
+   * `migrate` and the gateway's keys CLI need none.
+   */
+  CALLER_ASSERTION_PUBLIC_KEYS: callerAssertionPublicKeysSchema.optional(),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 

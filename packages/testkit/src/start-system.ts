@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { StartedNetwork, StartedTestContainer } from 'testcontainers';
 import { freePort } from './free-port.js';
 import { startNatsContainer } from './nats-container.js';
@@ -66,6 +66,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
     ] as const);
 
     const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
+    const assertionKeys = callerAssertionKeys();
     const gatewayPort = await freePort();
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const common = {
@@ -77,6 +78,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       PUBLIC_BASE_URL: gatewayUrl,
       CALENDAR_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       OAUTH_STATE_SECRET: randomBytes(32).toString('base64url'),
+      ...assertionKeys.services,
       ...options.env?.all,
     };
 
@@ -98,7 +100,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       network,
       imageOf('gateway', options),
       'gateway',
-      { ...common, ...upstreams, PORT: '3000', ADMIN_TOKEN: adminToken, ...options.env?.gateway },
+      { ...common, ...upstreams, PORT: '3000', ADMIN_TOKEN: adminToken, ...assertionKeys.gateway, ...options.env?.gateway },
       gatewayPort,
     );
     started.push(gateway);
@@ -176,4 +178,17 @@ async function allStarted<
   const failed = results.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
   return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}
+
+/** A fresh caller assertion pair per system: the gateway signs with the private key, the services verify with the JWKS. */
+function callerAssertionKeys() {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const keyId = `testkit-${randomBytes(4).toString('hex')}`;
+  return {
+    gateway: {
+      CALLER_ASSERTION_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      CALLER_ASSERTION_KEY_ID: keyId,
+    },
+    services: { CALLER_ASSERTION_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: keyId }] }) },
+  };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SlotsResponse } from '@app/contracts';
-import { startTestService, type RunningService } from '@app/service-kit/testing';
+import { anonymousHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { configSchema as bookingsConfigSchema, type Config as BookingsConfig } from '../../bookings/src/config.js';
 import { service as bookingsService } from '../../bookings/src/service.js';
@@ -43,7 +43,11 @@ const at = (hour: number) => `${day}T${String(hour).padStart(2, '0')}:00:00.000Z
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 async function slotStarts(scheduleId: string): Promise<string[]> {
-  const response = await scheduling.app.inject({ url: '/api/bookings/slots', query: { scheduleId, startDate: day, endDate: day } });
+  const response = await scheduling.app.inject({
+    url: '/api/bookings/slots',
+    query: { scheduleId, startDate: day, endDate: day },
+    headers: anonymousHeaders(),
+  });
   expect(response.statusCode).toBe(200);
   return response.json<SlotsResponse>().days.flatMap((d) => d.slots.map((s) => s.start));
 }

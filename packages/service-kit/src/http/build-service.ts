@@ -14,6 +14,7 @@ import { dataEnvelope, REQUEST_ID_HEADER } from '@app/contracts';
 import { z } from 'zod';
 import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
 import { organizationId } from './organization.js';
+import { registerCallerAssertion } from './caller-assertion.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
 import { inputGuard } from './input-guard.js';
 import { registerMetrics } from './metrics.js';
@@ -50,6 +51,11 @@ export interface ServiceOptions {
   securitySchemes?: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
   /** False when the service serves its own `/openapi.json` (the gateway merges every service's). */
   exposeOpenApi?: boolean;
+  /**
+   * False for the gateway, which signs caller assertions instead of verifying them. Every service verifies the
+   * assertion of each request (but health, readiness, metrics and the API document) before its routes run.
+   */
+  verifyCallerAssertion?: boolean;
 }
 
 export type ServiceApp = FastifyInstance<
@@ -91,6 +97,8 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
       delete request.headers['content-type'];
   });
 
+  // The organization of a request comes only from the gateway's signed assertion (http/caller-assertion.ts).
+  if (options.verifyCallerAssertion !== false) registerCallerAssertion(app);
   app.addHook('preValidation', inputGuard);
 
   await app.register(fastifySwagger, {

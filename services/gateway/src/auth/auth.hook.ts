@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
+import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
+import { trustCaller } from '@app/service-kit';
 import { isPublicPath } from '../proxy/route-table.js';
 import { authenticate, requiresApiKey } from './authenticate.js';
 import type { KeyCache } from './key-cache.js';
@@ -13,12 +14,16 @@ export function authHook(cache: KeyCache) {
   return async (request: FastifyRequest): Promise<void> => {
     delete request.headers[ORGANIZATION_HEADER];
     delete request.headers[ORGANIZATION_TIMEZONE_HEADER];
+    delete request.headers[CALLER_ASSERTION_HEADER];
     const path = request.url.split('?')[0] ?? '';
     if (requiresApiKey(path)) await authenticate(request, cache, true);
     else if (isPublicPath(path)) await authenticate(request, cache, false);
     if (request.apiKey) {
       request.headers[ORGANIZATION_HEADER] = request.apiKey.organizationId;
       request.headers[ORGANIZATION_TIMEZONE_HEADER] = request.apiKey.timezone;
+      // The gateway's own routes (ping, the kit's idempotency scope) read the caller as services do; upstream,
+      // only the signed caller assertion counts (proxy/caller-assertion.ts), these headers are informational.
+      trustCaller(request, { organizationId: request.apiKey.organizationId, timezone: request.apiKey.timezone, requestId: request.id });
     }
   };
 }
