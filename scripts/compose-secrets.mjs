@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { callerAssertionKeys } from './caller-assertion-keys.mjs';
 
 const dir = resolve(process.env.SECRETS_DIR ?? join(import.meta.dirname, '..', 'secrets'));
 // The folder keeps other users of the host out; the files must be readable by the containers' own users.
@@ -23,4 +24,11 @@ write('database_url', `postgres://postgres:${password}@postgres:5432/scheduling_
 write('admin_token', token());
 write('calendar_encryption_keys', `k1:${randomBytes(32).toString('base64')}`);
 write('oauth_state_secret', token());
+// The gateway's caller assertion pair: written together, or not at all (a kept private key keeps its public half).
+if (!existsSync(join(dir, 'caller_assertion_private_key'))) {
+  const keys = callerAssertionKeys(`compose-${new Date().toISOString().slice(0, 10)}`);
+  write('caller_assertion_public_keys', keys.services.CALLER_ASSERTION_PUBLIC_KEYS);
+  write('caller_assertion_key_id', keys.gateway.CALLER_ASSERTION_KEY_ID);
+  write('caller_assertion_private_key', keys.gateway.CALLER_ASSERTION_PRIVATE_KEY.trim());
+}
 console.log(`secrets in ${dir}`);

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
+import { callerAssertionKeys } from './caller-assertion-keys.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -107,9 +108,13 @@ export async function startStack({ port = 3000, env = process.env, replicas = {}
   const gatewayPort = await portFor(port);
   // Media URLs and OAuth redirect URIs name the gateway: on another port than 3000, its own address.
   const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gatewayPort}`;
+  // A fresh caller assertion key pair per start (kept across restarts of one process): the gateway gets the
+  // private key, the services the public one, so no process needs a key from a file in development.
+  const assertionKeys = callerAssertionKeys();
   const spawnService = (name, servicePort, extraEnv) => {
+    const keys = name === 'gateway' ? assertionKeys.gateway : assertionKeys.services;
     const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'server.js')], {
-      env: { ...env, PUBLIC_BASE_URL: publicBaseUrl, ...extraEnv, PORT: String(servicePort), HOST: env.HOST ?? '127.0.0.1' },
+      env: { ...env, ...keys, PUBLIC_BASE_URL: publicBaseUrl, ...extraEnv, PORT: String(servicePort), HOST: env.HOST ?? '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const label = `\x1b[${COLORS[name] ?? 37}m[${name}${servicePort ? `:${servicePort}` : ''}]\x1b[0m`;

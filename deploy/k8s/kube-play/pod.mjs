@@ -23,6 +23,13 @@ export function kubePlayPod({ name, images, gatewayHostPort, secrets }) {
   const objects = findRenderer().render(OVERLAY);
   const config = objects.find((object) => object.kind === 'ConfigMap')?.data ?? {};
   const deployments = objects.filter((object) => object.kind === 'Deployment');
+  // The overlay's example caller assertion key: its public half is in the ConfigMap, so the pair matches.
+  const gatewaySecret = objects.find((object) => object.kind === 'Secret' && object.metadata.name.startsWith('gateway-secrets'));
+  const gatewaySecretValue = (key) => Buffer.from(gatewaySecret?.data?.[key] ?? '', 'base64').toString();
+  const assertionKey = {
+    CALLER_ASSERTION_PRIVATE_KEY: gatewaySecretValue('CALLER_ASSERTION_PRIVATE_KEY'),
+    CALLER_ASSERTION_KEY_ID: gatewaySecretValue('CALLER_ASSERTION_KEY_ID'),
+  };
   const database = `postgres://postgres:${secrets.postgresPassword}@127.0.0.1:5432/scheduling_shop`;
   const upstreams = Object.fromEntries(
     deployments
@@ -47,7 +54,7 @@ export function kubePlayPod({ name, images, gatewayHostPort, secrets }) {
       PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayHostPort}`,
       NATS_URL: 'nats://127.0.0.1:4222',
       DATABASE_URL: database,
-      ...(service === 'gateway' ? { ...upstreams, ADMIN_TOKEN: secrets.adminToken } : {}),
+      ...(service === 'gateway' ? { ...upstreams, ADMIN_TOKEN: secrets.adminToken, ...assertionKey } : {}),
       ...(service === 'calendar-sync'
         ? { CALENDAR_ENCRYPTION_KEYS: secrets.calendarKeys, OAUTH_STATE_SECRET: secrets.oauthStateSecret }
         : {}),

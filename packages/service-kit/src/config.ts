@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { callerAssertionPublicKeysSchema } from './caller-assertion/keys.js';
 
 /** Env vars every service reads. A service extends this schema with its own. */
 export const baseConfigSchema = z.object({
@@ -37,6 +38,12 @@ export const baseConfigSchema = z.object({
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   /** When set, `/metrics` is served on this port only (a listener of its own on HOST), not beside the API. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * The gateway's public keys for caller assertions, as a JWKS (JSON; several kids during a rotation). Checked
+   * here when set; a service that serves requests refuses to start without it (useCallerAssertionKeys), while
+   * `migrate` and the gateway's keys CLI need none.
+   */
+  CALLER_ASSERTION_PUBLIC_KEYS: callerAssertionPublicKeysSchema.optional(),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 

@@ -36,3 +36,13 @@ export { PollingLoop } from './runtime/polling-loop.js';
 export { openInfrastructure, type Infrastructure } from './runtime/infrastructure.js';
 export { startService, type ServiceDefinition, type RunningService, type BackgroundTask, type Built } from './runtime/service.js';
 export { runMain } from './runtime/main.js';
+export { trustCaller } from './http/caller-assertion.js';
+export {
+  CALLER_ASSERTION_ALGORITHM,
+  CALLER_ASSERTION_AUDIENCE,
+  CALLER_ASSERTION_ISSUER,
+  CALLER_ASSERTION_TTL_SECONDS,
+  callerAssertionClaims,
+  type AssertedCaller,
+} from './caller-assertion/claims.js';
+export { callerAssertionKeyIdSchema, callerAssertionPrivateKeySchema } from './caller-assertion/keys.js';

@@ -1,13 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError, buildService, type ServiceApp } from '../src/index.js';
-import { silentLog } from './support/kit-env.js';
+import { organizationHeaders } from '../src/testing/index.js';
+import { silentLog, useRunCallerKeys } from './support/kit-env.js';
 
 describe('buildService', () => {
   let app: ServiceApp;
 
   beforeAll(async () => {
-    app = await buildService({ name: 'kit-test', log: silentLog, readiness: [{ name: 'database', check: async () => undefined }] });
+    // What this suite checks is the same with or without a caller assertion (caller-assertion.test.ts checks those).
+    app = await buildService({
+      name: 'kit-test',
+      log: silentLog,
+      readiness: [{ name: 'database', check: async () => undefined }],
+      verifyCallerAssertion: false,
+    });
     app.post(
       '/things',
       {
@@ -200,10 +207,11 @@ describe('buildService', () => {
 });
 
 describe('GET /api/v1/ping/<service>', () => {
-  it('when the gateway stamped an organization, then the service names itself and the organization; else 401', async () => {
+  it('when the gateway asserted an organization, then the service names itself and the organization; else 401', async () => {
     const app = await buildService({ name: 'kit-test', log: silentLog });
+    useRunCallerKeys(app);
     const organization = '5b0cbd2e-8d7c-4c53-9d1e-0f8a3c1f4e21';
-    const ok = await app.inject({ url: '/api/v1/ping/kit-test', headers: { 'x-organization-id': organization } });
+    const ok = await app.inject({ url: '/api/v1/ping/kit-test', headers: organizationHeaders(organization) });
     expect(ok.json()).toEqual({ data: { service: 'kit-test', organization_id: organization } });
     const anonymous = await app.inject({ url: '/api/v1/ping/kit-test' });
     expect(anonymous.statusCode).toBe(401);

@@ -11,7 +11,8 @@ type Operation = {
 
 /** A service with one creating route, one update route and one route that answers a code it does not document. */
 async function app(): Promise<ServiceApp> {
-  const service = await buildService({ name: 'conventions-test', log: silentLog });
+  // Conventions only: the caller assertion is caller-assertion.test.ts's subject.
+  const service = await buildService({ name: 'conventions-test', log: silentLog, verifyCallerAssertion: false });
   const body = z.object({ title: z.string() });
   service.post(
     '/api/v1/things',

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { StartedNetwork, StartedTestContainer } from 'testcontainers';
 import { startNatsContainer } from './nats-container.js';
 import { PortForwarder } from './port-forwarder.js';
@@ -70,6 +70,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
     ] as const);
 
     const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
+    const assertionKeys = callerAssertionKeys();
     const gatewayUrl = `http://127.0.0.1:${front.port}`;
     const common = {
       NODE_ENV: 'production',
@@ -80,6 +81,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       PUBLIC_BASE_URL: gatewayUrl,
       CALENDAR_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       OAUTH_STATE_SECRET: randomBytes(32).toString('base64url'),
+      ...assertionKeys.services,
       ...options.env?.all,
     };
 
@@ -101,7 +103,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       network,
       imageOf('gateway', options),
       'gateway',
-      { ...common, ...upstreams, PORT: '3000', ADMIN_TOKEN: adminToken, ...options.env?.gateway },
+      { ...common, ...upstreams, PORT: '3000', ADMIN_TOKEN: adminToken, ...assertionKeys.gateway, ...options.env?.gateway },
       true,
     );
     started.push(gateway);
@@ -180,4 +182,17 @@ async function allStarted<
   const failed = results.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
   return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}
+
+/** A fresh caller assertion pair per system: the gateway signs with the private key, the services verify with the JWKS. */
+function callerAssertionKeys() {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const keyId = `testkit-${randomBytes(4).toString('hex')}`;
+  return {
+    gateway: {
+      CALLER_ASSERTION_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      CALLER_ASSERTION_KEY_ID: keyId,
+    },
+    services: { CALLER_ASSERTION_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: keyId }] }) },
+  };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import type { RunningService } from '@app/service-kit/testing';
+import { organizationHeaders, type RunningService } from '@app/service-kit/testing';
 import type { Config } from '../src/config.js';
 import { bookingBody, futureDay, interval } from './support/fixtures.js';
 import { call, newOrganization, startBookings } from './support/suite.js';
@@ -68,7 +68,7 @@ describe('POST /api/v1/bookings (validation)', () => {
     const response = await running.app.inject({
       method: 'POST',
       url: '/api/v1/bookings',
-      headers: { 'x-organization-id': organizationId, 'content-type': 'application/json' },
+      headers: { ...organizationHeaders(organizationId), 'content-type': 'application/json' },
       payload,
     });
     expect(response.statusCode).toBe(400);

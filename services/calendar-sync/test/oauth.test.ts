@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CalendarConnection } from '@app/contracts';
-import type { RunningService } from '@app/service-kit/testing';
+import { anonymousHeaders, type RunningService } from '@app/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
 import { FAKE_CALENDAR_CLIENT_ID as CLIENT_ID, FakeProviders } from '@app/service-kit/testing';
@@ -36,7 +36,10 @@ async function authorizeUrl(provider: string, headers: Record<string, string>, q
 }
 
 function callback(provider: string, query: Record<string, string>) {
-  return running.app.inject({ url: `/api/calendar-connections/oauth/${provider}/callback?${new URLSearchParams(query)}` });
+  return running.app.inject({
+    url: `/api/calendar-connections/oauth/${provider}/callback?${new URLSearchParams(query)}`,
+    headers: anonymousHeaders(),
+  });
 }
 
 describe('GET /api/v1/calendar-connections/oauth/{provider}/authorize', () => {
@@ -78,7 +81,10 @@ describe('GET /api/v1/calendar-connections/oauth/{provider}/authorize', () => {
       });
       expect(response.statusCode).toBe(503);
       expect((response.json() as { error: string }).error).toContain(names);
-      const back = await unconfigured.app.inject({ url: `/api/calendar-connections/oauth/${provider}/callback?code=x&state=y` });
+      const back = await unconfigured.app.inject({
+        url: `/api/calendar-connections/oauth/${provider}/callback?code=x&state=y`,
+        headers: anonymousHeaders(),
+      });
       expect(back.statusCode).toBe(503);
     }
     const account = fake.account();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { Client, startCatalog } from './support/catalog.js';
+import { anonymousHeaders } from '@app/service-kit/testing';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;
 let client: Client;
@@ -132,7 +133,7 @@ describe('bad ids and paths', () => {
 
   it('when HEAD is sent for a media URL, then its headers come without a body', async () => {
     const media = await client.uploadImage();
-    const response = await catalog.running.app.inject({ method: 'HEAD', url: new URL(media.url).pathname });
+    const response = await catalog.running.app.inject({ method: 'HEAD', url: new URL(media.url).pathname, headers: anonymousHeaders() });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
     expect(response.body).toBe('');

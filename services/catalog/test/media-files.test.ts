@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, pathOf, startCatalog, storedFiles } from './support/catalog.js';
 import { EventRecorder } from './support/events.js';
-import { JPEG_1X1, png } from '@app/service-kit/testing';
+import { anonymousHeaders, JPEG_1X1, png } from '@app/service-kit/testing';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;
 
@@ -17,7 +17,7 @@ describe('GET /media/{token}/{name}', () => {
     const bytes = png(60, 40, { noise: true });
     const media = (await client.upload(bytes, 'served.png')).json().data;
 
-    const response = await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url) });
+    const response = await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url), headers: anonymousHeaders() });
 
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
@@ -29,7 +29,7 @@ describe('GET /media/{token}/{name}', () => {
   it('when a JPEG is fetched, then its content type is image/jpeg', async () => {
     const client = new Client(catalog.running);
     const media = (await client.upload(JPEG_1X1, 'j.jpg')).json().data;
-    const response = await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url) });
+    const response = await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url), headers: anonymousHeaders() });
     expect(response.headers['content-type']).toBe('image/jpeg');
     expect(Buffer.compare(response.rawPayload, JPEG_1X1)).toBe(0);
   });
@@ -39,7 +39,7 @@ describe('GET /media/{token}/{name}', () => {
     const bytes = JPEG_1X1;
     const media = (await client.upload(bytes, `${'Summer holiday '.repeat(12)}.jpeg`)).json().data;
     expect(media.url.split('/').pop()).toHaveLength(104); // 100 slug characters and `.jpg`
-    const response = await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url) });
+    const response = await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url), headers: anonymousHeaders() });
     expect(response.statusCode).toBe(200);
     expect(Buffer.compare(response.rawPayload, bytes)).toBe(0);
   });
@@ -52,7 +52,7 @@ describe('GET /media/{token}/{name}', () => {
   ])('when %s is asked for, then 404', async (_label, mangle) => {
     const client = new Client(catalog.running);
     const media = (await client.upload(png(1, 1), 'x.png')).json().data;
-    const response = await catalog.running.app.inject({ method: 'GET', url: mangle(pathOf(media.url)) });
+    const response = await catalog.running.app.inject({ method: 'GET', url: mangle(pathOf(media.url)), headers: anonymousHeaders() });
     expect(response.statusCode).toBe(404);
   });
 });
@@ -110,7 +110,7 @@ describe('DELETE /api/v1/media/{id}', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ data: { id: media.id, deleted: true } });
     expect(storedFiles(catalog.mediaDir)).toHaveLength(before.length - 1);
-    expect((await catalog.running.app.inject({ url: pathOf(media.url) })).statusCode).toBe(404);
+    expect((await catalog.running.app.inject({ url: pathOf(media.url), headers: anonymousHeaders() })).statusCode).toBe(404);
     expect((await client.get(`/api/v1/media/${media.id}`)).statusCode).toBe(404);
     await events.waitFor((e) => e.data.id === media.id);
     events.close();
@@ -126,7 +126,7 @@ describe('DELETE /api/v1/media/{id}', () => {
 
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ code: 'CONFLICT' });
-    expect((await catalog.running.app.inject({ url: pathOf(media.url) })).statusCode).toBe(200);
+    expect((await catalog.running.app.inject({ url: pathOf(media.url), headers: anonymousHeaders() })).statusCode).toBe(200);
   });
 
   it('when the media file is a product’s featured image, then 409', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, pathOf, startCatalog, storedFiles } from './support/catalog.js';
-import { png } from '@app/service-kit/testing';
+import { anonymousHeaders, png } from '@app/service-kit/testing';
 
 const MAX_BYTES = 1024 * 1024;
 let catalog: Awaited<ReturnType<typeof startCatalog>>;
@@ -30,7 +30,7 @@ describe('POST /api/v1/media over HTTP', () => {
     expect(response.status).toBe(201);
     const media = ((await response.json()) as { data: { url: string; size: number; width: number } }).data;
     expect(media).toMatchObject({ size: bytes.length, width: 500 });
-    const served = await fetch(`${base}${pathOf(media.url)}`);
+    const served = await fetch(`${base}${pathOf(media.url)}`, { headers: anonymousHeaders() });
     expect(Buffer.compare(Buffer.from(await served.arrayBuffer()), bytes)).toBe(0);
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_SERVICE_EVENTS, eventTypeGetRequest } from '@app/contracts';
 import { AppError } from '@app/service-kit';
+import { organizationHeaders } from '@app/service-kit/testing';
 import { client, data, listen, openEvent, startEvents, type Running } from './support.js';
 
 let running: Running;
@@ -77,7 +78,7 @@ describe('domain events', () => {
     const response = await running.app.inject({
       method: 'POST',
       url: '/api/v1/event-types',
-      headers: { 'x-organization-id': api.organizationId, 'x-request-id': 'req-123' },
+      headers: { ...organizationHeaders(api.organizationId), 'x-request-id': 'req-123' },
       payload: { title: 'Traced', duration: 10 },
     });
     expect(response.statusCode).toBe(201);

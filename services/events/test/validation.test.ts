@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organizationHeaders } from '@app/service-kit/testing';
 import { client, data, openEvent, startEvents, type Client, type Running } from './support.js';
 
 let running: Running;
@@ -135,5 +136,5 @@ describe('bad input on every endpoint', () => {
 });
 
 function headersOf(apiClient: Client): Record<string, string> {
-  return { 'x-organization-id': apiClient.organizationId, 'x-organization-timezone': 'UTC' };
+  return organizationHeaders(apiClient.organizationId);
 }

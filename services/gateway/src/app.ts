@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { IdentityRepository } from './db/identity.repository.js';
 import { OpenApiAggregator } from './openapi/aggregator.js';
 import { bodyLimitHook } from './proxy/body-limits.js';
+import { assertionSigner } from './proxy/caller-assertion.js';
 import { registerProxies } from './proxy/register-proxies.js';
 import { ReplicaPool } from './proxy/replica-pool.js';
 import { upstreamsOf, type ServiceName } from './proxy/route-table.js';
@@ -34,6 +35,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
     readiness: deps.readiness,
     exposeOpenApi: false,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
+    verifyCallerAssertion: false, // it signs them (proxy/caller-assertion.ts)
     securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the gateway' } },
   });
   const cache = new KeyCache((key) => deps.identity.findKeyIdentity(key), config.AUTH_CACHE_TTL_MS);
@@ -53,7 +55,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   const replicas = replicaPools(upstreams, config.UPSTREAM_PROBE_MS);
   app.addHook('onReady', async () => Object.values(replicas).forEach((pool) => pool.start()));
   app.addHook('onClose', async () => Object.values(replicas).forEach((pool) => pool.stop()));
-  await registerProxies(app, { replicas, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  await registerProxies(app, { replicas, timeoutMs: config.UPSTREAM_TIMEOUT_MS, signAssertion: assertionSigner(config) });
 
   const aggregator = new OpenApiAggregator(() => app.swagger() as Record<string, unknown>, upstreams, deps.log);
   app.get('/openapi.json', { schema: { hide: true } }, async () => aggregator.document());

@@ -1,6 +1,12 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { baseConfigSchema, developmentSecretsAllowed, secretRequired } from '@app/service-kit';
+import {
+  baseConfigSchema,
+  callerAssertionKeyIdSchema,
+  callerAssertionPrivateKeySchema,
+  developmentSecretsAllowed,
+  secretRequired,
+} from '@app/service-kit';
 
 /** Names proxy-addr knows for address ranges (`loopback` = 127.0.0.1/8 and ::1/128, and so on). */
 const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -97,8 +103,20 @@ export const configSchema = baseConfigSchema
     UPSTREAM_PROBE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
     /** Upper bound on a proxied request (uploads included). */
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+    /**
+     * The Ed25519 key (PKCS#8 PEM or JWK) the gateway signs every proxied request's caller assertion with, and its
+     * kid (the services find the public key by it in CALLER_ASSERTION_PUBLIC_KEYS). Both or neither; the gateway
+     * refuses to start without them (its keys CLI and migrations need none).
+     */
+    CALLER_ASSERTION_PRIVATE_KEY: callerAssertionPrivateKeySchema.optional(),
+    CALLER_ASSERTION_KEY_ID: callerAssertionKeyIdSchema.optional(),
   })
   .transform((config, ctx) => {
+    if ((config.CALLER_ASSERTION_PRIVATE_KEY === undefined) !== (config.CALLER_ASSERTION_KEY_ID === undefined)) {
+      const missing = config.CALLER_ASSERTION_KEY_ID === undefined ? 'CALLER_ASSERTION_KEY_ID' : 'CALLER_ASSERTION_PRIVATE_KEY';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other CALLER_ASSERTION_ variable' });
+      return z.NEVER;
+    }
     // A fixed development token only where NODE_ENV says so explicitly; unset counts as production.
     const development = developmentSecretsAllowed(config);
     const adminToken = config.ADMIN_TOKEN ?? (development ? 'dev-admin-token' : undefined);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availabilityCheckRequest, bookingCreatedEvent, calendarBusyUpdatedEvent, scheduleGetRequest } from '@app/contracts';
 import { AppError } from '@app/service-kit';
+import { organizationHeaders } from '@app/service-kit/testing';
 import { POLL, createSchedule, publishEvent, startScheduling, type Running } from './support/scheduling.js';
 
 let running: Running;
@@ -172,5 +173,5 @@ describe('scheduling.availability.check', () => {
 });
 
 function headersOf(organizationId: string): Record<string, string> {
-  return { 'x-organization-id': organizationId, 'x-organization-timezone': 'UTC' };
+  return organizationHeaders(organizationId);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORGANIZATION_HEADER, SCHEDULING_STREAM, type ScheduleRecord } from '@app/contracts';
+import { SCHEDULING_STREAM, type ScheduleRecord } from '@app/contracts';
 import { organizationHeaders } from '@app/service-kit/testing';
 import { NOW, POLL, createSchedule, startScheduling, type Running } from './support/scheduling.js';
 
@@ -43,7 +43,7 @@ describe('POST /api/v1/schedules', () => {
   });
 
   it('when the organization has no timezone, then the schedule is in UTC', async () => {
-    const schedule = await createSchedule(running, { [ORGANIZATION_HEADER]: randomUUID() });
+    const schedule = await createSchedule(running, organizationHeaders(randomUUID()));
     expect(schedule.timezone).toBe('UTC');
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEDULING_STREAM, type ScheduleRecord } from '@app/contracts';
-import { organizationHeaders } from '@app/service-kit/testing';
+import { anonymousHeaders, organizationHeaders } from '@app/service-kit/testing';
 import { NOW, POLL, createSchedule, startScheduling, type Running } from './support/scheduling.js';
 
 let running: Running;
@@ -153,7 +153,7 @@ describe('DELETE /api/v1/schedules/{id}', () => {
 
     const after = await running.app.inject({ url: `/api/v1/schedules/${schedule.id}`, headers });
     expect(after.json<{ data: ScheduleRecord }>().data.is_active).toBe(false);
-    const slots = await running.app.inject({ url: `/api/bookings/slots?scheduleId=${schedule.id}` });
+    const slots = await running.app.inject({ url: `/api/bookings/slots?scheduleId=${schedule.id}`, headers: anonymousHeaders() });
     expect(slots.statusCode).toBe(404);
   });
 
@@ -171,7 +171,7 @@ describe('DELETE /api/v1/schedules/{id}', () => {
     const schedule = await createSchedule(running, headers);
     await running.app.inject({ method: 'DELETE', url: `/api/v1/schedules/${schedule.id}`, headers });
     await running.app.inject({ method: 'PATCH', url: `/api/v1/schedules/${schedule.id}`, headers, payload: { is_active: true } });
-    const slots = await running.app.inject({ url: `/api/bookings/slots?scheduleId=${schedule.id}` });
+    const slots = await running.app.inject({ url: `/api/bookings/slots?scheduleId=${schedule.id}`, headers: anonymousHeaders() });
     expect(slots.statusCode).toBe(200);
   });
 

@@ -15,6 +15,7 @@ import { dataEnvelope, REQUEST_ID_HEADER } from '@app/contracts';
 import { z } from 'zod';
 import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
 import { organizationId } from './organization.js';
+import { registerCallerAssertion } from './caller-assertion.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
 import { inputGuard } from './input-guard.js';
 import { metricsResponse, registerMetrics, registryOf, useMetricsAccess } from './metrics.js';
@@ -61,6 +62,11 @@ export interface ServiceOptions {
   exposeOpenApi?: boolean;
   /** Which peers' `X-Forwarded-For` to believe for `request.ip` (the gateway's TRUST_PROXY); none by default. */
   trustProxy?: FastifyServerOptions['trustProxy'];
+  /**
+   * False for the gateway, which signs caller assertions instead of verifying them. Every service verifies the
+   * assertion of each request (but health, readiness, metrics and the API document) before its routes run.
+   */
+  verifyCallerAssertion?: boolean;
 }
 
 export type ServiceApp = FastifyInstance<
@@ -105,6 +111,8 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
       delete request.headers['content-type'];
   });
 
+  // The organization of a request comes only from the gateway's signed assertion (http/caller-assertion.ts).
+  if (options.verifyCallerAssertion !== false) registerCallerAssertion(app);
   app.addHook('preValidation', inputGuard);
 
   await app.register(fastifySwagger, {

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { ORGANIZATION_HEADER, isIanaTimeZone } from '@app/contracts';
+import { isIanaTimeZone } from '@app/contracts';
+import { assertedCallerOfRequest } from './caller-assertion.js';
 import { organizationId, organizationTimeZone } from './organization.js';
 
 /**
- * Who is asking, as every use case sees it: the organization the gateway stamped, its default IANA time
+ * Who is asking, as every use case sees it: the organization of the gateway's verified caller assertion, its default IANA time
  * zone (UTC when unknown or unusable) and the request id (the correlation id of the events it causes).
  */
 export interface Caller {
@@ -12,14 +13,14 @@ export interface Caller {
   requestId: string;
 }
 
-/** The caller of a request (401 UNAUTHORIZED without a stamped organization). */
+/** The caller of a request (401 UNAUTHORIZED when its verified assertion names no organization). */
 export function callerOf(request: FastifyRequest): Caller {
   return { organizationId: organizationId(request), timezone: usableZone(organizationTimeZone(request)), requestId: request.id };
 }
 
-/** On public routes: the caller when it sent a key (the gateway then stamps its organization), else null. */
+/** On public routes: the caller when it sent a key (the gateway's assertion then names its organization), else null. */
 export function optionalCallerOf(request: FastifyRequest): Caller | null {
-  return request.headers[ORGANIZATION_HEADER] === undefined ? null : callerOf(request);
+  return assertedCallerOfRequest(request)?.organizationId === undefined ? null : callerOf(request);
 }
 
 /**

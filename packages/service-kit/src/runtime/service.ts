@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { BaseConfig } from '../config.js';
 import { migrate } from '../db/migrate.js';
 import { configureServer } from '../http/build-service.js';
+import { useCallerAssertionKeys } from '../http/caller-assertion.js';
 import { useIdempotencyStore } from '../http/idempotency/idempotency-hooks.js';
 import { IdempotencySweeper } from '../http/idempotency/idempotency-sweeper.js';
 import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
@@ -58,6 +59,13 @@ export async function startService<C extends BaseConfig>(
     await infra.close(); // a client the service needs (the gateway's Redis) was not reachable: leave nothing open
     throw error;
   });
+  try {
+    useCallerAssertionKeys(built.app, config.CALLER_ASSERTION_PUBLIC_KEYS);
+  } catch (error) {
+    await built.close?.();
+    await infra.close();
+    throw error;
+  }
   // Every service keeps its Idempotency-Keys in its own schema (the kit's migration 0003) and sweeps them.
   const idempotency = new IdempotencyStore(infra.pool);
   useIdempotencyStore(built.app, idempotency);

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { generateCallerAssertionKeys } from './caller-assertion-keys.js';
 import { acquireInfrastructure } from './run-infrastructure.js';
 import './provided-context.js';
 
@@ -27,6 +28,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('databaseUrl', databaseUrl.toString());
   project.provide('natsUrl', infrastructure.natsUrl);
   project.provide('natsPrefix', natsPrefix);
+  const keys = generateCallerAssertionKeys();
+  project.provide('callerAssertionPrivateKey', keys.privateKey);
+  project.provide('callerAssertionKeyId', keys.keyId);
+  project.provide('callerAssertionPublicKeys', keys.publicKeys);
 
   return async () => {
     try {

@@ -4,6 +4,10 @@ declare module 'vitest' {
     databaseUrl: string;
     natsUrl: string;
     natsPrefix: string;
+    /** The run's caller assertion keys (the gateway's PKCS#8 PEM and kid, the services' JWKS), made once per run. */
+    callerAssertionPrivateKey: string;
+    callerAssertionKeyId: string;
+    callerAssertionPublicKeys: string;
   }
 }
 

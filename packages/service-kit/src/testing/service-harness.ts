@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
+import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
 import { loadConfig, type BaseConfig } from '../config.js';
 import { startService, type RunningService, type ServiceDefinition } from '../runtime/service.js';
+import { callerAssertion } from './caller-assertion.js';
 import { testEnv } from './test-config.js';
 
 /**
@@ -17,7 +18,15 @@ export async function startTestService<S extends z.ZodType<BaseConfig>>(
   return startService(definition, loadConfig(configSchema, testEnv(env)), { listen: false });
 }
 
-/** The headers the gateway stamps for an organization: a fresh one per call unless `organizationId` is given. */
+/**
+ * The headers the gateway sends for an organization: a fresh one per call unless `organizationId` is given. The
+ * signed caller assertion is what the service believes; the organization headers ride along for tests that read
+ * them back (services ignore them).
+ */
 export function organizationHeaders(organizationId: string = randomUUID(), timezone = 'UTC'): Record<string, string> {
-  return { [ORGANIZATION_HEADER]: organizationId, [ORGANIZATION_TIMEZONE_HEADER]: timezone };
+  return {
+    [ORGANIZATION_HEADER]: organizationId,
+    [ORGANIZATION_TIMEZONE_HEADER]: timezone,
+    [CALLER_ASSERTION_HEADER]: callerAssertion({ organizationId, timezone }),
+  };
 }

@@ -1,7 +1,10 @@
 import { inject } from 'vitest';
 import './provided-context.js';
 
-/** Env for a service under test: the run's own database and NATS prefix (from the global setup). */
+/**
+ * Env for a service under test: the run's own database and NATS prefix and its caller assertion keys (from the
+ * global setup): services verify with the public keys, the gateway signs with the private one.
+ */
 export function testEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     NODE_ENV: 'test',
@@ -10,6 +13,9 @@ export function testEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     DATABASE_URL: inject('databaseUrl'),
     NATS_URL: inject('natsUrl'),
     NATS_PREFIX: inject('natsPrefix'),
+    CALLER_ASSERTION_PUBLIC_KEYS: inject('callerAssertionPublicKeys'),
+    CALLER_ASSERTION_PRIVATE_KEY: inject('callerAssertionPrivateKey'),
+    CALLER_ASSERTION_KEY_ID: inject('callerAssertionKeyId'),
     ...extra,
   };
 }

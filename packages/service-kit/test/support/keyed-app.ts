@@ -6,7 +6,7 @@ import { AppError, buildService, IdempotencyStore, type ServiceApp } from '../..
 import { useIdempotencyStore } from '../../src/http/idempotency/idempotency-hooks.js';
 import { organizationHeaders } from '../../src/testing/index.js';
 import { keyedReply, type KeyedReply } from '../../src/testing/idempotency-contract.js';
-import { kitSchema, silentLog } from './kit-env.js';
+import { kitSchema, silentLog, useRunCallerKeys } from './kit-env.js';
 
 /** What a run of the test route does before it answers 201, by the body's `title` (one step per run, in order). */
 export type Step = 'ok' | 'slow' | 'slow-unavailable' | 'not-found' | 'unavailable' | 'crash' | 'unauthorized';
@@ -20,6 +20,7 @@ export async function keyedApp() {
   const store = new IdempotencyStore(schema.pool);
   const app: ServiceApp = await buildService({ name: 'kit-idempotency', log: silentLog });
   useIdempotencyStore(app, store);
+  useRunCallerKeys(app);
   const runs = new Map<string, number>();
   const plans = new Map<string, Step[]>();
   const response = {

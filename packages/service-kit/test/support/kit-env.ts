@@ -5,9 +5,16 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import type pg from 'pg';
+import type { JSONWebKeySet } from 'jose';
 import { Bus, createPool, migrate } from '../../src/index.js';
+import { useCallerAssertionKeys } from '../../src/http/caller-assertion.js';
 
 export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/** Gives an app built with buildService the run's caller assertion public keys, as startService does from the config. */
+export function useRunCallerKeys(app: object): void {
+  useCallerAssertionKeys(app, JSON.parse(inject('callerAssertionPublicKeys')) as JSONWebKeySet);
+}
 
 /** A schema of the test's own with the kit's tables (outbox, inbox) migrated into it. */
 export async function kitSchema(): Promise<{ schema: string; pool: pg.Pool; close: () => Promise<void> }> {

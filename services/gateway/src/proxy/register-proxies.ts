@@ -1,9 +1,13 @@
 import proxy from '@fastify/http-proxy';
 import type { FastifyRequest } from 'fastify';
-import { REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
+import { CALLER_ASSERTION_HEADER, REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
 import type { ServiceApp } from '@app/service-kit';
+import type { AssertionSigner } from './caller-assertion.js';
 import type { ReplicaPool } from './replica-pool.js';
 import { ROUTE_TABLE, type ServiceName } from './route-table.js';
+
+/** The signed caller assertion of each proxied request (signed in the proxy route's preHandler: jose signs asynchronously). */
+const assertions = new WeakMap<Pick<FastifyRequest, 'id'>, string>();
 
 const UPSTREAM_UNAVAILABLE: ErrorBody = { error: 'A service this request needs did not answer in time', code: 'UPSTREAM_UNAVAILABLE' };
 
@@ -18,13 +22,15 @@ function forwardedHeaders(request: Pick<FastifyRequest, 'id'>, headers: Record<s
   // undici refuses to forward it, which would fail every large upload.
   delete out.expect;
   out[REQUEST_ID_HEADER] = request.id;
+  // The caller, signed: the one thing a service believes about who is asking (a client's copy was dropped).
+  out[CALLER_ASSERTION_HEADER] = assertions.get(request);
   return out;
 }
 
 /** One proxy per prefix of the route table: stamp trusted headers, forward, map failures to 503 (auth ran in onRequest). */
 export async function registerProxies(
   app: ServiceApp,
-  deps: { replicas: Record<ServiceName, ReplicaPool>; timeoutMs: number },
+  deps: { replicas: Record<ServiceName, ReplicaPool>; timeoutMs: number; signAssertion: AssertionSigner },
 ): Promise<void> {
   for (const route of ROUTE_TABLE) {
     const replicas = deps.replicas[route.service];
@@ -34,6 +40,13 @@ export async function registerProxies(
       upstream: '',
       prefix: route.prefix,
       rewritePrefix: route.prefix,
+      // In the callback form the proxy's types ask for, so it calls `done` rather than returning a promise.
+      preHandler: (request, _reply, done) => {
+        deps.signAssertion(request).then((token) => {
+          assertions.set(request, token);
+          done();
+        }, done);
+      },
       undici: { headersTimeout: deps.timeoutMs, bodyTimeout: deps.timeoutMs, connect: { timeout: 2000 } },
       replyOptions: {
         getUpstream: () => replicas.pick(),

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import type { EventContract, ScheduleRecord, SlotsResponse } from '@app/contracts';
-import { startTestService, type RunningService } from '@app/service-kit/testing';
+import { anonymousHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
 import type { z } from 'zod';
 import { configSchema, type Config } from '../../src/config.js';
 import { createServiceDefinition } from '../../src/service.js';
@@ -32,7 +32,7 @@ export async function createSchedule(running: Running, headers: Record<string, s
   return response.json<{ data: ScheduleRecord }>().data;
 }
 
-export async function getSlots(running: Running, query: Record<string, string>, headers: Record<string, string> = {}) {
+export async function getSlots(running: Running, query: Record<string, string>, headers: Record<string, string> = anonymousHeaders()) {
   const response = await running.app.inject({ method: 'GET', url: '/api/bookings/slots', query, headers });
   return { status: response.statusCode, body: response.json<SlotsResponse & { error?: string; code?: string }>() };
 }

@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { ORGANIZATION_HEADER } from '@app/contracts';
+import { assertedCallerOfRequest } from '../caller-assertion.js';
 import { organizationId } from '../organization.js';
 import { canonicalJson } from './request-hash.js';
 
 /**
- * Whose keys these are: the organization the gateway stamped (services, and the gateway's own API-key routes).
+ * Whose keys these are: the organization of the verified caller assertion (services; on the gateway's own API-key
+ * routes, the organization of the key it verified itself), never an `x-organization-id` header.
  * A request without one can only have reached a creating route by passing that route's own bearer check (the
  * gateway's admin API checks ADMIN_TOKEN in onRequest, before this runs): its keys are the token's, kept as a
  * hash so the token itself is never stored. Neither: 401, as the route would answer.
  */
 export function callerScope(request: FastifyRequest): string {
-  if (request.headers[ORGANIZATION_HEADER] !== undefined) return organizationId(request);
+  if (assertedCallerOfRequest(request)?.organizationId !== undefined) return organizationId(request);
   const token = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
   if (token) return `token:${createHash('sha256').update(token).digest('hex')}`;
   return organizationId(request);

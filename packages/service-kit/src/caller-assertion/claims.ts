@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { isUuid } from '@app/contracts';
+
+/** The assertion is a JWT of the gateway (`iss`) for the services (`aud`), signed with Ed25519 (`EdDSA`). */
+export const CALLER_ASSERTION_ISSUER = 'gateway';
+export const CALLER_ASSERTION_AUDIENCE = 'services';
+export const CALLER_ASSERTION_ALGORITHM = 'EdDSA';
+/** Short-lived: it covers one proxied request (whose upper bound is the gateway's UPSTREAM_TIMEOUT_MS, 30 s). */
+export const CALLER_ASSERTION_TTL_SECONDS = 60;
+
+/**
+ * Who the gateway says is asking: the organization of the verified API key and its time zone (both absent for an
+ * anonymous call of a public route), the key's id, and the request id. `requestId` is the only one always there.
+ */
+export interface AssertedCaller {
+  organizationId?: string;
+  timezone?: string;
+  apiKeyId?: string;
+  requestId: string;
+}
+
+/** The claims of an assertion beyond `iss`, `aud`, `iat` and `exp` (snake case, as JWT claims usually are). */
+export function callerAssertionClaims(caller: AssertedCaller): Record<string, string> {
+  return {
+    ...(caller.organizationId === undefined ? {} : { organization_id: caller.organizationId }),
+    ...(caller.timezone === undefined ? {} : { timezone: caller.timezone }),
+    ...(caller.apiKeyId === undefined ? {} : { api_key_id: caller.apiKeyId }),
+    request_id: caller.requestId,
+  };
+}
+
+const claimsSchema = z.object({
+  organization_id: z
+    .string()
+    .refine((id) => isUuid(id))
+    .optional(),
+  timezone: z.string().min(1).optional(),
+  api_key_id: z.string().min(1).optional(),
+  request_id: z.string().min(1),
+});
+
+/** The caller of verified claims; null when they do not have the assertion's shape (a timezone without organization). */
+export function assertedCallerOf(payload: unknown): AssertedCaller | null {
+  const parsed = claimsSchema.safeParse(payload);
+  if (!parsed.success) return null;
+  const { organization_id: organizationId, timezone, api_key_id: apiKeyId, request_id: requestId } = parsed.data;
+  if (organizationId === undefined && (timezone !== undefined || apiKeyId !== undefined)) return null;
+  return {
+    requestId,
+    ...(organizationId === undefined ? {} : { organizationId: organizationId.toLowerCase() }),
+    ...(timezone === undefined ? {} : { timezone }),
+    ...(apiKeyId === undefined ? {} : { apiKeyId }),
+  };
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { CALLER_ASSERTION_HEADER } from '@app/contracts';
+import {
+  assertedCallerOf,
+  CALLER_ASSERTION_ALGORITHM,
+  CALLER_ASSERTION_AUDIENCE,
+  CALLER_ASSERTION_ISSUER,
+  type AssertedCaller,
+} from '../caller-assertion/claims.js';
+import { ConfigError } from '../config.js';
+import { AppError } from '../errors.js';
+
+/** What answers without an assertion: probes, metrics and the API document (the gateway fetches it to merge). */
+const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']);
+const isOpen = (request: FastifyRequest) => {
+  const route = request.routeOptions.url;
+  return route !== undefined && (OPEN_ROUTES.has(route) || route === '/docs' || route.startsWith('/docs/'));
+};
+/** Gateway and service clocks may differ a little; an assertion lives 60 s, so a few seconds of skew are harmless. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+/** The caller of a valid assertion, or why it is refused (a jose error code, logged: a wrong key after a rotation shows). */
+type Verify = (token: string) => Promise<AssertedCaller | { refused: string }>;
+
+const asserted = new WeakMap<FastifyRequest, AssertedCaller>();
+/** Per app: the public keys, attached by startService from the config (apps are built before the config is at hand). */
+const verifiers = new WeakMap<object, { verify?: Verify }>();
+
+const unauthorized = () => new AppError('UNAUTHORIZED', 'Missing or invalid API key');
+
+/** The caller the verified assertion of this request names (or the gateway's own authenticated caller); undefined before. */
+export function assertedCallerOfRequest(request: FastifyRequest): AssertedCaller | undefined {
+  return asserted.get(request);
+}
+
+/**
+ * The gateway's own routes: it is the issuer, so the caller of a key it verified itself is trusted as it is (what
+ * `callerOf` then reads, as on a service after verification).
+ */
+export function trustCaller(request: FastifyRequest, caller: AssertedCaller): void {
+  asserted.set(request, caller);
+}
+
+/**
+ * onRequest, before anything else reads the request: a request needs an assertion signed by a key of the set
+ * (EdDSA, `iss` gateway, `aud` services, unexpired); its claims are the caller. Missing, expired, tampered or
+ * signed with an unknown kid: 401 UNAUTHORIZED, as a missing API key is at the gateway.
+ */
+export function registerCallerAssertion(app: FastifyInstance): void {
+  const slot: { verify?: Verify } = {};
+  verifiers.set(app, slot);
+  app.addHook('onRequest', async (request) => {
+    if (isOpen(request)) return;
+    const token = request.headers[CALLER_ASSERTION_HEADER];
+    if (typeof token !== 'string' || token.length === 0) throw unauthorized();
+    if (!slot.verify) {
+      request.log.error('no caller assertion keys attached (useCallerAssertionKeys): every request is refused');
+      throw unauthorized();
+    }
+    const caller = await slot.verify(token);
+    if ('refused' in caller) {
+      request.log.info({ reason: caller.refused }, 'caller assertion refused');
+      throw unauthorized();
+    }
+    asserted.set(request, caller);
+  });
+}
+
+/**
+ * Gives an app built by buildService the gateway's public keys. An app that verifies assertions cannot serve
+ * without them: a missing CALLER_ASSERTION_PUBLIC_KEYS stops the service at start, naming the variable.
+ */
+export function useCallerAssertionKeys(app: object, keys: JSONWebKeySet | undefined): void {
+  const slot = verifiers.get(app);
+  if (!slot) return; // the gateway: it signs assertions, it does not verify them
+  if (!keys) {
+    throw new ConfigError(
+      'Invalid configuration:\n  CALLER_ASSERTION_PUBLIC_KEYS: is required to serve requests (the JWKS of the gateway public keys for caller assertions)',
+    );
+  }
+  slot.verify = verifierOf(keys);
+}
+
+function verifierOf(keys: JSONWebKeySet): Verify {
+  const keySet = createLocalJWKSet(keys);
+  return async (token) => {
+    try {
+      const { payload } = await jwtVerify(token, keySet, {
+        algorithms: [CALLER_ASSERTION_ALGORITHM],
+        issuer: CALLER_ASSERTION_ISSUER,
+        audience: CALLER_ASSERTION_AUDIENCE,
+        requiredClaims: ['iat', 'exp'],
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      });
+      return assertedCallerOf(payload) ?? { refused: 'ERR_CLAIMS_SHAPE' };
+    } catch (error) {
+      // Bad signature, unknown kid, expired, wrong issuer or audience, not a JWS: all the same 401 to the caller.
+      return { refused: (error as { code?: string }).code ?? 'ERR_UNREADABLE' };
+    }
+  };
+}

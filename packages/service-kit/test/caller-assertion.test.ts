@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALLER_ASSERTION_HEADER } from '@app/contracts';
+import { baseConfigSchema, buildService, ConfigError, loadConfig, optionalCallerOf, type ServiceApp } from '../src/index.js';
+import { useCallerAssertionKeys } from '../src/http/caller-assertion.js';
+import { anonymousHeaders, callerAssertion, generateCallerAssertionKeys, organizationHeaders } from '../src/testing/index.js';
+import { silentLog, useRunCallerKeys } from './support/kit-env.js';
+
+const UNAUTHORIZED = { error: 'Missing or invalid API key', code: 'UNAUTHORIZED' };
+const assertion = (value: string) => ({ [CALLER_ASSERTION_HEADER]: value });
+
+describe('caller assertions on a service', () => {
+  let app: ServiceApp;
+  const organization = randomUUID();
+
+  beforeAll(async () => {
+    app = await buildService({ name: 'kit-assert', log: silentLog, readiness: [{ name: 'database', check: async () => undefined }] });
+    useRunCallerKeys(app);
+    app.get('/public', async (request) => ({ caller: optionalCallerOf(request) }));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  const ping = (headers: Record<string, string>) => app.inject({ url: '/api/v1/ping/kit-assert', headers });
+
+  it('when the assertion is valid, then the request runs as its organization', async () => {
+    const response = await ping(organizationHeaders(organization, 'Europe/Berlin'));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ data: { service: 'kit-assert', organization_id: organization } });
+  });
+
+  it('when only x-organization-id is sent (no assertion), then 401 in the API error shape', async () => {
+    const response = await ping({ 'x-organization-id': organization, 'x-organization-timezone': 'UTC' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(UNAUTHORIZED);
+  });
+
+  it('when a valid assertion comes with an x-organization-id of another organization, then the assertion wins', async () => {
+    const response = await ping({ ...organizationHeaders(organization), 'x-organization-id': randomUUID() });
+    expect(response.json().data.organization_id).toBe(organization);
+  });
+
+  it.each([
+    ['missing', () => ({})],
+    ['empty', () => assertion('')],
+    ['not a JWS', () => assertion('not.a.jws')],
+    ['expired', () => assertion(callerAssertion({ organizationId: organization }, { expiresInSeconds: -60 }))],
+    [
+      'tampered (another organization in its claims)',
+      () => assertion(callerAssertion({ organizationId: organization }, { tamperedOrganizationId: randomUUID() })),
+    ],
+    ['signed by an unknown kid', () => assertion(callerAssertion({ organizationId: organization }, { keyId: 'retired-key' }))],
+    [
+      'signed by a foreign key under the known kid',
+      () => assertion(callerAssertion({ organizationId: organization }, { foreignKey: true })),
+    ],
+    ['issued for another audience', () => assertion(callerAssertion({ organizationId: organization }, { audience: 'someone-else' }))],
+    ['issued by someone else', () => assertion(callerAssertion({ organizationId: organization }, { issuer: 'not-the-gateway' }))],
+  ])('when the assertion is %s, then 401 UNAUTHORIZED', async (_case, headers) => {
+    const response = await ping(headers());
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(UNAUTHORIZED);
+  });
+
+  it('when a public route gets an anonymous assertion, then it runs without a caller; a keyed route refuses it', async () => {
+    const open = await app.inject({ url: '/public', headers: anonymousHeaders() });
+    expect([open.statusCode, open.json()]).toEqual([200, { caller: null }]);
+    const keyed = await ping(anonymousHeaders());
+    expect(keyed.statusCode).toBe(401);
+  });
+
+  it('when a public route gets a keyed assertion, then the caller is its organization', async () => {
+    const response = await app.inject({ url: '/public', headers: organizationHeaders(organization, 'Asia/Tokyo') });
+    expect(response.json().caller).toMatchObject({ organizationId: organization, timezone: 'Asia/Tokyo' });
+  });
+
+  it('when a public route gets no assertion, then 401 (the gateway signs even anonymous calls)', async () => {
+    expect((await app.inject({ url: '/public' })).statusCode).toBe(401);
+  });
+
+  it('when probed without an assertion, then /healthz, /readyz, /metrics and /openapi.json answer', async () => {
+    for (const url of ['/healthz', '/readyz', '/metrics', '/openapi.json']) {
+      expect((await app.inject({ url })).statusCode, url).toBe(200);
+    }
+  });
+});
+
+describe('caller assertion keys', () => {
+  it('when a service app has no public keys, then it cannot start (naming CALLER_ASSERTION_PUBLIC_KEYS)', async () => {
+    const app = await buildService({ name: 'kit-assert', log: silentLog });
+    expect(() => useCallerAssertionKeys(app, undefined)).toThrow(ConfigError);
+    expect(() => useCallerAssertionKeys(app, undefined)).toThrow(/CALLER_ASSERTION_PUBLIC_KEYS/);
+    await app.close();
+  });
+
+  it('when a JWKS with two kids is configured (a rotation), then it is read', () => {
+    const [old, next] = [generateCallerAssertionKeys('old'), generateCallerAssertionKeys('new')];
+    const keys = [...(JSON.parse(old.publicKeys) as { keys: object[] }).keys, ...(JSON.parse(next.publicKeys) as { keys: object[] }).keys];
+    const config = loadConfig(baseConfigSchema, { PORT: '1', CALLER_ASSERTION_PUBLIC_KEYS: JSON.stringify({ keys }) });
+    expect(config.CALLER_ASSERTION_PUBLIC_KEYS?.keys.map((key) => key.kid)).toEqual(['old', 'new']);
+  });
+
+  it.each([
+    ['not JSON', 'REPLACE_ME'],
+    ['an empty set', '{"keys":[]}'],
+    ['a kid twice', () => JSON.stringify({ keys: [jwkOf('a'), jwkOf('a')] })],
+    ['a private key', () => JSON.stringify({ keys: [{ ...jwkOf('a'), d: 'x'.repeat(43) }] })],
+    ['an RSA key', '{"keys":[{"kty":"RSA","n":"abc","e":"AQAB","kid":"a"}]}'],
+  ])('when CALLER_ASSERTION_PUBLIC_KEYS is %s, then the config is refused naming it', (_case, value) => {
+    const env = { PORT: '1', CALLER_ASSERTION_PUBLIC_KEYS: typeof value === 'string' ? value : value() };
+    expect(() => loadConfig(baseConfigSchema, env)).toThrow(/CALLER_ASSERTION_PUBLIC_KEYS/);
+  });
+});
+
+function jwkOf(kid: string): object {
+  return (JSON.parse(generateCallerAssertionKeys(kid).publicKeys) as { keys: object[] }).keys[0] ?? {};
+}
