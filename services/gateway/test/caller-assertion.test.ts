@@ -66,7 +66,7 @@ describe('gateway configuration of the caller assertion key', () => {
   it('when the key is an Ed25519 PEM or JWK with a kid, then it is read', () => {
     const { privateKey } = generateKeyPairSync('ed25519');
     for (const key of [pem('ed25519'), JSON.stringify(privateKey.export({ format: 'jwk' }))]) {
-      const config = loadConfig(configSchema, { CALLER_ASSERTION_PRIVATE_KEY: key, CALLER_ASSERTION_KEY_ID: 'k1' });
+      const config = loadConfig(configSchema, { NODE_ENV: 'test', CALLER_ASSERTION_PRIVATE_KEY: key, CALLER_ASSERTION_KEY_ID: 'k1' });
       expect(config.CALLER_ASSERTION_PRIVATE_KEY?.asymmetricKeyType).toBe('ed25519');
     }
   });
@@ -82,6 +82,6 @@ describe('gateway configuration of the caller assertion key', () => {
       /CALLER_ASSERTION_KEY_ID/,
     ],
   ])('when it is %s, then the config is refused naming the variable', (_case, env, name) => {
-    expect(() => loadConfig(configSchema, env())).toThrow(name);
+    expect(() => loadConfig(configSchema, { NODE_ENV: 'test', ...env() })).toThrow(name);
   });
 });
