@@ -10,9 +10,9 @@ export { idempotencyReservation } from './http/idempotency/idempotency-hooks.js'
 export { completeReservationSql, IdempotencyStore, type Reservation } from './http/idempotency/idempotency.store.js';
 export { canonicalJson, requestHash } from './http/idempotency/request-hash.js';
 export type { ReadinessCheck } from './http/health.js';
-export { createPool, ensureDatabase, ServicePool } from './db/pool.js';
+export { createPool, ensureDatabase } from './db/pool.js';
 export { namedStatement, SqlParams } from './db/statements.js';
-export { queryableOf, sqlOf, type PrismaRaw, type Queryable, type SqlResult } from './db/sql.js';
+export { sqlOf, type Queryable, type SqlResult } from './db/sql.js';
 export { withTransaction } from './db/transaction.js';
 export {
   isExclusionViolation,

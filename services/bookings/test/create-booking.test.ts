@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { availabilityCheckRequest, eventTypeGetRequest } from '@app/contracts';
-import { AppError } from '@app/service-kit';
+import { AppError, scheduleNotFound } from '@app/service-kit';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
 import { bookingsSuite, call, newOrganization, unavailable, type Reply } from './support/suite.js';
 
 const SCHEDULE_NOT_FOUND = { error: 'Schedule not found or inactive', code: 'SCHEDULE_NOT_FOUND' };
-const scheduleNotFound = () => new AppError('SCHEDULE_NOT_FOUND', 'Schedule not found or inactive');
 const eventTypeNotFound = () => new AppError('NOT_FOUND', 'Event type not found');
 
 describe('POST /api/v1/bookings', () => {

@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
  * itself failed. Only the promise form (which Prisma's adapter, readiness checks and the services' SQL use)
  * is changed; callbacks and streams go to pg-pool's own `query`.
  */
-export class ServicePool extends pg.Pool {
+class ServicePool extends pg.Pool {
   // `any`: one implementation stands for all of pg's overloads.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: unknown, values?: unknown, callback?: unknown): any {

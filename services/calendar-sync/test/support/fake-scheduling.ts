@@ -1,5 +1,5 @@
 import { isUuid, scheduleGetRequest } from '@app/contracts';
-import { AppError } from '@app/service-kit';
+import { scheduleNotFound } from '@app/service-kit';
 import { fakeResponder, type FakeResponder } from '@app/service-kit/testing';
 import { afterAll, inject } from 'vitest';
 
@@ -23,7 +23,7 @@ export function fakeScheduling(): Promise<FakeResponder> {
     const neighbours = await fakeResponder(inject('natsPrefix'));
     await neighbours.answer(scheduleGetRequest, (request) => {
       if (!isUuid(request.schedule_id) || request.schedule_id === UNKNOWN_SCHEDULE_ID) {
-        throw new AppError('SCHEDULE_NOT_FOUND', 'Schedule not found or inactive');
+        throw scheduleNotFound();
       }
       return {
         id: request.schedule_id.toLowerCase(),

@@ -1,4 +1,3 @@
-import { isUuid } from '@app/contracts';
 import type { availabilityCheckRequest, scheduleGetRequest } from '@app/contracts';
 import type { z } from 'zod';
 import { loadScheduleWithBusyTime } from '../db/busy-time.repository.js';
@@ -6,7 +5,7 @@ import { findSchedule } from '../db/schedule.repository.js';
 import { whyUnavailable } from '../domain/availability-check.js';
 import { DAY_MS } from '../domain/time.js';
 import type { UseCaseContext } from './context.js';
-import { scheduleNotFound, type Caller } from '@app/service-kit';
+import { recordId, scheduleNotFound, type Caller } from '@app/service-kit';
 
 type ScheduleGet = z.output<typeof scheduleGetRequest.request>;
 type ScheduleGetReply = z.input<typeof scheduleGetRequest.reply>;
@@ -15,7 +14,7 @@ type AvailabilityCheckReply = z.input<typeof availabilityCheckRequest.reply>;
 
 /** `scheduling.schedule.get`: an active schedule of the organization, else SCHEDULE_NOT_FOUND. */
 export async function activeSchedule(ctx: UseCaseContext, caller: Caller, request: ScheduleGet): Promise<ScheduleGetReply> {
-  const schedule = isUuid(request.schedule_id) ? await findSchedule(ctx.prisma, caller.organizationId, request.schedule_id) : null;
+  const schedule = await findSchedule(ctx.prisma, caller.organizationId, recordId(request.schedule_id, scheduleNotFound));
   if (!schedule?.is_active) throw scheduleNotFound();
   return {
     id: schedule.id,

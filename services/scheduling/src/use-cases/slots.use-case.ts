@@ -1,6 +1,5 @@
-import { isUuid } from '@app/contracts';
 import type { SlotsQuery, SlotsResponse } from '@app/contracts';
-import { invalidInput, scheduleNotFound, type AppError, type Caller } from '@app/service-kit';
+import { invalidInput, recordId, scheduleNotFound, type AppError, type Caller } from '@app/service-kit';
 import { loadScheduleWithBusyTime } from '../db/busy-time.repository.js';
 import { explicitRangeProblem, fetchWindow, resolveRange } from '../domain/slot-range.js';
 import { generateSlots } from '../domain/slots.js';
@@ -14,10 +13,10 @@ import type { UseCaseContext } from './context.js';
 export async function findSlots(ctx: UseCaseContext, caller: Caller | null, query: SlotsQuery): Promise<SlotsResponse> {
   const problem = explicitRangeProblem(query);
   if (problem) throw invalidRange(problem);
-  if (!isUuid(query.scheduleId)) throw scheduleNotFound();
+  const scheduleId = recordId(query.scheduleId, scheduleNotFound);
   const now = ctx.now().getTime();
   const schedule = await loadScheduleWithBusyTime(ctx.pool, {
-    scheduleId: query.scheduleId,
+    scheduleId,
     organizationId: caller?.organizationId ?? null,
     window: fetchWindow(query, now),
     includeBookings: true,
