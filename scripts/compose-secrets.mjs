@@ -20,7 +20,15 @@ const write = (name, value) => {
 };
 
 const password = write('postgres_password', token());
-write('database_url', `postgres://postgres:${password}@postgres:5432/scheduling_shop`);
+// The superuser's URL goes to the `<service>-migrate` one-shots only; each service gets its own role's URL (with a
+// random password of its own), which that one-shot creates.
+const adminUrl = write('database_admin_url', `postgres://postgres:${password}@postgres:5432/scheduling_shop`);
+for (const service of ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar_sync']) {
+  const own = new URL(adminUrl);
+  own.username = `${service}_service`; // the role names of the testkit's serviceRoleName (no build needed here)
+  own.password = token();
+  write(`${service}_database_url`, own.toString());
+}
 write('admin_token', token());
 write('calendar_encryption_keys', `k1:${randomBytes(32).toString('base64')}`);
 write('oauth_state_secret', token());

@@ -12,12 +12,16 @@ execFileSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
   stdio: 'inherit',
   env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
 });
+const { serviceDatabaseEnv } = await import('@app/testkit');
+const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop';
 for (const service of SERVICES) {
-  // A developer's tool, as `npm start` is: development unless NODE_ENV says otherwise (secrets then fall back).
+  // As `npm start` runs them: DATABASE_URL is a superuser's, who creates each service's role and then migrates as the
+  // migration role; with DATABASE_MIGRATION_URL set, the roles exist already and both variables are used as given.
+  const database = process.env.DATABASE_MIGRATION_URL ? {} : serviceDatabaseEnv(adminUrl, service);
   execFileSync(process.execPath, [join(ROOT, 'services', service, 'dist', 'migrate.js')], {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: process.env.NODE_ENV || 'development' },
+    env: { ...process.env, ...database },
   });
 }
 console.log('All migrations applied.');

@@ -111,10 +111,23 @@ export async function startStack({ port = 3000, env = process.env, replicas = {}
   // A fresh caller assertion key pair per start (kept across restarts of one process): the gateway gets the
   // private key, the services the public one, so no process needs a key from a file in development.
   const assertionKeys = callerAssertionKeys();
+  // Loaded here, once the caller has built the workspaces: `npm start` imports this file before its build.
+  const { serviceDatabaseEnv } = await import('@app/testkit');
   const spawnService = (name, servicePort, extraEnv) => {
     const keys = name === 'gateway' ? assertionKeys.gateway : assertionKeys.services;
+    // DATABASE_URL is a superuser's: each service connects as its own role, which its migration step creates as
+    // that superuser. A DATABASE_MIGRATION_URL given explicitly means the roles are already someone else's business.
+    const database = env.DATABASE_URL && !env.DATABASE_MIGRATION_URL ? serviceDatabaseEnv(env.DATABASE_URL, name) : {};
     const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'server.js')], {
-      env: { ...env, ...keys, PUBLIC_BASE_URL: publicBaseUrl, ...extraEnv, PORT: String(servicePort), HOST: env.HOST ?? '127.0.0.1' },
+      env: {
+        ...env,
+        ...database,
+        ...keys,
+        PUBLIC_BASE_URL: publicBaseUrl,
+        ...extraEnv,
+        PORT: String(servicePort),
+        HOST: env.HOST ?? '127.0.0.1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const label = `\x1b[${COLORS[name] ?? 37}m[${name}${servicePort ? `:${servicePort}` : ''}]\x1b[0m`;

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { serviceDatabaseEnv } from '@app/testkit';
 import { createdOrganizationSchema, dataEnvelope, scheduleRecordSchema } from '@app/contracts';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 
@@ -68,5 +70,33 @@ describe('a service reached on its own port, past the gateway', () => {
       },
     });
     expect(response.status).toBe(201);
+  });
+
+  describe('Postgres, as a service connects to it', () => {
+    /** Runs `sql` as the role `service` connects with (its DATABASE_URL in the stack); the SQLSTATE when refused. */
+    async function asService(service: string, sql: string): Promise<{ rows: unknown[] } | { refused: string }> {
+      const client = new pg.Client({ connectionString: serviceDatabaseEnv(inject('databaseUrl'), service).DATABASE_URL });
+      await client.connect();
+      try {
+        return { rows: (await client.query(sql)).rows };
+      } catch (error) {
+        return { refused: String((error as { code?: string }).code) };
+      } finally {
+        await client.end();
+      }
+    }
+
+    it("when bookings' role reads the gateway's API keys, then Postgres refuses: no privilege on that schema", async () => {
+      expect(await asService('bookings', 'SELECT key_hash FROM identity.api_keys')).toEqual({ refused: '42501' });
+      expect(await asService('bookings', 'SELECT id FROM identity.organizations')).toEqual({ refused: '42501' });
+      // The gateway's own role does read them: the refusal is the role's, not a missing table.
+      expect(await asService('gateway', 'SELECT count(*)::int AS keys FROM identity.api_keys')).toEqual({ rows: [{ keys: 1 }] });
+    });
+
+    it("when scheduling's role reads or writes bookings, then Postgres refuses", async () => {
+      expect(await asService('scheduling', 'SELECT id FROM bookings.bookings')).toEqual({ refused: '42501' });
+      expect(await asService('scheduling', 'DELETE FROM bookings.bookings')).toEqual({ refused: '42501' });
+      expect(await asService('bookings', 'SELECT count(*)::int AS bookings FROM bookings.bookings')).toMatchObject({ rows: [{}] });
+    });
   });
 });

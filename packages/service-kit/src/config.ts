@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { callerAssertionPublicKeysSchema } from './caller-assertion/keys.js';
+import { DEFAULT_ROLE_TIMEOUTS } from './db/roles.js';
 
 /** Env vars every service reads. A service extends this schema with its own. */
 export const baseConfigSchema = z.object({
@@ -14,6 +15,29 @@ export const baseConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535),
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/scheduling_shop'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** How long a statement waits for a free pooled connection; past it the request is a 503 with Retry-After. */
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
+  /**
+   * The migration step's connection (the migration role's, or a superuser's, who then creates the roles first).
+   * Unset: DATABASE_URL migrates too, as in a bare development database with one role.
+   */
+  DATABASE_MIGRATION_URL: z.string().url().optional(),
+  /** The role that owns the schemas and applies migrations, when DATABASE_MIGRATION_URL is a superuser's. */
+  DATABASE_MIGRATION_ROLE: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'lower-case letters, digits and _ only')
+    .default('migrator'),
+  /** Set on the service's role when a superuser provisions it: a statement running longer is cancelled (503). */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_ROLE_TIMEOUTS.statementTimeoutMs),
+  /** Likewise: a wait for a row or table lock longer than this is given up (503). */
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_ROLE_TIMEOUTS.lockTimeoutMs),
+  /** Likewise: a session idle inside an open transaction this long is ended, with its locks. */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(DEFAULT_ROLE_TIMEOUTS.idleInTransactionTimeoutMs),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** Prepended to every NATS subject and stream name, so test runs (or tenants of one NATS) never see each other. */
   NATS_PREFIX: z

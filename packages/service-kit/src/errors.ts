@@ -36,3 +36,8 @@ export function isAppError(error: unknown): error is AppError {
 export function scheduleNotFound(): AppError {
   return new AppError('SCHEDULE_NOT_FOUND', 'Schedule not found or inactive');
 }
+
+/** The database could not serve a statement in time (no free pooled connection, a statement or lock timeout): 503. */
+export function databaseBusy(): AppError {
+  return new AppError('UPSTREAM_UNAVAILABLE', 'The database did not answer in time');
+}

@@ -25,6 +25,7 @@ export {
 export { isoInstant, isoInstantSql } from './db/instants.js';
 export { prismaAdapter } from './db/prisma.js';
 export { migrate, type MigrateOptions } from './db/migrate.js';
+export { runMigrationStep } from './runtime/migration-step.js';
 export { Bus, type BusOptions } from './nats/bus.js';
 export type { RequestHandler } from './nats/endpoint.js';
 export { startConsumer, consumerTask, type ConsumerOptions, type RunningConsumer } from './nats/consumer.js';

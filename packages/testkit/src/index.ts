@@ -6,3 +6,4 @@ export { isReachable } from './tcp-probe.js';
 export { startPostgresContainer, type StartedPostgres } from './postgres-container.js';
 export { startNatsContainer, type NatsContainerOptions, type StartedNats } from './nats-container.js';
 export { startSystem, type ServiceName, type StartedSystem, type SystemOptions } from './start-system.js';
+export { serviceDatabaseEnv, serviceRoleName } from './database-roles.js';

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { StartedNetwork, StartedTestContainer } from 'testcontainers';
 import { startNatsContainer } from './nats-container.js';
+import { serviceDatabaseEnv } from './database-roles.js';
 import { PortForwarder } from './port-forwarder.js';
 import { startPostgresContainer } from './postgres-container.js';
 import { startExplained } from './start-errors.js';
@@ -90,7 +91,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       const count = options.replicas?.[name as keyof typeof SERVICES] ?? 1;
       const aliases = Array.from({ length: count }, (_, i) => `${name}-${i}`);
       upstreams[urlVariable] = aliases.map((alias) => `http://${alias}:${port}`).join(',');
-      return aliases.map((alias) => ({ name: name as ServiceName, alias, env: { ...common, PORT: String(port) } }));
+      // Each service connects as its own Postgres role; its migration step, as the superuser, creates it.
+      const database = serviceDatabaseEnv(common.DATABASE_URL, name, randomBytes(18).toString('base64url'));
+      return aliases.map((alias) => ({ name: name as ServiceName, alias, env: { ...common, ...database, PORT: String(port) } }));
     });
     // One at a time is not needed: migrations queue behind an advisory lock, so services start together.
     await allStarted(
@@ -103,7 +106,15 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       network,
       imageOf('gateway', options),
       'gateway',
-      { ...common, ...upstreams, PORT: '3000', ADMIN_TOKEN: adminToken, ...assertionKeys.gateway, ...options.env?.gateway },
+      {
+        ...common,
+        ...serviceDatabaseEnv(common.DATABASE_URL, 'gateway', randomBytes(18).toString('base64url')),
+        ...upstreams,
+        PORT: '3000',
+        ADMIN_TOKEN: adminToken,
+        ...assertionKeys.gateway,
+        ...options.env?.gateway,
+      },
       true,
     );
     started.push(gateway);

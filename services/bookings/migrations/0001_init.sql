@@ -1,8 +1,7 @@
 -- Bookings against schedules. The database guards the one invariant that matters under concurrency:
 -- two live (PENDING/CONFIRMED) bookings of one schedule never overlap. Intervals are half-open, so
 -- touching bookings (one ends when the next starts) are allowed.
-CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public;
-CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+-- Uses btree_gist, pg_trgm (in public), created once per database by the migration step (the kit's DATABASE_EXTENSIONS).
 
 CREATE TABLE bookings (
   id                uuid PRIMARY KEY,

@@ -1,5 +1,5 @@
 -- Catalog: uploaded media files, products and the images attached to them.
-CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+-- Uses pg_trgm (in public), created once per database by the migration step (the kit's DATABASE_EXTENSIONS).
 
 -- An uploaded image. The bytes live in storage under storage_key; `token` is the unguessable segment of its
 -- public URL (/media/<token>/<public_name>), so serving needs no API key.

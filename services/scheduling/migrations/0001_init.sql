@@ -1,5 +1,5 @@
 -- btree_gist lets one GiST index combine the schedule id (equality) with a time range (overlap).
-CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public;
+-- Uses btree_gist (in public), created once per database by the migration step (the kit's DATABASE_EXTENSIONS).
 
 CREATE TABLE schedules (
   id              uuid PRIMARY KEY DEFAULT gen_random_uuid(),

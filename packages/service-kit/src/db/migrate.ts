@@ -1,33 +1,162 @@
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
-import { ensureDatabase } from './pool.js';
+import pg from 'pg';
+import type { BaseConfig } from '../config.js';
+import { assertMigrated } from './migration-check.js';
+import { adminUrlOf, ensureDatabase } from './pool.js';
+import {
+  createExtensions,
+  DEFAULT_ROLE_TIMEOUTS,
+  grantServiceAccess,
+  identifier,
+  provisionRoles,
+  transferOwnership,
+  withProvisioningLock,
+  type RoleTimeouts,
+} from './roles.js';
 
 /** The kit's own tables (outbox, inbox), created in every service schema before the service's migrations. */
 const KIT_MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 export interface MigrateOptions {
+  /** The service's own connection: its role is granted its schema once the migrations are applied. */
   databaseUrl: string;
+  /**
+   * The migration step's connection: the migration role, or a superuser, who then first creates the roles (the
+   * migration role, the service's) and applies the migrations as the migration role. Default: `databaseUrl` (one
+   * role for everything, as in a bare development database).
+   */
+  migrationUrl?: string | undefined;
+  /** The role that owns the schemas and applies the migrations when `migrationUrl` is a superuser's (`migrator`). */
+  migrationRole?: string;
+  /** Set on the service's role when a superuser provisions it (the config's defaults otherwise). */
+  timeouts?: RoleTimeouts;
   schema: string;
   /** The service's folder of plain-SQL migrations (0001_init.sql, 0002_…), applied in order. */
   dir: string;
   log?: (message: string) => void;
 }
 
-/** Applies pending migrations of the kit and then of the service, under an advisory lock (safe with replicas). */
-export async function migrate(options: MigrateOptions): Promise<void> {
-  await ensureDatabase(options.databaseUrl);
-  const common = {
-    databaseUrl: options.databaseUrl,
-    direction: 'up' as const,
-    schema: options.schema,
-    migrationsSchema: options.schema,
-    createSchema: true,
-    createMigrationsSchema: true,
-    checkOrder: true,
-    // Replicas and sibling services migrate at once on boot: queue behind the lock instead of failing.
-    advisoryLockMode: 'wait' as const,
-    log: options.log ?? (() => undefined),
+/** How a service's configuration says to migrate its schema (server start, `migrate.js`, the migration Job). */
+export function migrationOptionsOf(
+  config: Pick<
+    BaseConfig,
+    | 'DATABASE_URL'
+    | 'DATABASE_MIGRATION_URL'
+    | 'DATABASE_MIGRATION_ROLE'
+    | 'DATABASE_STATEMENT_TIMEOUT_MS'
+    | 'DATABASE_LOCK_TIMEOUT_MS'
+    | 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'
+  >,
+  service: { schema: string; dir: string },
+  log?: (message: string) => void,
+): MigrateOptions {
+  return {
+    databaseUrl: config.DATABASE_URL,
+    migrationUrl: config.DATABASE_MIGRATION_URL,
+    migrationRole: config.DATABASE_MIGRATION_ROLE,
+    timeouts: {
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    ...service,
+    ...(log ? { log } : {}),
   };
-  await runner({ ...common, dir: KIT_MIGRATIONS, migrationsTable: 'kit_migrations' });
-  await runner({ ...common, dir: options.dir, migrationsTable: 'migrations' });
+}
+
+/**
+ * Applies pending migrations of the kit and then of the service, under an advisory lock (safe with replicas), then
+ * grants the service's role its schema. Connected as a superuser, it first provisions the roles and the extensions.
+ */
+export async function migrate(options: MigrateOptions): Promise<void> {
+  const migrationUrl = options.migrationUrl ?? options.databaseUrl;
+  const migrationRole = options.migrationRole ?? 'migrator';
+  await ensureDatabase(migrationUrl);
+  const client = new pg.Client({ connectionString: migrationUrl, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string; superuser: boolean; database: string; mayCreate: boolean }>(
+      `SELECT current_user AS name, rolsuper AS superuser, current_database() AS database,
+              has_database_privilege(current_database(), 'CREATE') AS "mayCreate"
+         FROM pg_roles WHERE rolname = current_user`,
+    );
+    const me = rows[0];
+    if (!me) throw new Error('the migration connection has no role');
+    if (!me.superuser && !me.mayCreate) {
+      // A service's own role (no DATABASE_MIGRATION_URL where the migration step runs apart): check, do not migrate.
+      await assertMigrated(client, options.schema, [
+        { dir: KIT_MIGRATIONS, table: 'kit_migrations' },
+        { dir: options.dir, table: 'migrations' },
+      ]);
+      return;
+    }
+    const serviceRole = serviceRoleOf(options.databaseUrl, options.schema);
+    const ownRole = migrationUrl !== options.databaseUrl && serviceRole.name !== me.name ? serviceRole : undefined;
+    if (me.superuser && ownRole) {
+      await provision(adminUrlOf(migrationUrl), me.database, migrationRole, ownRole, options.timeouts ?? DEFAULT_ROLE_TIMEOUTS);
+    }
+    await underMigrationLock(client, async () => {
+      await createExtensions(client);
+      if (me.superuser && ownRole) await transferOwnership(client, options.schema, migrationRole);
+    });
+    // From here on the migration role acts: the schema, its tables and functions are its own.
+    if (me.superuser && ownRole) await client.query(`SET ROLE ${identifier(migrationRole)}`);
+    const common = {
+      dbClient: client,
+      direction: 'up' as const,
+      schema: options.schema,
+      migrationsSchema: options.schema,
+      createSchema: true,
+      createMigrationsSchema: true,
+      checkOrder: true,
+      // Replicas and sibling services migrate at once on boot: queue behind the lock instead of failing.
+      advisoryLockMode: 'wait' as const,
+      log: options.log ?? (() => undefined),
+    };
+    await runner({ ...common, dir: KIT_MIGRATIONS, migrationsTable: 'kit_migrations' });
+    await runner({ ...common, dir: options.dir, migrationsTable: 'migrations' });
+    if (ownRole) await underMigrationLock(client, () => grantServiceAccess(client, options.schema, ownRole.name));
+  } finally {
+    await client.end();
+  }
+}
+
+/** The service's role as its URL names it: the login and password it connects with. */
+function serviceRoleOf(url: string, schema: string): { name: string; password: string | undefined; schema: string } {
+  const parsed = new URL(url);
+  const name = decodeURIComponent(parsed.username) || process.env.PGUSER || 'postgres';
+  return { name, password: parsed.password ? decodeURIComponent(parsed.password) : undefined, schema };
+}
+
+async function provision(
+  adminUrl: string,
+  database: string,
+  migrationRole: string,
+  serviceRole: { name: string; password: string | undefined; schema: string },
+  timeouts: RoleTimeouts,
+): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  await admin.connect();
+  try {
+    await withProvisioningLock(admin, () => provisionRoles(admin, database, migrationRole, serviceRole, timeouts));
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * One transaction under the database's migration lock: concurrent CREATE EXTENSION IF NOT EXISTS, GRANT or ALTER OWNER
+ * on one object (sibling services, replicas) would fail with a unique violation or "tuple concurrently updated".
+ */
+async function underMigrationLock(client: pg.ClientBase, fn: () => Promise<void>): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('scheduling-shop.migrate', 0))`);
+    await fn();
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }

@@ -7,7 +7,32 @@ export const SqlState = {
   exclusionViolation: '23P01',
   serializationFailure: '40001',
   deadlockDetected: '40P01',
+  /** The role's statement_timeout cancelled the statement (or an operator did). */
+  queryCanceled: '57014',
+  /** The role's lock_timeout gave up a lock wait. */
+  lockNotAvailable: '55P03',
+  /** The role's idle_in_transaction_session_timeout ended the session. */
+  idleInTransactionTimeout: '25P03',
+  tooManyConnections: '53300',
+  adminShutdown: '57P01',
+  cannotConnectNow: '57P03',
 } as const;
+
+/** Answers that say the database is overloaded or restarting, not that the request is wrong: worth a retry later. */
+const BUSY_STATES: ReadonlySet<string> = new Set([
+  SqlState.queryCanceled,
+  SqlState.lockNotAvailable,
+  SqlState.idleInTransactionTimeout,
+  SqlState.tooManyConnections,
+  SqlState.adminShutdown,
+  SqlState.cannotConnectNow,
+]);
+
+/**
+ * pg-pool's message when no connection freed up within `connectionTimeoutMillis` (every one is in use), and pg's
+ * when the server did not accept a new one in time.
+ */
+const POOL_TIMEOUT = /timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
 
 /** What Postgres said about a failed statement: its SQLSTATE and, for constraint violations, the constraint. */
 export interface PgFailure {
@@ -62,4 +87,20 @@ export function isRetryableConflict(error: unknown): boolean {
   if (code === SqlState.deadlockDetected || code === SqlState.serializationFailure) return true;
   // Prisma reports a transaction it could not commit for a write conflict or deadlock as P2034.
   return (error as { code?: unknown } | null)?.code === 'P2034';
+}
+
+/**
+ * The database could not serve the statement now: the pool had no free connection in time, or Postgres cancelled
+ * it for a timeout, refused a connection or is shutting down. A 503 with Retry-After, not a 500: nothing is wrong
+ * with the request, and the same request will succeed once the load passes. Looks through Prisma's wrapping too.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    const code = pgFailureOf(current)?.code;
+    if (code && (BUSY_STATES.has(code) || code.startsWith('08'))) return true;
+    const message = (current as { message?: unknown }).message;
+    if (typeof message === 'string' && POOL_TIMEOUT.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }

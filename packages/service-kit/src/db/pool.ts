@@ -37,11 +37,18 @@ class ServicePool extends pg.Pool {
  * (restart, pg_terminate_backend) emits 'error' on the pool; without a listener that would crash the
  * process, with one the pool just replaces the connection.
  */
-export function createPool(url: string, max: number, log: Pick<FastifyBaseLogger, 'warn'>, schema?: string): pg.Pool {
+export function createPool(
+  url: string,
+  max: number,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  schema?: string,
+  acquireTimeoutMs = 5000,
+): pg.Pool {
   const pool = new ServicePool({
     connectionString: url,
     max,
-    connectionTimeoutMillis: 5000,
+    // How long a query waits for a free connection (or a new one to open) before it fails: a 503 (isDatabaseBusy).
+    connectionTimeoutMillis: acquireTimeoutMs,
     idleTimeoutMillis: 30_000,
     // Raw SQL (outbox, inbox, repositories) resolves unqualified names in the service's own schema;
     // public stays on the path for extension functions (pg_trgm, btree_gist).
@@ -60,9 +67,7 @@ export async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.slice(1));
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`Unsupported database name "${name}"`);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({ connectionString: adminUrlOf(url), connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
     const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -75,6 +80,13 @@ export async function ensureDatabase(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** The same server and login on its `postgres` database: where databases and cluster-wide roles are managed. */
+export function adminUrlOf(url: string): string {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  return admin.toString();
 }
 
 function safeIdentifier(name: string): string {

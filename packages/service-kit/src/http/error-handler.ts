@@ -2,7 +2,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { discardBody, hasUnreadBody } from './unread-body.js';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { INTERNAL_ERROR_BODY, REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
-import { AppError } from '../errors.js';
+import { isDatabaseBusy } from '../db/pg-errors.js';
+import { AppError, databaseBusy } from '../errors.js';
 
 interface Issue {
   path: string;
@@ -90,6 +91,11 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     // The client went away mid-request (a load generator stopping, a closed tab): nothing to answer, nothing broken.
     request.log.info({ err: error }, 'client closed the connection');
     return send(reply, 400, { error: 'Client closed the connection', code: 'VALIDATION_ERROR' });
+  }
+  if (isDatabaseBusy(error)) {
+    // Every pooled connection busy, or a statement or lock wait past the role's timeout: overload, not a fault.
+    request.log.warn({ err: error }, 'database busy');
+    return errorHandler(databaseBusy() as unknown as FastifyError, request, reply);
   }
   request.log.error({ err: error }, 'unhandled error');
   return send(reply, 500, INTERNAL_ERROR_BODY);

@@ -2,7 +2,8 @@ import type { Service, ServiceMsg } from '@nats-io/services';
 import { REQUEST_ID_HEADER, type RequestContract } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import { AppError } from '../errors.js';
+import { isDatabaseBusy } from '../db/pg-errors.js';
+import { AppError, databaseBusy } from '../errors.js';
 import { parseJson, respondWithData, respondWithError } from './reply-envelope.js';
 
 /** Answers one request contract: gets the validated request and the caller's request id. */
@@ -45,6 +46,10 @@ async function answer<Req extends z.ZodType, Res extends z.ZodType>(
     respondWithData(msg, contract.reply.parse(await handler(request.data, requestId)));
   } catch (error) {
     if (error instanceof AppError) return respondWithError(msg, error);
+    if (isDatabaseBusy(error)) {
+      log.warn({ err: error, subject: contract.subject, request_id: requestId }, 'database busy');
+      return respondWithError(msg, databaseBusy());
+    }
     // The caller learns only that it failed; what failed stays in this service's log.
     log.error({ err: error, subject: contract.subject, request_id: requestId }, 'NATS handler failed');
     respondWithError(msg, new AppError('INTERNAL', 'Internal server error', 500));

@@ -23,7 +23,7 @@ export async function openInfrastructure<C extends BaseConfig>(
   schema: string,
   log: FastifyBaseLogger,
 ): Promise<Infrastructure<C>> {
-  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log, schema);
+  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log, schema, config.DATABASE_POOL_TIMEOUT_MS);
   const bus = await Bus.connect({
     url: config.NATS_URL,
     prefix: config.NATS_PREFIX,

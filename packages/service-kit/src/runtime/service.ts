@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { BaseConfig } from '../config.js';
-import { migrate } from '../db/migrate.js';
+import { migrate, migrationOptionsOf } from '../db/migrate.js';
 import { configureServer } from '../http/build-service.js';
 import { useCallerAssertionKeys } from '../http/caller-assertion.js';
 import { useIdempotencyStore } from '../http/idempotency/idempotency-hooks.js';
@@ -53,7 +53,7 @@ export async function startService<C extends BaseConfig>(
   options: { listen?: boolean } = {},
 ): Promise<RunningService<C>> {
   const log = createLogger(config, definition.name);
-  await migrate({ databaseUrl: config.DATABASE_URL, schema: definition.schema, dir: definition.migrationsDir });
+  await migrate(migrationOptionsOf(config, { schema: definition.schema, dir: definition.migrationsDir }));
   const infra = await openInfrastructure(config, definition.name, definition.schema, log);
   const built = await definition.build(infra).catch(async (error: unknown) => {
     await infra.close(); // a client the service needs (the gateway's Redis) was not reachable: leave nothing open

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
+import { inject } from 'vitest';
+import { serviceDatabaseEnv } from '@app/testkit';
 import { loadConfig, type BaseConfig } from '../config.js';
 import { startService, type RunningService, type ServiceDefinition } from '../runtime/service.js';
 import { callerAssertion } from './caller-assertion.js';
@@ -8,14 +10,19 @@ import { testEnv } from './test-config.js';
 
 /**
  * Starts a service the way server.ts does (migrations, real Postgres and NATS, background tasks) on the
- * run's database and NATS prefix, without listening: drive it with `service.app.inject`.
+ * run's database and NATS prefix, without listening: drive it with `service.app.inject`. It runs as its own
+ * Postgres role, which the migration step (as the run's superuser) creates, as `npm start` does; a DATABASE_URL in
+ * `env` names another database of that superuser's.
  */
 export async function startTestService<S extends z.ZodType<BaseConfig>>(
   definition: ServiceDefinition<z.infer<S>>,
   configSchema: S,
   env: Record<string, string> = {},
 ): Promise<RunningService<z.infer<S>>> {
-  return startService(definition, loadConfig(configSchema, testEnv(env)), { listen: false });
+  const { DATABASE_URL: adminUrl = inject('databaseUrl'), ...rest } = env;
+  return startService(definition, loadConfig(configSchema, testEnv({ ...serviceDatabaseEnv(adminUrl, definition.name), ...rest })), {
+    listen: false,
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { isRetryableConflict, prismaAdapter } from '@app/service-kit';
@@ -36,7 +37,9 @@ describe('retryOnDeadlock', () => {
   });
 
   it('when the first attempt is chosen as deadlock victim, then the write runs again and succeeds', async () => {
-    const other = await running.infra.pool.connect();
+    // A superuser's connection: deadlock_timeout may be set only by one (the service's role may not).
+    const other = new pg.Client({ connectionString: inject('databaseUrl'), options: `-c search_path=${SCHEMA}` });
+    await other.connect();
     let attempts = 0;
     const errors: unknown[] = [];
     try {
@@ -68,7 +71,7 @@ describe('retryOnDeadlock', () => {
       expect(isRetryableConflict(errors[0])).toBe(true);
     } finally {
       await other.query('ROLLBACK').catch(() => undefined);
-      other.release();
+      await other.end();
     }
   });
 
