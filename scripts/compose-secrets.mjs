@@ -27,7 +27,10 @@ for (const service of ['gateway', 'bookings', 'scheduling', 'catalog', 'events',
   const own = new URL(adminUrl);
   own.username = `${service}_service`; // the role names of the testkit's serviceRoleName (no build needed here)
   own.password = token();
-  write(`${service}_database_url`, own.toString());
+  const direct = new URL(write(`${service}_database_url`, own.toString()));
+  // The same login through PgBouncer (ops/compose/pgbouncer.yml).
+  direct.host = 'pgbouncer:6432';
+  write(`${service}_pooled_database_url`, direct.toString());
 }
 write('admin_token', token());
 write('calendar_encryption_keys', `k1:${randomBytes(32).toString('base64')}`);

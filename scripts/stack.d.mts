@@ -25,6 +25,8 @@ export function startStack(options?: {
   replicas?: Record<string, number>;
   output?: 'pretty' | 'errors' | 'none';
   readyTimeoutMs?: number;
+  /** `host:port` of a PgBouncer the services connect through (their migration steps go straight to Postgres). */
+  databaseHost?: string;
 }): Promise<Stack>;
 export function stopAll(children: StackChild[]): Promise<void>;
 export function recreateDatabase(url: string): Promise<void>;

@@ -92,9 +92,17 @@ async function waitReady(url, child, timeoutMs) {
  * Spawns every process with `env` (DATABASE_URL, NATS_URL, NATS_PREFIX… pass through), waits until each
  * answers /readyz, and returns the gateway URL and a stop function. `replicas` runs N copies of a service
  * (ports after the base block), balanced by the gateway. `port: 0` (tests) puts every process on a port the OS
- * picks and the stack holds until it stops, so nothing else can take it (see `holdPort`).
+ * picks and the stack holds until it stops, so nothing else can take it (see `holdPort`). `databaseHost`
+ * (`host:port`) sends the services' own connections there (a PgBouncer), their migration steps still straight to Postgres.
  */
-export async function startStack({ port = 3000, env = process.env, replicas = {}, output = 'pretty', readyTimeoutMs = 60_000 } = {}) {
+export async function startStack({
+  port = 3000,
+  env = process.env,
+  replicas = {},
+  output = 'pretty',
+  readyTimeoutMs = 60_000,
+  databaseHost,
+} = {}) {
   const children = [];
   const urls = {};
   const held = [];
@@ -118,6 +126,12 @@ export async function startStack({ port = 3000, env = process.env, replicas = {}
     // DATABASE_URL is a superuser's: each service connects as its own role, which its migration step creates as
     // that superuser. A DATABASE_MIGRATION_URL given explicitly means the roles are already someone else's business.
     const database = env.DATABASE_URL && !env.DATABASE_MIGRATION_URL ? serviceDatabaseEnv(env.DATABASE_URL, name) : {};
+    // `databaseHost` (host:port of a PgBouncer): the services connect through it, their migration steps directly.
+    if (databaseHost && database.DATABASE_URL) {
+      const pooled = new URL(database.DATABASE_URL);
+      pooled.host = databaseHost;
+      database.DATABASE_URL = pooled.toString();
+    }
     const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'server.js')], {
       env: {
         ...env,

@@ -15,7 +15,7 @@ import { listEvents } from '../../services/events/dist/db/event-list.query.js';
 import { findSlots } from '../../services/scheduling/dist/use-cases/slots.js';
 
 const { DATABASE_URL, ORGANIZATION_ID, PORT } = process.env;
-const pool = (schema) => createPool(DATABASE_URL, 10, console, schema);
+const pool = (schema) => createPool(DATABASE_URL, { max: 10, log: console, schema });
 const pools = { bookings: pool('bookings'), catalog: pool('catalog'), events: pool('events'), scheduling: pool('scheduling') };
 const pageOf = (query) => ({ limit: Number(query.get('limit') ?? 50), offset: Number(query.get('offset') ?? 0) });
 const cents = (dollars) => (dollars === null ? undefined : Math.round(Number(dollars) * 100));

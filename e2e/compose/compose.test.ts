@@ -107,6 +107,40 @@ describe('the whole system from docker-compose.yml', () => {
     expect(published('nats', 4222)).not.toMatch(/:[1-9]\d*$/);
   });
 
+  it('when the services run, then each is connected to Postgres as its own role, and bookings cannot read API keys', () => {
+    const psql = (user: string, password: string, sql: string) =>
+      compose.run([
+        'exec',
+        '-T',
+        '-e',
+        `PGPASSWORD=${password}`,
+        'postgres',
+        'psql',
+        '-h',
+        '127.0.0.1',
+        '-U',
+        user,
+        '-d',
+        'scheduling_shop',
+        '-Atc',
+        sql,
+      ]);
+    const superuser = readFileSync(join(secretsDir, 'postgres_password'), 'utf8').trim();
+    const roles = psql('postgres', superuser, "SELECT DISTINCT usename FROM pg_stat_activity WHERE usename LIKE '%service' ORDER BY 1");
+    expect(roles.trim().split('\n')).toEqual([
+      'bookings_service',
+      'calendar_sync_service',
+      'catalog_service',
+      'events_service',
+      'gateway_service',
+      'scheduling_service',
+    ]);
+    const bookings = new URL(readFileSync(join(secretsDir, 'bookings_database_url'), 'utf8').trim());
+    expect(() => psql('bookings_service', decodeURIComponent(bookings.password), 'SELECT count(*) FROM identity.api_keys')).toThrow(
+      /permission denied for schema identity/,
+    );
+  });
+
   it('when an organization is created with the admin token from its secret file, then its key works', async () => {
     const adminToken = readFileSync(join(secretsDir, 'admin_token'), 'utf8').trim();
     const response = await fetch(`${gateway}/admin/v1/organizations`, {

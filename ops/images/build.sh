@@ -68,7 +68,8 @@ _bi_main() {
     fi
     if [ "$name" = postgres ]; then POSTGRES_IMAGE="$image"; else NATS_IMAGE="$image"; fi
   done
-  export NODE_IMAGE POSTGRES_IMAGE NATS_IMAGE
+  DEBIAN_IMAGE="$debian"
+  export NODE_IMAGE POSTGRES_IMAGE NATS_IMAGE DEBIAN_IMAGE
 }
 
 # The first Debian archive (not the security one) of the machine's apt sources, deb822 or one-line format.
@@ -81,4 +82,4 @@ _bi_mirror() {
 }
 
 _bi_main
-echo "export NODE_IMAGE=$NODE_IMAGE POSTGRES_IMAGE=$POSTGRES_IMAGE NATS_IMAGE=$NATS_IMAGE"
+echo "export NODE_IMAGE=$NODE_IMAGE POSTGRES_IMAGE=$POSTGRES_IMAGE NATS_IMAGE=$NATS_IMAGE DEBIAN_IMAGE=$DEBIAN_IMAGE"

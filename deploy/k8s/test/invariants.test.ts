@@ -83,6 +83,25 @@ describe('example overlay', () => {
     }
   });
 
+  it('when a pod connects to Postgres, then only the migrate Jobs hold the migration connection, each with its service role', () => {
+    const secretsOf = (o: K8sObject) =>
+      (o.spec.template as PodTemplate).spec.containers
+        .flatMap((c) => c.envFrom ?? [])
+        .flatMap((from) => (from.secretRef ? [from.secretRef.name] : []));
+    const holders = [...deployments, ...ofKind('Job')].filter((o) =>
+      secretsOf(o).some((name) => name.startsWith('database-migration-secrets')),
+    );
+
+    expect(holders.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(SERVICES.map((name) => `Job/${name}-migrate`).sort());
+    for (const job of holders) {
+      const service = job.metadata.name.replace(/-migrate$/, '');
+      expect(
+        secretsOf(job).some((name) => name.startsWith(`${service}-secrets`)),
+        job.metadata.name,
+      ).toBe(true);
+    }
+  });
+
   it.each(SERVICES)('when the %s Service routes, then it reaches the server pods only, on their http port', (name) => {
     const service = named('Service', name) as K8sObject;
     const serverPods = [...deployments, ...ofKind('Job')].filter((o) =>

@@ -15,6 +15,11 @@ export const baseConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535),
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/scheduling_shop'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * `false` behind PgBouncer in transaction mode before 1.21 (which cannot follow named prepared statements from one
+   * server connection to the next): statements are then sent unnamed.
+   */
+  DATABASE_NAMED_STATEMENTS: z.stringbool().default(true),
   /** How long a statement waits for a free pooled connection; past it the request is a 503 with Retry-After. */
   DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
   /**

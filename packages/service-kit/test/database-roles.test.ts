@@ -155,7 +155,7 @@ describe('a database that cannot serve a request in time', () => {
 
   it('when a statement runs past the role statement timeout, then the answer is a 503 with Retry-After', async () => {
     const own = await serviceOfItsOwn({ statementTimeoutMs: 200, lockTimeoutMs: 200, idleInTransactionTimeoutMs: 5000 });
-    const pool = createPool(own.databaseUrl, 2, silentLog, own.schema);
+    const pool = createPool(own.databaseUrl, { max: 2, log: silentLog, schema: own.schema });
     const app = await appRunning(pool, 'SELECT pg_sleep(2)');
     try {
       const response = await app.inject({ method: 'GET', url: '/work' });
@@ -175,7 +175,7 @@ describe('a database that cannot serve a request in time', () => {
     await holder.connect();
     await holder.query('BEGIN');
     await holder.query(`SELECT * FROM ${own.schema}.secrets FOR UPDATE`);
-    const pool = createPool(own.databaseUrl, 2, silentLog, own.schema);
+    const pool = createPool(own.databaseUrl, { max: 2, log: silentLog, schema: own.schema });
     const app = await appRunning(pool, `UPDATE secrets SET value = 'changed'`);
     try {
       const response = await app.inject({ method: 'GET', url: '/work' });
@@ -191,7 +191,7 @@ describe('a database that cannot serve a request in time', () => {
 
   it('when every pooled connection stays busy past the acquire timeout, then the next request is a 503 with Retry-After', async () => {
     const own = await serviceOfItsOwn();
-    const pool = createPool(own.databaseUrl, 1, silentLog, own.schema, 150);
+    const pool = createPool(own.databaseUrl, { max: 1, log: silentLog, schema: own.schema, acquireTimeoutMs: 150 });
     const busy = await pool.connect();
     const app = await appRunning(pool, 'SELECT 1');
     try {
@@ -207,7 +207,7 @@ describe('a database that cannot serve a request in time', () => {
   });
 
   it('when a query fails for a reason of its own, then it is not taken for a busy database', async () => {
-    const pool = createPool(adminUrl, 1, silentLog);
+    const pool = createPool(adminUrl, { max: 1, log: silentLog });
     try {
       const failure = await pool.query('SELECT * FROM no_such_table').catch((error: unknown) => error);
       expect(isDatabaseBusy(failure)).toBe(false);

@@ -3,7 +3,7 @@ import { createPool, isoInstant, isoInstantSql, namedStatement, SqlParams } from
 import { silentLog } from './support/kit-env.js';
 
 // One connection, so every call meets the statements that earlier calls prepared.
-const pool = createPool(inject('databaseUrl'), 1, silentLog);
+const pool = createPool(inject('databaseUrl'), { max: 1, log: silentLog });
 afterAll(() => pool.end());
 
 describe('named statements', () => {

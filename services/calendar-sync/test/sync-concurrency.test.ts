@@ -30,7 +30,7 @@ describe('claiming connections to sync', () => {
 
   beforeAll(async () => {
     await migrate({ databaseUrl: database.url, schema: SCHEMA, dir: MIGRATIONS_DIR });
-    pool = createPool(database.url, 20, { warn: () => undefined }, SCHEMA);
+    pool = createPool(database.url, { max: 20, log: { warn: () => undefined }, schema: SCHEMA });
     prisma = new PrismaClient({ adapter: prismaAdapter(pool, SCHEMA) });
   });
   afterAll(async () => {
@@ -154,7 +154,7 @@ describe('stopping a replica mid-sync', () => {
       credentials: account.credentials(),
     });
     await waitFor(() => (account.inFlight > 0 ? true : undefined), 'the provider request');
-    const observer = createPool(database.url, 1, { warn: () => undefined });
+    const observer = createPool(database.url, { max: 1, log: { warn: () => undefined } });
     try {
       await replica.stop();
       const { rows } = await observer.query(

@@ -28,7 +28,7 @@ describe('scheduling service', () => {
   it('when slots are generated, then the database is asked once (schedule and busy time together)', async () => {
     const schedule = await createSchedule(running, organizationHeaders());
     // A pool of the test's own, so the service's background work (relay, consumers) is not counted.
-    const pool = createPool(inject('databaseUrl'), 2, { warn: () => undefined }, SCHEMA);
+    const pool = createPool(inject('databaseUrl'), { max: 2, log: { warn: () => undefined }, schema: SCHEMA });
     const prisma = new PrismaClient({ adapter: prismaAdapter(pool, SCHEMA) });
     let queries = 0;
     pool.on('acquire', () => (queries += 1));

@@ -32,34 +32,56 @@ class ServicePool extends pg.Pool {
   }
 }
 
+export interface PoolOptions {
+  max: number;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+  /** The service's schema: unqualified names in raw SQL resolve there. */
+  schema?: string;
+  /** How long a query waits for a free connection (or a new one to open) before it fails: a 503 (isDatabaseBusy). */
+  acquireTimeoutMs?: number;
+  /**
+   * False behind a pooler that hands each transaction another server connection (PgBouncer in transaction mode
+   * before 1.21): a statement prepared under a name on one server connection is unknown, or a duplicate, on the
+   * next. Statements then go unnamed (parsed and planned on every call).
+   */
+  namedStatements?: boolean;
+}
+
 /**
  * One pg pool per service, handed to Prisma's adapter. An idle connection that the server drops
  * (restart, pg_terminate_backend) emits 'error' on the pool; without a listener that would crash the
  * process, with one the pool just replaces the connection.
  */
-export function createPool(
-  url: string,
-  max: number,
-  log: Pick<FastifyBaseLogger, 'warn'>,
-  schema?: string,
-  acquireTimeoutMs = 5000,
-): pg.Pool {
+export function createPool(url: string, options: PoolOptions): pg.Pool {
+  const { max, log, schema, acquireTimeoutMs = 5000, namedStatements = true } = options;
   const pool = new ServicePool({
     connectionString: url,
     max,
-    // How long a query waits for a free connection (or a new one to open) before it fails: a 503 (isDatabaseBusy).
     connectionTimeoutMillis: acquireTimeoutMs,
     idleTimeoutMillis: 30_000,
     // Raw SQL (outbox, inbox, repositories) resolves unqualified names in the service's own schema;
-    // public stays on the path for extension functions (pg_trgm, btree_gist).
+    // public stays on the path for extension functions (pg_trgm, btree_gist). The service's role has the same
+    // search path as a role setting, which is what applies behind PgBouncer (it drops startup options).
     ...(schema ? { options: `-c search_path=${safeIdentifier(schema)},public` } : {}),
   });
   pool.on('error', (error) => log.warn({ err: error }, 'idle database connection lost; it will be replaced'));
-  // A connection that dies while checked out emits 'error' on its client, which pg-pool listens to only while
-  // the client is idle: unheard, it would crash the process. The query in flight fails and is reported by
-  // its caller, who releases the client with the error so the pool discards it.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    // A connection that dies while checked out emits 'error' on its client, which pg-pool listens to only while
+    // the client is idle: unheard, it would crash the process. The query in flight fails and is reported by
+    // its caller, who releases the client with the error so the pool discards it.
+    client.on('error', () => undefined);
+    if (!namedStatements) sendUnnamed(client);
+  });
   return pool;
+}
+
+/** Every statement of this connection goes as an unnamed one, whatever name its QueryConfig gives it. */
+function sendUnnamed(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((config: unknown, ...rest: unknown[]) => {
+    const named = typeof config === 'object' && config !== null && 'name' in config && (config as { name?: unknown }).name;
+    return query(named ? { ...config, name: undefined } : config, ...rest);
+  }) as typeof client.query;
 }
 
 /** Creates the database named in `url` when it does not exist (connecting to the server's `postgres` database). */

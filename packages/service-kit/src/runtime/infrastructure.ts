@@ -23,7 +23,13 @@ export async function openInfrastructure<C extends BaseConfig>(
   schema: string,
   log: FastifyBaseLogger,
 ): Promise<Infrastructure<C>> {
-  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, log, schema, config.DATABASE_POOL_TIMEOUT_MS);
+  const pool = createPool(config.DATABASE_URL, {
+    max: config.DATABASE_POOL_SIZE,
+    log,
+    schema,
+    acquireTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
+    namedStatements: config.DATABASE_NAMED_STATEMENTS,
+  });
   const bus = await Bus.connect({
     url: config.NATS_URL,
     prefix: config.NATS_PREFIX,

@@ -21,7 +21,7 @@ export async function kitSchema(): Promise<{ schema: string; pool: pg.Pool; clos
   const schema = `kit_${randomBytes(4).toString('hex')}`;
   const databaseUrl = inject('databaseUrl');
   await migrate({ databaseUrl, schema, dir: mkdtempSync(join(tmpdir(), 'no-migrations-')) });
-  const pool = createPool(databaseUrl, 4, silentLog, schema);
+  const pool = createPool(databaseUrl, { max: 4, log: silentLog, schema });
   return { schema, pool, close: () => pool.end() };
 }
 

@@ -16,7 +16,7 @@ describe('migration 0002: idempotency keys to the kit', () => {
     const before = mkdtempSync(join(tmpdir(), 'bookings-0001-'));
     copyFileSync(join(MIGRATIONS_DIR, '0001_init.sql'), join(before, '0001_init.sql'));
     await migrate({ databaseUrl, schema, dir: before });
-    pool = createPool(databaseUrl, 2, { warn: () => undefined }, schema);
+    pool = createPool(databaseUrl, { max: 2, log: { warn: () => undefined }, schema });
   });
   afterAll(() => pool.end());
 

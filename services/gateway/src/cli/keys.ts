@@ -21,7 +21,7 @@ async function main(args: string[]): Promise<number> {
   }
   const config = loadConfig(configSchema);
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: MIGRATIONS_DIR });
-  const pool = createPool(config.DATABASE_URL, 2, console, SCHEMA);
+  const pool = createPool(config.DATABASE_URL, { max: 2, log: console, schema: SCHEMA });
   const prisma = new PrismaClient({ adapter: prismaAdapter(pool, SCHEMA) });
   const identity = new IdentityRepository(prisma);
   try {

@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serviceDatabaseEnv } from '@app/testkit';
+
+const ENTRYPOINT = join(import.meta.dirname, '..', '..', 'ops', 'pgbouncer', 'entrypoint.sh');
+const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'];
+
+export interface RunningPgBouncer {
+  /** `host:port` to connect to instead of Postgres. */
+  readonly host: string;
+  /** Everything PgBouncer logged so far (its log names every login: `login attempt: db=… user=…`). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * PgBouncer (Debian's `pgbouncer`; CI installs it) started by the image's own entrypoint (ops/pgbouncer), in front of
+ * the run's Postgres, with the six service roles of the test harness as its users. PgBouncer refuses to run as root:
+ * as root, it runs as `nobody`.
+ */
+export async function startPgBouncer(adminUrl: string): Promise<RunningPgBouncer> {
+  const users = mkdtempSync(join(tmpdir(), 'pgbouncer-users-'));
+  chmodSync(users, 0o755);
+  for (const service of SERVICES) {
+    const file = join(users, `${service.replaceAll('-', '_')}_database_url`);
+    writeFileSync(file, serviceDatabaseEnv(adminUrl, service).DATABASE_URL, { mode: 0o644 });
+  }
+  const upstream = new URL(adminUrl);
+  const port = await unusedPort();
+  const env = {
+    ...process.env,
+    PGBOUNCER_USERS_DIR: users,
+    PGBOUNCER_CONFIG_DIR: join(tmpdir(), `pgbouncer-config-${port}`),
+    PGBOUNCER_UPSTREAM_HOST: upstream.hostname,
+    PGBOUNCER_UPSTREAM_PORT: upstream.port || '5432',
+    PGBOUNCER_LISTEN_ADDR: '127.0.0.1',
+    PGBOUNCER_PORT: String(port),
+  };
+  const asRoot = process.getuid?.() === 0;
+  const child: ChildProcess = asRoot
+    ? spawn('runuser', ['-u', 'nobody', '--', 'bash', ENTRYPOINT], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn('bash', [ENTRYPOINT], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const deadline = setTimeout(() => reject(new Error(`PgBouncer did not start:\n${output}`)), 10_000);
+    const check = setInterval(() => {
+      if (/listening on 127\.0\.0\.1:\d+/.test(output)) done(resolve);
+      else if (child.exitCode !== null) done(() => reject(new Error(`PgBouncer exited (is the Debian package pgbouncer installed?):\n${output}`)));
+    }, 50);
+    const done = (then: () => void) => {
+      clearTimeout(deadline);
+      clearInterval(check);
+      then();
+    };
+    child.once('error', (error) => done(() => reject(new Error(`PgBouncer could not be started: ${error.message}`))));
+  });
+  return {
+    host: `127.0.0.1:${port}`,
+    log: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A port nothing listens on now (PgBouncer takes no port 0): closed before PgBouncer binds it, a small race. */
+function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
