@@ -50,7 +50,8 @@ export async function startPgBouncer(adminUrl: string): Promise<RunningPgBouncer
     const deadline = setTimeout(() => reject(new Error(`PgBouncer did not start:\n${output}`)), 10_000);
     const check = setInterval(() => {
       if (/listening on 127\.0\.0\.1:\d+/.test(output)) done(resolve);
-      else if (child.exitCode !== null) done(() => reject(new Error(`PgBouncer exited (is the Debian package pgbouncer installed?):\n${output}`)));
+      else if (child.exitCode !== null)
+        done(() => reject(new Error(`PgBouncer exited (is the Debian package pgbouncer installed?):\n${output}`)));
     }, 50);
     const done = (then: () => void) => {
       clearTimeout(deadline);
