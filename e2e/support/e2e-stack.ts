@@ -17,9 +17,14 @@ export interface E2eStack extends Stack {
  * each on a port the OS picked and the stack holds until it stops (no race for ports with other suites). Tests talk
  * to the gateway only.
  */
-export async function startE2eStack(env: Record<string, string> = {}, replicas: Record<string, number> = {}): Promise<E2eStack> {
+export async function startE2eStack(
+  env: Record<string, string> = {},
+  replicas: Record<string, number> = {},
+  serviceEnv: Record<string, Record<string, string>> = {},
+): Promise<E2eStack> {
   const stack = await startStack({
     port: 0,
+    serviceEnv,
     output: process.env.E2E_LOGS ? 'pretty' : 'errors',
     replicas,
     env: {

@@ -24,8 +24,11 @@ export const baseConfigSchema = z.object({
    * The service's own NATS user and password (both or neither; the password usually as NATS_PASSWORD_FILE). Unset:
    * an unauthenticated connection, as to the local NATS of `npm start`.
    */
-  NATS_USER: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').optional(),
-  NATS_PASSWORD: z.string().min(1).optional(),
+  NATS_USER: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .optional(),
+  NATS_PASSWORD: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /**
    * On SIGTERM, how long the process keeps serving while `/readyz` already says 503, so that load balancers
@@ -66,7 +69,9 @@ export function natsCredentials(config: Pick<BaseConfig, 'NATS_USER' | 'NATS_PAS
   const { NATS_USER: user, NATS_PASSWORD: password } = config;
   if (user && password) return { user, password };
   if (user || password)
-    throw new ConfigError(`Invalid configuration:\n  ${user ? 'NATS_PASSWORD' : 'NATS_USER'}: is required when ${user ? 'NATS_USER' : 'NATS_PASSWORD'} is set`);
+    throw new ConfigError(
+      `Invalid configuration:\n  ${user ? 'NATS_PASSWORD' : 'NATS_USER'}: is required when ${user ? 'NATS_USER' : 'NATS_PASSWORD'} is set`,
+    );
   return undefined;
 }
 

@@ -13,7 +13,16 @@ import {
   type BookingState,
   type ServiceName,
 } from '@app/contracts';
-import { AppError, Bus, consumerTask, eventHandler, natsAuthorizationConfig, OutboxRelay, recordEvent, withTransaction } from '../src/index.js';
+import {
+  AppError,
+  Bus,
+  consumerTask,
+  eventHandler,
+  natsAuthorizationConfig,
+  OutboxRelay,
+  recordEvent,
+  withTransaction,
+} from '../src/index.js';
 import { NatsBinary } from '../src/testing/index.js';
 import { eventually, kitSchema, silentLog } from './support/kit-env.js';
 
@@ -22,16 +31,22 @@ import { eventually, kitSchema, silentLog } from './support/kit-env.js';
  * @app/contracts says, through the kit's own bus, relay and consumer, and nothing of another service's.
  */
 const PREFIX = `perm_${randomBytes(3).toString('hex')}`;
-const USERS = Object.fromEntries(SERVICE_NAMES.map((service) => [service, { user: service, password: `pw-${randomBytes(8).toString('hex')}` }])) as Record<
-  ServiceName,
-  { user: string; password: string }
->;
+const USERS = Object.fromEntries(
+  SERVICE_NAMES.map((service) => [service, { user: service, password: `pw-${randomBytes(8).toString('hex')}` }]),
+) as Record<ServiceName, { user: string; password: string }>;
 
 let nats: NatsBinary;
 const opened: { close(): Promise<void> }[] = [];
 
 async function busOf(service: ServiceName): Promise<Bus> {
-  const bus = await Bus.connect({ url: nats.url, prefix: PREFIX, service, credentials: USERS[service], requestTimeoutMs: 1000, log: silentLog });
+  const bus = await Bus.connect({
+    url: nats.url,
+    prefix: PREFIX,
+    service,
+    credentials: USERS[service],
+    requestTimeoutMs: 1000,
+    log: silentLog,
+  });
   opened.push(bus);
   return bus;
 }
@@ -43,7 +58,8 @@ async function rawAs(service: ServiceName): Promise<{ nc: NatsConnection; refusa
   opened.push({ close: () => nc.close() });
   const refusals: PermissionViolationError[] = [];
   void (async () => {
-    for await (const status of nc.status()) if (status.type === 'error' && status.error instanceof PermissionViolationError) refusals.push(status.error);
+    for await (const status of nc.status())
+      if (status.type === 'error' && status.error instanceof PermissionViolationError) refusals.push(status.error);
   })();
   return { nc, refusals };
 }
@@ -121,7 +137,9 @@ describe('NATS users generated from the topology', () => {
     expect(reply).toEqual({ available: true, reason: null, timezone: 'Europe/Berlin' });
     // An error reply travels back the same way, as the AppError the endpoint threw.
     const calendarSync = await busOf('calendar-sync');
-    await expect(calendarSync.request(scheduleGetRequest, { organization_id: randomUUID(), schedule_id: randomUUID() })).rejects.toMatchObject({
+    await expect(
+      calendarSync.request(scheduleGetRequest, { organization_id: randomUUID(), schedule_id: randomUUID() }),
+    ).rejects.toMatchObject({
       code: 'SCHEDULE_NOT_FOUND',
     });
   });

@@ -172,7 +172,8 @@ export function consumerTask(bus: Bus, options: ConsumerOptions & { retryMs?: nu
             bus.log.info({ consumer: options.durable, stream }, 'stream appeared; consuming');
             return;
           } catch (error) {
-            if (!streamMissing(error)) bus.log.error({ err: error, consumer: options.durable, stream }, 'consumer could not start; retrying');
+            if (!streamMissing(error))
+              bus.log.error({ err: error, consumer: options.durable, stream }, 'consumer could not start; retrying');
           }
         }
       })();

@@ -29,7 +29,10 @@ export function natsPermissions(service: string, topology: ServiceTopology, pref
   const subscribe = [`${inboxPrefix(service)}.>`];
   if (topology.publishes) {
     const stream = prefixedName(prefix, topology.publishes.name);
-    publish.push(...topology.publishes.subjects.map(subject), ...['INFO', 'CREATE', 'UPDATE'].map((verb) => api(`STREAM.${verb}.${stream}`)));
+    publish.push(
+      ...topology.publishes.subjects.map(subject),
+      ...['INFO', 'CREATE', 'UPDATE'].map((verb) => api(`STREAM.${verb}.${stream}`)),
+    );
   }
   for (const consumer of Object.values(topology.consumes)) {
     const stream = prefixedName(prefix, consumer.stream.name);

@@ -12,7 +12,13 @@ export async function neighbourBus(
   streams: readonly { name: string; subjects: readonly string[] }[] = [],
 ): Promise<Bus> {
   const log = createLogger({ LOG_LEVEL: config.LOG_LEVEL }, 'test-neighbour');
-  const bus = await Bus.connect({ url: config.NATS_URL, prefix: config.NATS_PREFIX, service: 'test-neighbour', requestTimeoutMs: 2000, log });
+  const bus = await Bus.connect({
+    url: config.NATS_URL,
+    prefix: config.NATS_PREFIX,
+    service: 'test-neighbour',
+    requestTimeoutMs: 2000,
+    log,
+  });
   for (const stream of streams) await bus.ensureStream(stream);
   return bus;
 }

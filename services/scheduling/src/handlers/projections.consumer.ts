@@ -1,10 +1,4 @@
-import {
-  BOOKING_EVENTS,
-  calendarBusyUpdatedEvent,
-  calendarConnectionRemovedEvent,
-  NATS_TOPOLOGY,
-  type BookingState,
-} from '@app/contracts';
+import { BOOKING_EVENTS, calendarBusyUpdatedEvent, calendarConnectionRemovedEvent, NATS_TOPOLOGY, type BookingState } from '@app/contracts';
 import type pg from 'pg';
 import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable } from '@app/service-kit';
 import type { z } from 'zod';
