@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { callerAssertionKeys } from './caller-assertion-keys.mjs';
+import { natsConfig } from './nats-config.mjs';
 
 const dir = resolve(process.env.SECRETS_DIR ?? join(import.meta.dirname, '..', 'secrets'));
 // The folder keeps other users of the host out; the files must be readable by the containers' own users.
@@ -42,4 +43,10 @@ if (!existsSync(join(dir, 'caller_assertion_private_key'))) {
   write('caller_assertion_key_id', keys.gateway.CALLER_ASSERTION_KEY_ID);
   write('caller_assertion_private_key', keys.gateway.CALLER_ASSERTION_PRIVATE_KEY.trim());
 }
+// Each service's NATS password (kept when present), and the NATS server's users with their bcrypt hashes and the
+// rights the topology gives them: rewritten every time, so a new version's topology reaches the NATS container.
+const authorization = join(dir, 'nats_authorization.conf');
+writeFileSync(authorization, await natsConfig({ dir }), { mode: 0o644 });
+chmodSync(authorization, 0o644);
+console.log(`wrote ${authorization}`);
 console.log(`secrets in ${dir}`);

@@ -22,6 +22,8 @@ export function startStack(options?: {
   /** The gateway's port, the services' follow it (default 3000); 0: every process on a port the OS picks, held by the stack. */
   port?: number;
   env?: NodeJS.ProcessEnv;
+  /** A process's own variables on top of `env`, by service name (its NATS_USER and NATS_PASSWORD). */
+  serviceEnv?: Record<string, Record<string, string>>;
   replicas?: Record<string, number>;
   output?: 'pretty' | 'errors' | 'none';
   readyTimeoutMs?: number;

@@ -89,7 +89,8 @@ async function waitReady(url, child, timeoutMs) {
 }
 
 /**
- * Spawns every process with `env` (DATABASE_URL, NATS_URL, NATS_PREFIX… pass through), waits until each
+ * Spawns every process with `env` (DATABASE_URL, NATS_URL, NATS_PREFIX… pass through) and `serviceEnv[name]` on top
+ * (one process's own: its NATS_USER and NATS_PASSWORD), waits until each
  * answers /readyz, and returns the gateway URL and a stop function. `replicas` runs N copies of a service
  * (ports after the base block), balanced by the gateway. `port: 0` (tests) puts every process on a port the OS
  * picks and the stack holds until it stops, so nothing else can take it (see `holdPort`). `databaseHost`
@@ -98,6 +99,7 @@ async function waitReady(url, child, timeoutMs) {
 export async function startStack({
   port = 3000,
   env = process.env,
+  serviceEnv = {},
   replicas = {},
   output = 'pretty',
   readyTimeoutMs = 60_000,
@@ -138,6 +140,7 @@ export async function startStack({
         ...database,
         ...keys,
         PUBLIC_BASE_URL: publicBaseUrl,
+        ...serviceEnv[name],
         ...extraEnv,
         PORT: String(servicePort),
         HOST: env.HOST ?? '127.0.0.1',

@@ -20,11 +20,12 @@ export interface E2eStack extends Stack {
 export async function startE2eStack(
   env: Record<string, string> = {},
   replicas: Record<string, number> = {},
-  databaseHost?: string,
+  options: { serviceEnv?: Record<string, Record<string, string>>; databaseHost?: string } = {},
 ): Promise<E2eStack> {
   const stack = await startStack({
     port: 0,
-    ...(databaseHost ? { databaseHost } : {}),
+    serviceEnv: options.serviceEnv ?? {},
+    ...(options.databaseHost ? { databaseHost: options.databaseHost } : {}),
     output: process.env.E2E_LOGS ? 'pretty' : 'errors',
     replicas,
     env: {

@@ -14,7 +14,11 @@ describe('the system behind PgBouncer in transaction pooling mode', () => {
   beforeAll(async () => {
     pgbouncer = await startPgBouncer(inject('databaseUrl'));
     // PgBouncer 1.18 (Debian 12) cannot follow named prepared statements across server connections.
-    stack = await startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000', DATABASE_NAMED_STATEMENTS: 'false' }, {}, pgbouncer.host);
+    stack = await startE2eStack(
+      { CALENDAR_SYNC_POLL_MS: '3600000', DATABASE_NAMED_STATEMENTS: 'false' },
+      {},
+      { databaseHost: pgbouncer.host },
+    );
     const created = await stack.call('POST', '/admin/v1/organizations', {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       body: { name: 'Pooled' },

@@ -17,3 +17,4 @@ export * from './event-types-http.js';
 export * from './error-responses.js';
 export * from './idempotency.js';
 export * from './examples.js';
+export * from './topology.js';

@@ -49,6 +49,15 @@ export const baseConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only')
     .default(''),
+  /**
+   * The service's own NATS user and password (both or neither; the password usually as NATS_PASSWORD_FILE). Unset:
+   * an unauthenticated connection, as to the local NATS of `npm start`.
+   */
+  NATS_USER: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .optional(),
+  NATS_PASSWORD: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /**
    * On SIGTERM, how long the process keeps serving while `/readyz` already says 503, so that load balancers
@@ -82,6 +91,17 @@ export type BaseConfig = z.infer<typeof baseConfigSchema>;
  */
 export function developmentSecretsAllowed(config: Pick<BaseConfig, 'NODE_ENV'>): boolean {
   return config.NODE_ENV === 'development' || config.NODE_ENV === 'test';
+}
+
+/** The NATS credentials of the config: both or neither, since a user without a password is a typo, not a choice. */
+export function natsCredentials(config: Pick<BaseConfig, 'NATS_USER' | 'NATS_PASSWORD'>): { user: string; password: string } | undefined {
+  const { NATS_USER: user, NATS_PASSWORD: password } = config;
+  if (user && password) return { user, password };
+  if (user || password)
+    throw new ConfigError(
+      `Invalid configuration:\n  ${user ? 'NATS_PASSWORD' : 'NATS_USER'}: is required when ${user ? 'NATS_USER' : 'NATS_PASSWORD'} is set`,
+    );
+  return undefined;
 }
 
 /** The message of a missing secret: names what makes it required, and the file variant of the variable. */

@@ -27,6 +27,8 @@ export { prismaAdapter } from './db/prisma.js';
 export { migrate, type MigrateOptions } from './db/migrate.js';
 export { runMigrationStep } from './runtime/migration-step.js';
 export { Bus, type BusOptions } from './nats/bus.js';
+export { natsPermissions, type NatsPermissions } from './nats/permissions.js';
+export { natsAuthorizationConfig, type NatsUser } from './nats/authorization-config.js';
 export type { RequestHandler } from './nats/endpoint.js';
 export { startConsumer, consumerTask, type ConsumerOptions, type RunningConsumer } from './nats/consumer.js';
 export { eventHandler, type EventHandler } from './nats/event-handler.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, baseConfigSchema, loadConfig } from '../src/index.js';
+import { ConfigError, baseConfigSchema, loadConfig, natsCredentials } from '../src/index.js';
 
 describe('loadConfig', () => {
   it('when required variables are missing or bad, then it fails naming each of them', () => {
@@ -71,5 +71,16 @@ describe('loadConfig', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'config-')), 'url');
     writeFileSync(file, 'postgres://a@b/c');
     expect(message({ PORT: '1', DATABASE_URL: 'postgres://x@y/z', DATABASE_URL_FILE: file })).toMatch(/DATABASE_URL is set as well/);
+  });
+
+  it('when NATS_USER and NATS_PASSWORD(_FILE) are set, then they are the NATS credentials; one without the other is refused', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'nats-secret-')), 'nats_password');
+    writeFileSync(file, 'a-long-nats-password-0123\n');
+    const config = loadConfig(baseConfigSchema, { PORT: '1', NATS_USER: 'bookings', NATS_PASSWORD_FILE: file });
+    expect(natsCredentials(config)).toEqual({ user: 'bookings', password: 'a-long-nats-password-0123' });
+    expect(natsCredentials(loadConfig(baseConfigSchema, { PORT: '1' }))).toBeUndefined();
+    expect(() => natsCredentials(loadConfig(baseConfigSchema, { PORT: '1', NATS_USER: 'bookings' }))).toThrow(/NATS_PASSWORD: is required/);
+    // REPLACE_ME, the placeholder of the Kubernetes base, is too short to pass for a password.
+    expect(() => loadConfig(baseConfigSchema, { PORT: '1', NATS_USER: 'bookings', NATS_PASSWORD: 'REPLACE_ME' })).toThrow(/NATS_PASSWORD/);
   });
 });

@@ -35,6 +35,7 @@ describe('startConsumer with a handler per event contract', () => {
     bus = await kitBus();
     schema = await kitSchema();
     await schema.pool.query('CREATE TABLE ledger (position bigserial PRIMARY KEY, name text NOT NULL, entry text NOT NULL)');
+    await bus.ensureStream(STREAM); // as its publisher does: a consumer never creates the stream
     consumer = await startConsumer(bus, {
       durable: 'kit-ledger',
       stream: STREAM,

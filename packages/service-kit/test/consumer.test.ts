@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, defineStream } from '@app/contracts';
-import { eventHandler, startConsumer, type Bus, type RunningConsumer } from '../src/index.js';
+import { consumerTask, eventHandler, startConsumer, type Bus, type RunningConsumer } from '../src/index.js';
+import { isJetStreamApiError, JetStreamCode } from '../src/nats/jetstream-errors.js';
 import { eventually, kitBus, kitSchema } from './support/kit-env.js';
 
 const counted = defineEvent('kit.counter.incremented', z.object({ counter: z.string(), by: z.number().int() }));
@@ -144,5 +145,20 @@ describe('startConsumer', () => {
     await again.stop();
     const info = await bus.jsm.consumers.info(bus.streamName(STREAM.name), bus.streamName('kit-counter-redeployed'));
     expect(info.config.max_deliver).toBe(7);
+  });
+
+  it('when its stream does not exist yet, then the consumer does not create it, waits, and a stop ends the wait', async () => {
+    const absent = defineStream('KIT_NOT_YET', [counted]);
+    const options = { durable: 'kit-waiting', stream: absent, pool: schema.pool, handlers: [eventHandler(counted, async () => undefined)] };
+    await expect(startConsumer(bus, options)).rejects.toSatisfy((error) => isJetStreamApiError(error, JetStreamCode.StreamNotFound));
+    const task = consumerTask(bus, { ...options, retryMs: 50 });
+    await task.start(); // resolves: the service starts while its publisher has not created the stream
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await expect(bus.jsm.streams.info(bus.streamName(absent.name))).rejects.toSatisfy((error) =>
+      isJetStreamApiError(error, JetStreamCode.StreamNotFound),
+    );
+    const started = Date.now();
+    await task.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

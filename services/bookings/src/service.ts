@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { BOOKINGS_STREAM } from '@app/contracts';
+import { NATS_TOPOLOGY } from '@app/contracts';
 import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import { UpstreamChecks } from './clients/upstream.client.js';
@@ -16,7 +16,7 @@ export const service: ServiceDefinition<Config> = {
   migrationsDir: MIGRATIONS_DIR,
   async build(infra) {
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-    const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: BOOKINGS_STREAM });
+    const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: NATS_TOPOLOGY.bookings.publishes });
     const ctx: UseCaseContext = { ...serviceContext(infra, relay), prisma, upstream: new UpstreamChecks(infra.bus) };
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
     return { app, background: [relay], close: () => prisma.$disconnect() };

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { CALENDAR_STREAM } from '@app/contracts';
+import { NATS_TOPOLOGY } from '@app/contracts';
 import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import { SchedulingClient } from './clients/scheduling.client.js';
@@ -26,7 +26,7 @@ export const service: ServiceDefinition<Config> = {
   async build(infra) {
     const { config } = infra;
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-    const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: CALENDAR_STREAM });
+    const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: NATS_TOPOLOGY['calendar-sync'].publishes });
     const retry: RetrySettings = {
       attempts: REQUEST_ATTEMPTS,
       baseMs: config.CALENDAR_RETRY_BASE_MS,

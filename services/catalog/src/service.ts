@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { CATALOG_STREAM } from '@app/contracts';
+import { NATS_TOPOLOGY } from '@app/contracts';
 import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -16,7 +16,7 @@ export const service: ServiceDefinition<Config> = {
   migrationsDir: MIGRATIONS_DIR,
   async build(infra) {
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-    const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: CATALOG_STREAM });
+    const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: NATS_TOPOLOGY.catalog.publishes });
     const ctx: UseCaseContext = {
       ...serviceContext(infra, relay),
       prisma,

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_SERVICE_EVENTS, eventTypeGetRequest } from '@app/contracts';
-import { AppError } from '@app/service-kit';
-import { organizationHeaders } from '@app/service-kit/testing';
+import { AppError, type Bus } from '@app/service-kit';
+import { neighbourBus, organizationHeaders } from '@app/service-kit/testing';
 import { client, data, listen, openEvent, startEvents, type Running } from './support.js';
 
 let running: Running;
 let listener: Awaited<ReturnType<typeof listen>>;
+/** Bookings' side: it asks events.event_type.get. */
+let neighbour: Bus;
 beforeAll(async () => {
   running = await startEvents();
+  neighbour = await neighbourBus(running.infra.config);
   listener = await listen(
     running,
     EVENTS_SERVICE_EVENTS.map((event) => event.subject),
@@ -16,6 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   listener.close();
+  await neighbour.close();
   await running.stop();
 });
 
@@ -91,7 +95,7 @@ describe('domain events', () => {
 
 describe('events.event_type.get', () => {
   async function ask(organizationId: string, eventTypeId: string) {
-    return running.infra.bus.request(eventTypeGetRequest, { organization_id: organizationId, event_type_id: eventTypeId });
+    return neighbour.request(eventTypeGetRequest, { organization_id: organizationId, event_type_id: eventTypeId });
   }
 
   it('when the event type is in the organization, then it is answered, active or not', async () => {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { SCHEDULING_STREAM } from '@app/contracts';
+import { NATS_TOPOLOGY } from '@app/contracts';
 import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -20,7 +20,7 @@ export function createServiceDefinition({ now = () => new Date() }: { now?: () =
     async build(infra) {
       const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
       // Relay and projections only send SQL: straight over the pool, not through Prisma.
-      const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: SCHEDULING_STREAM });
+      const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: NATS_TOPOLOGY.scheduling.publishes });
       const ctx: UseCaseContext = { ...serviceContext(infra, relay, now), prisma };
       await serveRequests(infra.bus, ctx);
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });

@@ -28,7 +28,7 @@ describe('scheduling.schedule.get', () => {
       buffer_before: 5,
       buffer_after: 10,
     });
-    const reply = await running.infra.bus.request(scheduleGetRequest, { organization_id: organizationId, schedule_id: schedule.id });
+    const reply = await running.neighbour.request(scheduleGetRequest, { organization_id: organizationId, schedule_id: schedule.id });
     expect(reply).toEqual({
       id: schedule.id,
       name: 'Consulting',
@@ -56,7 +56,7 @@ describe('scheduling.schedule.get', () => {
       async () => ({ organization_id: randomUUID(), schedule_id: (await createSchedule(running, headersOf(randomUUID()))).id }),
     ],
   ])('when the schedule is %s, then it answers SCHEDULE_NOT_FOUND', async (_case, request) => {
-    expect(await replyError(running.infra.bus.request(scheduleGetRequest, await request()))).toEqual({
+    expect(await replyError(running.neighbour.request(scheduleGetRequest, await request()))).toEqual({
       code: 'SCHEDULE_NOT_FOUND',
       message: 'Schedule not found or inactive',
     });
@@ -65,7 +65,7 @@ describe('scheduling.schedule.get', () => {
 
 describe('scheduling.availability.check', () => {
   const ask = (organizationId: string, scheduleId: string, start: string, end: string) =>
-    running.infra.bus.request(availabilityCheckRequest, {
+    running.neighbour.request(availabilityCheckRequest, {
       organization_id: organizationId,
       schedule_id: scheduleId,
       start_time: start,

@@ -3,11 +3,12 @@ import { headers as natsHeaders, type Msg, type NatsConnection } from '@nats-io/
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Svcm, type Service } from '@nats-io/services';
 import type { FastifyBaseLogger } from 'fastify';
-import { REQUEST_ID_HEADER, type RequestContract, type StreamContract } from '@app/contracts';
+import { REQUEST_ID_HEADER, type RequestContract, type ServiceTopology, type StreamContract } from '@app/contracts';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import { addEndpoint, type RequestHandler } from './endpoint.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
+import { inboxPrefix, prefixedName, prefixedSubject } from './naming.js';
 import { readReply } from './reply-envelope.js';
 
 export interface BusOptions {
@@ -16,6 +17,13 @@ export interface BusOptions {
   prefix: string;
   /** The connection's name, and the name and queue group of the micro service its endpoints make up. */
   service: string;
+  /** The service's NATS user (NATS_USER / NATS_PASSWORD); unset: an unauthenticated connection (`npm start`). */
+  credentials?: { user: string; password: string };
+  /**
+   * What the service may do on NATS (`topologyOf(service)` from @app/contracts). Given, serving, calling or publishing
+   * anything it does not list fails at once, on any server: the service's NATS user would be refused it anyway.
+   */
+  topology?: ServiceTopology;
   requestTimeoutMs: number;
   log: FastifyBaseLogger;
 }
@@ -40,6 +48,9 @@ export class Bus {
     const nc = await connect({
       servers: options.url,
       name: options.service,
+      ...(options.credentials && { user: options.credentials.user, pass: options.credentials.password }),
+      // Replies (request-reply, JetStream acks and pulls) come to inboxes only this service's user may subscribe to.
+      inboxPrefix: inboxPrefix(options.service),
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
       timeout: 5000,
@@ -50,6 +61,8 @@ export class Bus {
     void (async () => {
       for await (const status of nc.status()) {
         if (status.type === 'disconnect' || status.type === 'reconnect') options.log.warn({ nats: status.type }, 'NATS connection status');
+        // A permissions violation (a subject this service's NATS user may not use) arrives here only.
+        else if (status.type === 'error') options.log.error({ err: status.error }, 'NATS refused an operation');
       }
     })();
     return new Bus(nc, jetstream(nc), await jetstreamManager(nc), options);
@@ -60,11 +73,11 @@ export class Bus {
   }
 
   subject(name: string): string {
-    return this.options.prefix ? `${this.options.prefix}.${name}` : name;
+    return prefixedSubject(this.options.prefix, name);
   }
 
   streamName(name: string): string {
-    return this.options.prefix ? `${this.options.prefix}_${name}` : name;
+    return prefixedName(this.options.prefix, name);
   }
 
   /** Sends a request and validates the reply; an error reply becomes that AppError, no answer in time a 503. */
@@ -73,6 +86,7 @@ export class Bus {
     payload: z.input<Req>,
     requestId?: string,
   ): Promise<z.output<Res>> {
+    this.mustBeListed('calls', contract.subject);
     const body = contract.request.parse(payload);
     const h = natsHeaders();
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
@@ -98,11 +112,15 @@ export class Bus {
     contract: RequestContract<Req, Res>,
     handler: RequestHandler<Req, Res>,
   ): Promise<void> {
+    this.mustBeListed('serves', contract.subject);
     this.micro ??= new Svcm(this.nc).add({ name: this.options.service, version: MICRO_VERSION, queue: this.options.service });
     addEndpoint(await this.micro, this.subject(contract.subject), contract, handler, this.log);
   }
 
-  /** Creates the stream, or brings its subjects up to date; both publisher and consumers call it. */
+  /**
+   * Creates the stream, or brings its subjects up to date. Only its publisher calls it (the outbox relay): the
+   * service's NATS user may create and update its own stream only; consumers wait for theirs to exist.
+   */
   async ensureStream(stream: StreamContract): Promise<string> {
     const name = this.streamName(stream.name);
     const subjects = stream.subjects.map((s) => this.subject(s));
@@ -120,10 +138,20 @@ export class Bus {
 
   /** Publishes one domain event; JetStream drops a second copy with the same msgID inside the duplicate window. */
   async publish(subject: string, payload: unknown, msgID: string): Promise<void> {
+    this.mustBeListed('publishes', subject);
     await this.js.publish(this.subject(subject), encoder.encode(JSON.stringify(payload)), {
       msgID,
       timeout: this.options.requestTimeoutMs,
     });
+  }
+
+  /** Throws when the topology does not list `subject` under `what`: a programming error, found by any test. */
+  private mustBeListed(what: 'serves' | 'calls' | 'publishes', subject: string): void {
+    const topology = this.options.topology;
+    if (!topology) return;
+    const listed = what === 'publishes' ? (topology.publishes?.subjects ?? []) : topology[what].map((request) => request.subject);
+    if (!listed.includes(subject))
+      throw new Error(`${this.options.service} ${what} ${subject}, but its NATS topology (@app/contracts topology.ts) does not list it`);
   }
 
   async close(): Promise<void> {

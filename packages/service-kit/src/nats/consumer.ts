@@ -28,9 +28,11 @@ export interface RunningConsumer {
  * Events that arrived while the previous ones were being applied are applied together, in order, in one
  * transaction (one inbox statement for all): under load that turns four round trips per event into about
  * one. When such a batch fails, its events are applied one by one, so only the failing one is retried.
+ * The stream is its publisher's: a consumer never creates it (its NATS user may not), so this fails with
+ * JetStream's StreamNotFound until the publisher has started once; `consumerTask` waits for that.
  */
 export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise<RunningConsumer> {
-  const stream = await bus.ensureStream(options.stream);
+  const stream = bus.streamName(options.stream.name);
   const durable = bus.streamName(options.durable);
   const maxDeliver = options.maxDeliver ?? 20;
   const [only] = options.handlers;
@@ -135,14 +137,51 @@ function receive(msg: JsMsg, handlers: Handlers): ReceivedEvent | null {
   return handler ? receiveEvent(msg, handler) : null;
 }
 
-/** A consumer as a background task of a service (started after the app is built, stopped before the bus closes). */
-export function consumerTask(bus: Bus, options: ConsumerOptions): { start(): Promise<void>; stop(): Promise<void> } {
+/**
+ * A consumer as a background task of a service (started after the app is built, stopped before the bus closes).
+ * When its stream does not exist yet (the publishing service has never run), the service starts all the same and
+ * the consumer keeps trying in the background until the stream appears; any other failure stops the start.
+ */
+export function consumerTask(bus: Bus, options: ConsumerOptions & { retryMs?: number }): { start(): Promise<void>; stop(): Promise<void> } {
   let running: RunningConsumer | undefined;
+  let stopped = false;
+  let waiting: Promise<void> | undefined;
+  let wake = () => {};
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => (clearTimeout(timer), resolve());
+    });
+  const streamMissing = (error: unknown) => isJetStreamApiError(error, JetStreamCode.StreamNotFound);
   return {
     async start() {
-      running = await startConsumer(bus, options);
+      try {
+        running = await startConsumer(bus, options);
+        return;
+      } catch (error) {
+        if (!streamMissing(error)) throw error;
+      }
+      const stream = bus.streamName(options.stream.name);
+      bus.log.warn({ consumer: options.durable, stream }, 'stream not created by its publisher yet; the consumer waits for it');
+      waiting = (async () => {
+        while (!stopped) {
+          await pause(options.retryMs ?? 2000);
+          if (stopped) return;
+          try {
+            running = await startConsumer(bus, options);
+            bus.log.info({ consumer: options.durable, stream }, 'stream appeared; consuming');
+            return;
+          } catch (error) {
+            if (!streamMissing(error))
+              bus.log.error({ err: error, consumer: options.durable, stream }, 'consumer could not start; retrying');
+          }
+        }
+      })();
     },
     async stop() {
+      stopped = true;
+      wake();
+      await waiting;
       await running?.stop();
     },
   };

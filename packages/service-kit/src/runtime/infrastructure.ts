@@ -1,6 +1,7 @@
+import { topologyOf } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import type { BaseConfig } from '../config.js';
+import { natsCredentials, type BaseConfig } from '../config.js';
 import { createPool } from '../db/pool.js';
 import type { ReadinessCheck } from '../http/health.js';
 import { Bus } from '../nats/bus.js';
@@ -23,6 +24,7 @@ export async function openInfrastructure<C extends BaseConfig>(
   schema: string,
   log: FastifyBaseLogger,
 ): Promise<Infrastructure<C>> {
+  const credentials = natsCredentials(config);
   const pool = createPool(config.DATABASE_URL, {
     max: config.DATABASE_POOL_SIZE,
     log,
@@ -34,6 +36,8 @@ export async function openInfrastructure<C extends BaseConfig>(
     url: config.NATS_URL,
     prefix: config.NATS_PREFIX,
     service,
+    credentials,
+    topology: topologyOf(service),
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     log,
   }).catch(async (error: unknown) => {

@@ -2,9 +2,12 @@ export { testEnv } from './test-config.js';
 export { schemaDrift, type DataModel } from './schema-drift.js';
 export { prismaDatamodel } from './prisma-datamodel.js';
 export { OwnNatsServer } from './nats-server.js';
+// A nats-server of the test's own with a configuration (the generated NATS users): fails when the binary is missing.
+export { NatsBinary } from './nats-binary.js';
 // A port of the test's own for as long as it runs, forwarding to a backend that may move (or to nothing: a service that is down).
 export { PortForwarder } from '@app/testkit';
 export { startTestService, organizationHeaders } from './service-harness.js';
+export { neighbourBus } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion, type AssertionOptions } from './caller-assertion.js';
 export { generateCallerAssertionKeys, type CallerAssertionKeys } from './caller-assertion-keys.js';
 export type { RunningService } from '../runtime/service.js';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitForNats } from '@app/testkit';
@@ -15,6 +15,9 @@ export class NatsBinary {
   private readonly storeDir = mkdtempSync(join(tmpdir(), 'nats-test-'));
   private currentPort: number | undefined;
 
+  /** `config`: a nats-server configuration file's text (an `authorization` block), read with `-c`. */
+  constructor(private readonly config?: string) {}
+
   /** The port of the running server (a new one after every start). */
   get port(): number {
     if (this.currentPort === undefined) throw new Error('nats-server is not started');
@@ -28,7 +31,13 @@ export class NatsBinary {
   /** Starts (again) on the same store, so streams and their messages survive a stop. */
   async start(): Promise<void> {
     const binary = process.env.NATS_SERVER_BIN ?? 'nats-server';
-    const spawned = spawn(binary, ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', this.storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const args = ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', this.storeDir];
+    if (this.config !== undefined) {
+      const file = join(this.storeDir, 'server.conf');
+      writeFileSync(file, this.config, { mode: 0o600 });
+      args.unshift('-c', file);
+    }
+    const spawned = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.process = spawned;
     const port = await new Promise<number>((resolve, reject) => {
       let log = '';

@@ -1,15 +1,11 @@
-import {
-  BOOKING_EVENTS,
-  BOOKINGS_STREAM,
-  CALENDAR_STREAM,
-  calendarBusyUpdatedEvent,
-  calendarConnectionRemovedEvent,
-  type BookingState,
-} from '@app/contracts';
+import { BOOKING_EVENTS, calendarBusyUpdatedEvent, calendarConnectionRemovedEvent, NATS_TOPOLOGY, type BookingState } from '@app/contracts';
 import type pg from 'pg';
 import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable } from '@app/service-kit';
 import type { z } from 'zod';
 import { applyBookingState, applyBusySync, ownsSchedule, removeConnection } from '../db/projection.repository.js';
+
+// Durable names and streams come from the topology, which the service's NATS user's rights are generated from.
+const { bookings, calendar } = NATS_TOPOLOGY.scheduling.consumes;
 
 /** An event's effect, applied only when its schedule belongs to the event's organization (else logged and acked). */
 function forOwnSchedule<Data extends { schedule_id: string }>(
@@ -25,8 +21,7 @@ function forOwnSchedule<Data extends { schedule_id: string }>(
 /** Every booking event carries the booking's whole state and version: all of them apply the same way. */
 export function bookingsProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
   return consumerTask(bus, {
-    durable: 'scheduling-bookings',
-    stream: BOOKINGS_STREAM,
+    ...bookings,
     handlers: BOOKING_EVENTS.map((contract) => eventHandler<z.ZodType<BookingState>>(contract, forOwnSchedule(bus, applyBookingState))),
     pool,
   });
@@ -35,8 +30,7 @@ export function bookingsProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
 /** Busy windows of connected calendars: a sync replaces its range, a removal drops the connection's windows. */
 export function calendarProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
   return consumerTask(bus, {
-    durable: 'scheduling-calendar',
-    stream: CALENDAR_STREAM,
+    ...calendar,
     handlers: [
       // A sync skipped as stale (applyBusySync → false) is acked all the same.
       eventHandler(calendarBusyUpdatedEvent, forOwnSchedule(bus, applyBusySync)),

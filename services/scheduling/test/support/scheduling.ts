@@ -1,12 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import type { EventContract, ScheduleRecord, SlotsResponse } from '@app/contracts';
-import { anonymousHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
+import { NATS_TOPOLOGY, type EventContract, type ScheduleRecord, type SlotsResponse } from '@app/contracts';
+import type { Bus } from '@app/service-kit';
+import { anonymousHeaders, neighbourBus, startTestService, type RunningService } from '@app/service-kit/testing';
 import type { z } from 'zod';
 import { configSchema, type Config } from '../../src/config.js';
 import { createServiceDefinition } from '../../src/service.js';
 
-export type Running = RunningService<Config>;
+/** The service, and a bus of its neighbours (bookings, calendar-sync) on its prefix: they ask it and publish to it. */
+export type Running = RunningService<Config> & { neighbour: Bus };
 
 /** A Monday, 08:00 UTC: the pinned "now" of the integration tests unless a test moves it. */
 export const NOW = new Date('2026-03-02T08:00:00.000Z');
@@ -15,10 +17,23 @@ export const NOW = new Date('2026-03-02T08:00:00.000Z');
  * The service on the run's database with a NATS prefix of this test file's own, so its consumers and
  * request endpoints (with this file's clock) never share work with another file's instance.
  */
-export function startScheduling(now: () => Date = () => NOW): Promise<Running> {
-  return startTestService(createServiceDefinition({ now }), configSchema, {
-    NATS_PREFIX: `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`,
+export async function startScheduling(now: () => Date = () => NOW): Promise<Running> {
+  const NATS_PREFIX = `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
+  // The streams it consumes exist before it starts, as once their publishers have run.
+  const consumed = Object.values(NATS_TOPOLOGY.scheduling.consumes).map((consumer) => consumer.stream);
+  const neighbour = await neighbourBus({ NATS_URL: inject('natsUrl'), NATS_PREFIX, LOG_LEVEL: 'silent' }, consumed);
+  const running = await startTestService(createServiceDefinition({ now }), configSchema, { NATS_PREFIX }).catch(async (error: unknown) => {
+    await neighbour.close();
+    throw error;
   });
+  return {
+    ...running,
+    neighbour,
+    async stop() {
+      await running.stop();
+      await neighbour.close();
+    },
+  };
 }
 
 export async function createSchedule(running: Running, headers: Record<string, string>, body: object = {}): Promise<ScheduleRecord> {
@@ -61,7 +76,7 @@ export async function publishEvent<D extends z.ZodType>(
     correlation_id: null,
     data,
   };
-  await running.infra.bus.publish(contract.subject, envelope, id);
+  await running.neighbour.publish(contract.subject, envelope, id);
   return id;
 }
 

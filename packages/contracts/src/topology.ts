@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import { BOOKINGS_STREAM } from './bookings.js';
+import { CALENDAR_STREAM } from './calendar.js';
+import { CATALOG_STREAM } from './catalog.js';
+import { EVENTS_STREAM, eventTypeGetRequest } from './events.js';
+import type { RequestContract, StreamContract } from './messaging.js';
+import { availabilityCheckRequest, scheduleGetRequest, SCHEDULING_STREAM } from './scheduling.js';
+
+/** A durable JetStream consumer of another service's stream. The name must stay stable across deploys. */
+export interface ConsumerTopology {
+  durable: string;
+  stream: StreamContract;
+}
+
+/**
+ * What one service does on NATS. The services build their relays and consumers from it, and each service's NATS
+ * user gets exactly these rights (the kit's `natsPermissions`), so a subject missing here is refused by the server.
+ */
+export interface ServiceTopology {
+  /** The stream of its domain events, published through its outbox relay (which creates and updates the stream). */
+  publishes: StreamContract | null;
+  /** The requests it answers, as endpoints of its NATS micro service. */
+  serves: readonly RequestContract<z.ZodType, z.ZodType>[];
+  /** The requests it sends. */
+  calls: readonly RequestContract<z.ZodType, z.ZodType>[];
+  /** Its durable consumers, by a name the service's code refers to them by. */
+  consumes: Readonly<Record<string, ConsumerTopology>>;
+}
+
+export const NATS_TOPOLOGY = {
+  // Connects only to report NATS in its readiness.
+  gateway: { publishes: null, serves: [], calls: [], consumes: {} },
+  bookings: {
+    publishes: BOOKINGS_STREAM,
+    serves: [],
+    calls: [availabilityCheckRequest, eventTypeGetRequest],
+    consumes: {},
+  },
+  scheduling: {
+    publishes: SCHEDULING_STREAM,
+    serves: [scheduleGetRequest, availabilityCheckRequest],
+    calls: [],
+    consumes: {
+      bookings: { durable: 'scheduling-bookings', stream: BOOKINGS_STREAM },
+      calendar: { durable: 'scheduling-calendar', stream: CALENDAR_STREAM },
+    },
+  },
+  catalog: { publishes: CATALOG_STREAM, serves: [], calls: [], consumes: {} },
+  events: { publishes: EVENTS_STREAM, serves: [eventTypeGetRequest], calls: [], consumes: {} },
+  'calendar-sync': { publishes: CALENDAR_STREAM, serves: [], calls: [scheduleGetRequest], consumes: {} },
+} as const satisfies Record<string, ServiceTopology>;
+
+export type ServiceName = keyof typeof NATS_TOPOLOGY;
+export const SERVICE_NAMES = Object.keys(NATS_TOPOLOGY) as ServiceName[];
+
+/** The topology of a service by name, or undefined for a name that is not one of the six (kit tests' buses). */
+export function topologyOf(service: string): ServiceTopology | undefined {
+  return Object.hasOwn(NATS_TOPOLOGY, service) ? NATS_TOPOLOGY[service as ServiceName] : undefined;
+}

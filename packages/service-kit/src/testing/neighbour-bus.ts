@@ -1,0 +1,24 @@
+import type { BaseConfig } from '../config.js';
+import { Bus } from '../nats/bus.js';
+import { createLogger } from '../runtime/logger.js';
+
+/**
+ * A bus on a service's NATS and prefix that plays its neighbours: asks the requests the service answers and
+ * publishes the events it consumes, which the service's own bus refuses (its topology lists neither). With
+ * `streams`, it first creates them, as their publishers would: a consumer waits for its stream and never makes it.
+ */
+export async function neighbourBus(
+  config: Pick<BaseConfig, 'NATS_URL' | 'NATS_PREFIX' | 'LOG_LEVEL'>,
+  streams: readonly { name: string; subjects: readonly string[] }[] = [],
+): Promise<Bus> {
+  const log = createLogger({ LOG_LEVEL: config.LOG_LEVEL }, 'test-neighbour');
+  const bus = await Bus.connect({
+    url: config.NATS_URL,
+    prefix: config.NATS_PREFIX,
+    service: 'test-neighbour',
+    requestTimeoutMs: 2000,
+    log,
+  });
+  for (const stream of streams) await bus.ensureStream(stream);
+  return bus;
+}

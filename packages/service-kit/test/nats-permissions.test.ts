@@ -1,0 +1,187 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '@nats-io/transport-node';
+import { PermissionViolationError, type NatsConnection } from '@nats-io/nats-core';
+import {
+  availabilityCheckRequest,
+  BOOKING_EVENTS,
+  bookingCreatedEvent,
+  calendarBusyUpdatedEvent,
+  NATS_TOPOLOGY,
+  scheduleGetRequest,
+  SERVICE_NAMES,
+  type BookingState,
+  type ServiceName,
+} from '@app/contracts';
+import {
+  AppError,
+  Bus,
+  consumerTask,
+  eventHandler,
+  natsAuthorizationConfig,
+  OutboxRelay,
+  recordEvent,
+  withTransaction,
+} from '../src/index.js';
+import { NatsBinary } from '../src/testing/index.js';
+import { eventually, kitSchema, silentLog } from './support/kit-env.js';
+
+/**
+ * The generated NATS users on a nats-server of the test's own: each service's user can do what its topology in
+ * @app/contracts says, through the kit's own bus, relay and consumer, and nothing of another service's.
+ */
+const PREFIX = `perm_${randomBytes(3).toString('hex')}`;
+const USERS = Object.fromEntries(
+  SERVICE_NAMES.map((service) => [service, { user: service, password: `pw-${randomBytes(8).toString('hex')}` }]),
+) as Record<ServiceName, { user: string; password: string }>;
+
+let nats: NatsBinary;
+const opened: { close(): Promise<void> }[] = [];
+
+async function busOf(service: ServiceName): Promise<Bus> {
+  const bus = await Bus.connect({
+    url: nats.url,
+    prefix: PREFIX,
+    service,
+    credentials: USERS[service],
+    requestTimeoutMs: 1000,
+    log: silentLog,
+  });
+  opened.push(bus);
+  return bus;
+}
+
+/** A raw connection as `service`'s user (with the inbox prefix its bus uses), recording the server's refusals. */
+async function rawAs(service: ServiceName): Promise<{ nc: NatsConnection; refusals: PermissionViolationError[] }> {
+  const { user, password: pass } = USERS[service];
+  const nc = await connect({ servers: nats.url, user, pass, inboxPrefix: `_INBOX_${service}` });
+  opened.push({ close: () => nc.close() });
+  const refusals: PermissionViolationError[] = [];
+  void (async () => {
+    for await (const status of nc.status())
+      if (status.type === 'error' && status.error instanceof PermissionViolationError) refusals.push(status.error);
+  })();
+  return { nc, refusals };
+}
+
+const refused = (refusals: PermissionViolationError[], operation: string, subject: string) =>
+  eventually(async () => refusals.find((refusal) => refusal.operation === operation && refusal.subject === subject));
+
+beforeAll(async () => {
+  nats = new NatsBinary(natsAuthorizationConfig(PREFIX, USERS));
+  await nats.start();
+});
+afterAll(async () => {
+  for (const connection of opened.reverse()) await connection.close().catch(() => undefined);
+  await nats.remove();
+});
+
+describe('NATS users generated from the topology', () => {
+  it('when a client has no user, or a wrong password, then it cannot connect', async () => {
+    await expect(connect({ servers: nats.url, reconnect: false })).rejects.toThrow(/authorization violation/i);
+    await expect(connect({ servers: nats.url, reconnect: false, user: 'bookings', pass: 'not-the-password' })).rejects.toThrow(
+      /authorization violation/i,
+    );
+  });
+
+  it("when bookings' user publishes calendar.busy.updated, then the server refuses it and the calendar stream stays empty", async () => {
+    const calendar = await busOf('calendar-sync');
+    const stream = await calendar.ensureStream(NATS_TOPOLOGY['calendar-sync'].publishes);
+    const { nc, refusals } = await rawAs('bookings');
+    const subject = `${PREFIX}.${calendarBusyUpdatedEvent.subject}`;
+    nc.publish(subject, JSON.stringify({ forged: true }));
+    await nc.flush();
+    expect(await refused(refusals, 'publish', subject)).toBeDefined();
+    expect((await calendar.jsm.streams.info(stream)).state.messages).toBe(0);
+  });
+
+  it("when bookings' user tries to answer scheduling.schedule.get, then it is refused and the request finds no responder", async () => {
+    const { nc, refusals } = await rawAs('bookings');
+    const subject = `${PREFIX}.${scheduleGetRequest.subject}`;
+    const sub = nc.subscribe(subject);
+    expect(await refused(refusals, 'subscription', subject)).toBeDefined();
+    await expect(sub.closed).resolves.toBeInstanceOf(PermissionViolationError);
+    // Every scheduling.* request: none may be subscribed to, with a wildcard either.
+    nc.subscribe(`${PREFIX}.scheduling.>`);
+    expect(await refused(refusals, 'subscription', `${PREFIX}.scheduling.>`)).toBeDefined();
+    const calendarSync = await busOf('calendar-sync');
+    const asking = calendarSync.request(scheduleGetRequest, { organization_id: randomUUID(), schedule_id: randomUUID() });
+    await expect(asking).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+  });
+
+  it("when bookings' user subscribes to scheduling's inbox or creates a stream of another service, then it is refused", async () => {
+    const { nc, refusals } = await rawAs('bookings');
+    nc.subscribe('_INBOX_scheduling.>');
+    expect(await refused(refusals, 'subscription', '_INBOX_scheduling.>')).toBeDefined();
+    nc.subscribe('_INBOX.>');
+    expect(await refused(refusals, 'subscription', '_INBOX.>')).toBeDefined();
+    const create = `$JS.API.STREAM.CREATE.${PREFIX}_SCHEDULING`;
+    nc.publish(create, JSON.stringify({ name: `${PREFIX}_SCHEDULING`, subjects: [`${PREFIX}.scheduling.>`] }));
+    expect(await refused(refusals, 'publish', create)).toBeDefined();
+  });
+
+  it("when bookings asks scheduling, then scheduling's user answers it (micro service endpoint, own inboxes)", async () => {
+    const scheduling = await busOf('scheduling');
+    await scheduling.serve(availabilityCheckRequest, async () => ({ available: true, reason: null, timezone: 'Europe/Berlin' }));
+    await scheduling.serve(scheduleGetRequest, async () => {
+      throw new AppError('SCHEDULE_NOT_FOUND', 'Schedule not found');
+    });
+    const bookings = await busOf('bookings');
+    const now = new Date();
+    const reply = await bookings.request(availabilityCheckRequest, {
+      organization_id: randomUUID(),
+      schedule_id: randomUUID(),
+      start_time: now.toISOString(),
+      end_time: new Date(now.getTime() + 1_800_000).toISOString(),
+    });
+    expect(reply).toEqual({ available: true, reason: null, timezone: 'Europe/Berlin' });
+    // An error reply travels back the same way, as the AppError the endpoint threw.
+    const calendarSync = await busOf('calendar-sync');
+    await expect(
+      calendarSync.request(scheduleGetRequest, { organization_id: randomUUID(), schedule_id: randomUUID() }),
+    ).rejects.toMatchObject({
+      code: 'SCHEDULE_NOT_FOUND',
+    });
+  });
+
+  it("when scheduling's consumer starts before bookings' stream exists, then it waits, and receives what bookings' relay publishes", async () => {
+    const schema = await kitSchema();
+    opened.push(schema);
+    const received: string[] = [];
+    const scheduling = await busOf('scheduling');
+    const { durable, stream } = NATS_TOPOLOGY.scheduling.consumes.bookings;
+    const consumer = consumerTask(scheduling, {
+      durable,
+      stream,
+      pool: schema.pool,
+      retryMs: 100,
+      // Every booking event type, as scheduling's projection takes them: the durable reads the whole stream.
+      handlers: BOOKING_EVENTS.map((contract) => eventHandler(contract, async (event) => void received.push(event.data.booking_id))),
+    });
+    await consumer.start(); // the stream is not there yet: the start returns, the consumer waits
+    opened.push({ close: () => consumer.stop() });
+
+    const bookings = await busOf('bookings');
+    const relay = new OutboxRelay({ pool: schema.pool, bus: bookings, stream: NATS_TOPOLOGY.bookings.publishes, pollMs: 100 });
+    await relay.start();
+    opened.push({ close: () => relay.stop() });
+    const booking: BookingState = {
+      booking_id: randomUUID(),
+      schedule_id: randomUUID(),
+      event_type_id: null,
+      status: 'PENDING',
+      start_time: '2030-01-07T09:00:00.000Z',
+      end_time: '2030-01-07T09:30:00.000Z',
+      version: 1,
+    };
+    await withTransaction(schema.pool, (tx) => recordEvent(tx, bookingCreatedEvent, booking, { organizationId: randomUUID() }));
+    relay.wake();
+    expect(await eventually(async () => (received.length > 0 ? received : undefined))).toEqual([booking.booking_id]);
+    // Acked under the user's rights: nothing is left pending for redelivery.
+    const info = await eventually(async () => {
+      const current = await scheduling.jsm.consumers.info(scheduling.streamName(stream.name), scheduling.streamName(durable));
+      return current.num_ack_pending === 0 && current.num_pending === 0 ? current : undefined;
+    });
+    expect(info.delivered.stream_seq).toBe(1);
+  });
+});
