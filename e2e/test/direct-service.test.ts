@@ -90,7 +90,8 @@ describe('a service reached on its own port, past the gateway', () => {
       expect(await asService('bookings', 'SELECT key_hash FROM identity.api_keys')).toEqual({ refused: '42501' });
       expect(await asService('bookings', 'SELECT id FROM identity.organizations')).toEqual({ refused: '42501' });
       // The gateway's own role does read them: the refusal is the role's, not a missing table.
-      expect(await asService('gateway', 'SELECT count(*)::int AS keys FROM identity.api_keys')).toEqual({ rows: [{ keys: 1 }] });
+      // (The database is the run's, shared by the suite's stacks: it holds this file's key and others'.)
+      expect(await asService('gateway', 'SELECT count(*) > 0 AS readable FROM identity.api_keys')).toEqual({ rows: [{ readable: true }] });
     });
 
     it("when scheduling's role reads or writes bookings, then Postgres refuses", async () => {
