@@ -1,5 +1,6 @@
 // `npm test`: typecheck and build every workspace (generating Prisma clients first), lint, find dead code (knip), check formatting, lint the
-// OpenAPI snapshot (redocly.yaml) and run its breaking-change gate (scripts/openapi-gate.mjs), then every vitest suite
+// OpenAPI snapshot (redocly.yaml) and run its breaking-change gate (scripts/openapi-gate.mjs), the AsyncAPI gate
+// (scripts/asyncapi.mjs), then every vitest suite
 // on real Postgres and NATS. Extra arguments go to vitest (`npm test -- --project events`).
 import { ensureModernNode } from './ensure-node.mjs';
 ensureModernNode();
@@ -23,5 +24,7 @@ run('npx', ['prettier', '--check', '.']);
 // The committed OpenAPI snapshot: redocly's recommended rules (redocly.yaml), then the breaking-change gate.
 run('npx', ['redocly', 'lint', '--format=summary']);
 run('node', ['scripts/openapi-gate.mjs', 'check']);
+// The committed AsyncAPI snapshot of the domain events against the contracts: a breaking change needs a new schema_version.
+run('node', ['scripts/asyncapi.mjs', 'check']);
 const { runVitest } = await import('./run-vitest.mjs');
 process.exit(runVitest(process.argv.slice(2), { cwd: ROOT, env }));

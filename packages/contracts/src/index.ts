@@ -18,3 +18,4 @@ export * from './error-responses.js';
 export * from './idempotency.js';
 export * from './examples.js';
 export * from './topology.js';
+export * from './asyncapi.js';

@@ -24,20 +24,66 @@ export function defineRequest<Req extends z.ZodType, Res extends z.ZodType>(
  */
 export const APP_ERROR_CODE_HEADER = 'App-Error-Code';
 
-/** A domain event published on JetStream after its change commits (subject `<service>.<entity>.<verb>`). */
+/**
+ * A domain event published on JetStream after its change commits (subject `<service>.<entity>.<verb>`).
+ * `version` is the `schema_version` its envelopes carry: 1 at first, one more with each breaking change of `data`
+ * (a field removed or renamed, a type changed, a new required field; the AsyncAPI gate refuses them otherwise). The
+ * version before stays readable: `previous` is its data schema and how such data reads as the current one, so a
+ * consumer takes events of both versions while publishers and streams move from one to the other.
+ */
 export interface EventContract<Data extends z.ZodType> {
   subject: string;
   data: Data;
+  version: number;
+  previous?: PreviousEventVersion<Data>;
 }
 
-export function defineEvent<Data extends z.ZodType>(subject: string, data: Data): EventContract<Data> {
-  return { subject, data };
+/** The version before the current one (`version - 1`): its data schema and its upgrade to the current shape. */
+export interface PreviousEventVersion<Data extends z.ZodType> {
+  data: z.ZodType;
+  upgrade: (data: never) => z.input<Data>;
+}
+
+export interface EventVersionOptions<Data extends z.ZodType, Previous extends z.ZodType> {
+  /** The current `schema_version` (an integer from 1); 1 when omitted. */
+  version: number;
+  /** Required from version 2 on: the data of `version - 1` and how it reads as the current data. */
+  previous?: { data: Previous; upgrade: (data: z.output<Previous>) => z.input<Data> };
+}
+
+export function defineEvent<Data extends z.ZodType, Previous extends z.ZodType = z.ZodNever>(
+  subject: string,
+  data: Data,
+  options: EventVersionOptions<Data, Previous> = { version: 1 },
+): EventContract<Data> {
+  const { version, previous } = options;
+  if (!Number.isInteger(version) || version < 1) throw new Error(`${subject}: schema_version must be an integer from 1, not ${version}`);
+  if (version === 1 && previous) throw new Error(`${subject}: version 1 has no previous version`);
+  if (version > 1 && !previous)
+    throw new Error(`${subject}: version ${version} must keep version ${version - 1} readable (previous: { data, upgrade })`);
+  return previous ? { subject, data, version, previous } : { subject, data, version };
+}
+
+/**
+ * The data schema of `version` of an event and how it reads as the current data: the current version as it is,
+ * the previous one through its upgrade; undefined for any other version (a consumer terminates such an event).
+ */
+export function eventDataOfVersion<Data extends z.ZodType>(
+  contract: EventContract<Data>,
+  version: number,
+): { data: z.ZodType; upgrade: (data: unknown) => z.input<Data> } | undefined {
+  if (version === contract.version) return { data: contract.data, upgrade: (data) => data as z.input<Data> };
+  const previous = contract.previous;
+  if (previous && version === contract.version - 1) return { data: previous.data, upgrade: (data) => previous.upgrade(data as never) };
+  return undefined;
 }
 
 /** The envelope of every domain event. `id` doubles as the JetStream `Nats-Msg-Id` (deduplication). */
 export const eventEnvelopeSchema = z.object({
   id: z.uuid(),
   type: z.string(),
+  /** The version of `data`'s schema: the contract's `version` when it was published. */
+  schema_version: z.number().int().min(1),
   occurred_at: z.iso.datetime(),
   organization_id: z.uuid(),
   correlation_id: z.string().nullable(),
@@ -49,8 +95,10 @@ export type EventEnvelope<T = unknown> = Omit<z.infer<typeof eventEnvelopeSchema
 export interface StreamContract {
   name: string;
   subjects: readonly string[];
+  /** The event contracts of those subjects (the AsyncAPI document is written from them). */
+  events: readonly EventContract<z.ZodType>[];
 }
 
 export function defineStream(name: string, events: readonly EventContract<z.ZodType>[]): StreamContract {
-  return { name, subjects: events.map((event) => event.subject) };
+  return { name, subjects: events.map((event) => event.subject), events };
 }

@@ -8,10 +8,15 @@ import { compareVersions, parseVersion, type Version } from './version.ts';
  * repository's settings, so `prettier --check .` passes and the same document always gives the same bytes.
  */
 export async function writeDocument(file: string, document: unknown): Promise<void> {
-  const options = (await prettier.resolveConfig(file)) ?? {};
-  const text = await prettier.format(`${JSON.stringify(document, null, 2)}\n`, { ...options, filepath: file });
+  const text = await documentText(file, document);
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, text);
+}
+
+/** The bytes `writeDocument` writes for `document` at `file`. */
+export async function documentText(file: string, document: unknown): Promise<string> {
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  return prettier.format(`${JSON.stringify(document, null, 2)}\n`, { ...options, filepath: file });
 }
 
 export async function readDocument(file: string): Promise<unknown> {

@@ -5,3 +5,5 @@ export { diffDocuments } from './diff-documents.ts';
 export { readDocument, writeDocument } from './document-file.ts';
 export { evaluateGate, type GateInput, type GateVerdict } from './gate.ts';
 export { formatVerdict } from './report.ts';
+export { evaluateEventGate, formatEventVerdict, type EventGateVerdict } from './event-contracts.ts';
+export { asyncApiSnapshotFile, checkEventContracts, writeEventSnapshot } from './event-commands.ts';

@@ -16,7 +16,15 @@ async function write(tx: Queryable, ledger: string, entry: string): Promise<void
 }
 
 function envelope(type: string, data: unknown) {
-  return { id: randomUUID(), type, occurred_at: new Date().toISOString(), organization_id: randomUUID(), correlation_id: null, data };
+  return {
+    id: randomUUID(),
+    type,
+    schema_version: 1,
+    occurred_at: new Date().toISOString(),
+    organization_id: randomUUID(),
+    correlation_id: null,
+    data,
+  };
 }
 
 describe('startConsumer with a handler per event contract', () => {

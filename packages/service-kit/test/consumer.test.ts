@@ -10,7 +10,15 @@ const counted = defineEvent('kit.counter.incremented', z.object({ counter: z.str
 const STREAM = defineStream('KIT_CONSUMER', [counted]);
 
 function envelope(data: unknown, id: string = randomUUID()) {
-  return { id, type: counted.subject, occurred_at: new Date().toISOString(), organization_id: randomUUID(), correlation_id: null, data };
+  return {
+    id,
+    type: counted.subject,
+    schema_version: 1,
+    occurred_at: new Date().toISOString(),
+    organization_id: randomUUID(),
+    correlation_id: null,
+    data,
+  };
 }
 
 describe('startConsumer', () => {

@@ -8,16 +8,21 @@ import { OwnNatsServer } from '../src/testing/index.js';
 import { eventually, kitSchema, silentLog } from './support/kit-env.js';
 
 const thingCreated = defineEvent('kit.thing.created', z.object({ name: z.string() }));
-const STREAM = defineStream('KIT_OUTBOX', [thingCreated]);
+// schema_version 2: `name` became `title`; version 1 stays readable.
+const thingRenamed = defineEvent('kit.thing.renamed', z.object({ title: z.string() }), {
+  version: 2,
+  previous: { data: z.object({ name: z.string() }), upgrade: (data) => ({ title: data.name }) },
+});
+const STREAM = defineStream('KIT_OUTBOX', [thingCreated, thingRenamed]);
 
 /** Every message in the stream, in order. */
-async function streamMessages(bus: Bus): Promise<{ id: string; data: { name: string } }[]> {
+async function streamMessages(bus: Bus): Promise<{ id: string; schema_version: number; data: { name: string } }[]> {
   const name = bus.streamName(STREAM.name);
   const info = await bus.jsm.streams.info(name);
   const messages = [];
   for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq += 1) {
     const msg = await bus.jsm.streams.getMessage(name, { seq });
-    if (msg) messages.push(msg.json<{ id: string; data: { name: string } }>());
+    if (msg) messages.push(msg.json<{ id: string; schema_version: number; data: { name: string } }>());
   }
   return messages;
 }
@@ -52,6 +57,7 @@ describe('outbox relay', () => {
       return all.some((m) => m.id === event.id) ? all : undefined;
     });
     expect(messages.filter((m) => m.id === event.id)).toHaveLength(1);
+    expect(messages.find((m) => m.id === event.id)).toMatchObject({ schema_version: 1, data: { name: 'first' } });
     // The message is in the stream a moment before the relay's transaction marking it published commits.
     const publishedAt = await eventually(async () => {
       const { rows } = await pool.query<{ published_at: Date | null }>('SELECT published_at FROM outbox WHERE id = $1', [event.id]);
@@ -133,5 +139,25 @@ describe('outbox relay', () => {
     await second.stop();
     for (const id of ids) expect(messages.filter((m) => m.id === id)).toHaveLength(1);
     for (const id of ids) expect(published.get(id)).toBe(1);
+  });
+
+  it("when an event is recorded, then its envelope carries the contract's schema_version, in the outbox and in the stream", async () => {
+    const organizationId = randomUUID();
+    const [first, renamed] = await withTransaction(pool, async (tx) => [
+      await recordEvent(tx, thingCreated, { name: 'versioned' }, { organizationId }),
+      await recordEvent(tx, thingRenamed, { title: 'renamed' }, { organizationId }),
+    ]);
+    const { rows } = await pool.query<{ id: string; payload: { schema_version: number } }>(
+      'SELECT id::text AS id, payload FROM outbox WHERE id = ANY($1::uuid[]) ORDER BY seq',
+      [[first.id, renamed.id]],
+    );
+    expect(rows.map((row) => row.payload.schema_version)).toEqual([1, 2]);
+    relay.wake();
+    const published = await eventually(async () => {
+      const all = await streamMessages(bus);
+      return all.some((m) => m.id === renamed.id) ? all : undefined;
+    });
+    expect(published.find((m) => m.id === first.id)?.schema_version).toBe(1);
+    expect(published.find((m) => m.id === renamed.id)).toMatchObject({ schema_version: 2, data: { title: 'renamed' } });
   });
 });

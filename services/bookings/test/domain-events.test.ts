@@ -56,7 +56,7 @@ describe('booking domain events', () => {
       ['bookings.booking.updated', 4],
       ['bookings.booking.cancelled', 5],
     ]);
-    expect(events[0]).toMatchObject({ organization_id: organizationId, correlation_id: 'req-create-1' });
+    expect(events[0]).toMatchObject({ organization_id: organizationId, correlation_id: 'req-create-1', schema_version: 1 });
     expect(events[0]?.data).toEqual({ ...base, status: 'PENDING', ...times, version: 1 });
     expect(events[1]?.data).toEqual({ ...base, status: 'CONFIRMED', ...times, version: 2, previous_status: 'PENDING' });
     expect(events[2]?.data).toEqual({

@@ -42,7 +42,11 @@ describe('domain events', () => {
       ['events.event.deleted', { id }],
     ]);
     expect(new Set(envelopes.map((envelope) => envelope.id)).size).toBe(5);
-    expect(envelopes[0]).toMatchObject({ organization_id: api.organizationId, occurred_at: expect.stringMatching(/Z$/) });
+    expect(envelopes[0]).toMatchObject({
+      organization_id: api.organizationId,
+      schema_version: 1,
+      occurred_at: expect.stringMatching(/Z$/),
+    });
   });
 
   it('when an event type is created, updated and deleted, then each change is published', async () => {

@@ -44,6 +44,7 @@ export function list(reply: Reply): Record<string, unknown>[] {
 export interface Envelope {
   id: string;
   type: string;
+  schema_version: number;
   occurred_at: string;
   organization_id: string;
   correlation_id: string | null;

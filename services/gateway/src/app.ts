@@ -1,6 +1,7 @@
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
+import { asyncApiDocument } from '@app/contracts';
 import { buildService, type ReadinessCheck, type ServiceApp } from '@app/service-kit';
 import { AuthFailures } from './auth/auth-failures.js';
 import { authHook } from './auth/auth.hook.js';
@@ -26,7 +27,7 @@ export interface GatewayDeps {
   redis?: Redis;
 }
 
-/** The only door: API-key auth, rate limits, the admin API, merged API docs, and proxies to every service. */
+/** The only door: API-key auth, rate limits, the admin API, merged API docs, the events' AsyncAPI document, and proxies to every service. */
 export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   const { config } = deps;
   const app = await buildService({
@@ -59,6 +60,9 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
 
   const aggregator = new OpenApiAggregator(() => app.swagger() as Record<string, unknown>, upstreams, deps.log);
   app.get('/openapi.json', { schema: { hide: true } }, async () => aggregator.document());
+  // The domain events (AsyncAPI 3), written from the contracts this gateway was built with: public, like /openapi.json.
+  const asyncApi = asyncApiDocument();
+  app.get('/asyncapi.json', { schema: { hide: true } }, async () => asyncApi);
   let latest: Record<string, unknown> = {};
   await app.register(swaggerUi, {
     routePrefix: '/docs',

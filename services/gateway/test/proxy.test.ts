@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, PortForwarder, prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
@@ -7,6 +8,7 @@ import { startEchoUpstreams, type Echo } from './support/echo-upstreams.js';
 import { createOrganization, startGateway, type Gateway } from './support/gateway.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
+const ASYNCAPI_SNAPSHOT = new URL('../../../asyncapi/asyncapi.json', import.meta.url);
 
 describe('proxying', () => {
   let gateway: Gateway;
@@ -224,7 +226,7 @@ describe('rate limiting', () => {
 });
 
 describe('probes, docs and schema', () => {
-  it('when probed, then /healthz and /readyz (database + NATS) answer, /openapi.json has the admin API, Prisma mirrors the migrations', async () => {
+  it('when probed, then /healthz and /readyz (database + NATS) answer, /openapi.json has the admin API, /asyncapi.json the events, Prisma mirrors the migrations', async () => {
     const upstreams = await startEchoUpstreams();
     const gateway = await startGateway(upstreams.env);
     try {
@@ -238,6 +240,18 @@ describe('probes, docs and schema', () => {
       // The proxy catch-alls and the gateway's own ping are no operations of the API (the services' pings are).
       expect(Object.keys(doc.paths).filter((path) => path.includes('{*}') || path === '/api/v1/ping/gateway')).toEqual([]);
       expect((await gateway.app.inject({ url: '/docs' })).statusCode).toBe(200);
+      // The domain events' AsyncAPI document: public (no key), JSON, one channel per subject.
+      const asyncApi = await gateway.app.inject({ url: '/asyncapi.json' });
+      expect(asyncApi.statusCode).toBe(200);
+      expect(asyncApi.headers['content-type']).toMatch(/^application\/json/);
+      expect(asyncApi.json()).toMatchObject({
+        asyncapi: '3.0.0',
+        channels: { 'bookings.booking.created': { address: 'bookings.booking.created' } },
+        operations: { 'bookings.send.bookings.booking.created': { action: 'send' } },
+      });
+      expect(asyncApi.json(), 'the served document is the committed one: npm run asyncapi:snapshot').toEqual(
+        JSON.parse(readFileSync(ASYNCAPI_SNAPSHOT, 'utf8')),
+      );
       // The identity schema's migrations are the source of truth; the Prisma schema must mirror them.
       expect(await schemaDrift(gateway.infra.pool, SCHEMA, prismaDatamodel(PRISMA_SCHEMA))).toEqual([]);
     } finally {

@@ -111,6 +111,7 @@ describe('bookings.booking.* consumer', () => {
       JSON.stringify({
         id,
         type: bookingCreatedEvent.subject,
+        schema_version: bookingCreatedEvent.version,
         occurred_at: new Date().toISOString(),
         organization_id: organizationId,
         correlation_id: null,

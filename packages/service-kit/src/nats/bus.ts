@@ -121,7 +121,7 @@ export class Bus {
    * Creates the stream, or brings its subjects up to date. Only its publisher calls it (the outbox relay): the
    * service's NATS user may create and update its own stream only; consumers wait for theirs to exist.
    */
-  async ensureStream(stream: StreamContract): Promise<string> {
+  async ensureStream(stream: Pick<StreamContract, 'name' | 'subjects'>): Promise<string> {
     const name = this.streamName(stream.name);
     const subjects = stream.subjects.map((s) => this.subject(s));
     try {

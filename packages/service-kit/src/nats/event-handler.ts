@@ -1,18 +1,23 @@
 import type { JsMsg } from '@nats-io/jetstream';
-import { eventEnvelopeSchema, type EventContract, type EventEnvelope } from '@app/contracts';
-import type { z } from 'zod';
+import { eventDataOfVersion, eventEnvelopeSchema, type EventContract, type EventEnvelope } from '@app/contracts';
+import { z } from 'zod';
 import type { Queryable } from '../db/sql.js';
 
 /** One event contract of a consumer and what applying such an event does; build it with `eventHandler`. */
 export interface EventHandler {
   readonly contract: EventContract<z.ZodType>;
-  /** The event's effect, ready to run in a transaction; null when its data does not match the contract. */
+  /**
+   * The event's effect, ready to run in a transaction; null when its `schema_version` is neither the contract's
+   * current nor its previous one, or its data does not match that version's schema.
+   */
   prepare(envelope: EventEnvelope): ((tx: Queryable) => Promise<void>) | null;
 }
 
 /**
  * Pairs a contract with its handler: the handler gets that contract's data, parsed and typed (no telling event
  * types apart by their fields). It runs inside the transaction that also records the event in the inbox.
+ * An event of the contract's previous `schema_version` is read with that version's schema and upgraded, so the
+ * handler always sees the current shape (and the current `schema_version`).
  */
 export function eventHandler<Data extends z.ZodType>(
   contract: EventContract<Data>,
@@ -21,8 +26,11 @@ export function eventHandler<Data extends z.ZodType>(
   return {
     contract,
     prepare(envelope) {
-      const data = contract.data.safeParse(envelope.data);
-      return data.success ? (tx) => handle({ ...envelope, data: data.data }, tx) : null;
+      const version = eventDataOfVersion(contract, envelope.schema_version);
+      const read = version?.data.safeParse(envelope.data);
+      if (!version || !read?.success) return null;
+      const data = contract.data.safeParse(version.upgrade(read.data));
+      return data.success ? (tx) => handle({ ...envelope, schema_version: contract.version, data: data.data }, tx) : null;
     },
   };
 }
@@ -34,6 +42,13 @@ export interface ReceivedEvent {
   apply: (tx: Queryable) => Promise<void>;
 }
 
+/**
+ * How a consumer reads an envelope: one without `schema_version` is version 1. Envelopes written before events were
+ * versioned (still in streams and unpublished outboxes when the versioned services start) are version 1 data, and
+ * are applied rather than lost; every envelope written since carries its version.
+ */
+const receivedEnvelopeSchema = eventEnvelopeSchema.extend({ schema_version: z.number().int().min(1).default(1) });
+
 /** The message as an event for `handler`; null when it is not JSON, not an event envelope, or not the contract's data. */
 export function receiveEvent(msg: JsMsg, handler: EventHandler): ReceivedEvent | null {
   let json: unknown;
@@ -42,7 +57,7 @@ export function receiveEvent(msg: JsMsg, handler: EventHandler): ReceivedEvent |
   } catch {
     return null;
   }
-  const envelope = eventEnvelopeSchema.safeParse(json);
+  const envelope = receivedEnvelopeSchema.safeParse(json);
   const apply = envelope.success ? handler.prepare(envelope.data) : null;
   return envelope.success && apply ? { id: envelope.data.id, type: envelope.data.type, apply } : null;
 }

@@ -8,7 +8,10 @@ export interface EventContext {
   correlationId?: string | null;
 }
 
-/** The envelope of a new domain event (its id is also the JetStream msgID). Validates `data` against the contract. */
+/**
+ * The envelope of a new domain event (its id is also the JetStream msgID), with the contract's current
+ * `schema_version`. Validates `data` against the contract.
+ */
 export function eventEnvelope<Data extends z.ZodType>(
   contract: EventContract<Data>,
   data: z.input<Data>,
@@ -17,6 +20,7 @@ export function eventEnvelope<Data extends z.ZodType>(
   return {
     id: randomUUID(),
     type: contract.subject,
+    schema_version: contract.version,
     occurred_at: new Date().toISOString(),
     organization_id: context.organizationId,
     correlation_id: context.correlationId ?? null,

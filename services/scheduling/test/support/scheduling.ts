@@ -71,6 +71,7 @@ export async function publishEvent<D extends z.ZodType>(
   const envelope = {
     id,
     type: contract.subject,
+    schema_version: contract.version,
     occurred_at: new Date().toISOString(),
     organization_id: organizationId,
     correlation_id: null,
