@@ -1,4 +1,4 @@
-import type { BaseConfig } from '../config.js';
+import { streamLimitsOf, type BaseConfig } from '../config.js';
 import { Bus } from '../nats/bus.js';
 import { createLogger } from '../runtime/logger.js';
 
@@ -8,7 +8,8 @@ import { createLogger } from '../runtime/logger.js';
  * `streams`, it first creates them, as their publishers would: a consumer waits for its stream and never makes it.
  */
 export async function neighbourBus(
-  config: Pick<BaseConfig, 'NATS_URL' | 'NATS_PREFIX' | 'LOG_LEVEL'>,
+  config: Pick<BaseConfig, 'NATS_URL' | 'NATS_PREFIX' | 'LOG_LEVEL'> &
+    Partial<Pick<BaseConfig, 'NATS_STREAM_MAX_AGE_HOURS' | 'NATS_STREAM_MAX_BYTES'>>,
   streams: readonly { name: string; subjects: readonly string[] }[] = [],
 ): Promise<Bus> {
   const log = createLogger({ LOG_LEVEL: config.LOG_LEVEL }, 'test-neighbour');
@@ -17,6 +18,11 @@ export async function neighbourBus(
     prefix: config.NATS_PREFIX,
     service: 'test-neighbour',
     requestTimeoutMs: 2000,
+    // The service's own limits when its config is given, so the streams it creates are those its relay would make.
+    ...(config.NATS_STREAM_MAX_AGE_HOURS !== undefined &&
+      config.NATS_STREAM_MAX_BYTES !== undefined && {
+        streamLimits: streamLimitsOf({ NATS_STREAM_MAX_AGE_HOURS: config.NATS_STREAM_MAX_AGE_HOURS, NATS_STREAM_MAX_BYTES: config.NATS_STREAM_MAX_BYTES }),
+      }),
     log,
   });
   for (const stream of streams) await bus.ensureStream(stream);

@@ -16,6 +16,8 @@ export function testEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     CALLER_ASSERTION_PUBLIC_KEYS: inject('callerAssertionPublicKeys'),
     CALLER_ASSERTION_PRIVATE_KEY: inject('callerAssertionPrivateKey'),
     CALLER_ASSERTION_KEY_ID: inject('callerAssertionKeyId'),
+    // NATS reserves a stream's max_bytes on its disk: test runs' streams stay small, so many runs fit on one NATS.
+    NATS_STREAM_MAX_BYTES: String(64 * 1024 * 1024),
     ...extra,
   };
 }
