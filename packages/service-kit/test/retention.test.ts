@@ -68,7 +68,10 @@ describe('stream limits', () => {
     await bus.ensureStream(STREAM);
     const longer = await connect(prefix, { maxAgeMs: 5 * 3_600_000, maxBytes: 16 * 1024 * 1024 });
     await longer.ensureStream(STREAM);
-    expect((await bus.jsm.streams.info(bus.streamName(STREAM.name))).config).toMatchObject({ max_age: 5 * HOUR_NS, max_bytes: 16 * 1024 * 1024 });
+    expect((await bus.jsm.streams.info(bus.streamName(STREAM.name))).config).toMatchObject({
+      max_age: 5 * HOUR_NS,
+      max_bytes: 16 * 1024 * 1024,
+    });
   });
 
   it('when a bus without limits (a test neighbour) finds the stream, then it leaves the limits alone', async () => {
@@ -122,7 +125,11 @@ describe('retention sweeper', () => {
     await inboxRows(5, 200);
     const recentInbox = await inboxRows(2, 190);
 
-    const sweeper = new RetentionSweeper(schema.pool, { outboxRetentionHours: 24, inboxRetentionHours: 192, batchSize: 3, intervalMs: 60_000 }, silentLog);
+    const sweeper = new RetentionSweeper(
+      schema.pool,
+      { outboxRetentionHours: 24, inboxRetentionHours: 192, batchSize: 3, intervalMs: 60_000 },
+      silentLog,
+    );
     const result = await sweeper.sweep();
 
     expect(result).toMatchObject({ outbox: 7, inbox: 5, batches: 3 + 2 });

@@ -37,7 +37,9 @@ export interface BusOptions {
 }
 
 /** The config's defaults (7 days, 1 GiB), for a bus given no limits. */
-const DEFAULT_STREAM_LIMITS = streamLimitsOf(baseConfigFields.pick({ NATS_STREAM_MAX_AGE_HOURS: true, NATS_STREAM_MAX_BYTES: true }).parse({}));
+const DEFAULT_STREAM_LIMITS = streamLimitsOf(
+  baseConfigFields.pick({ NATS_STREAM_MAX_AGE_HOURS: true, NATS_STREAM_MAX_BYTES: true }).parse({}),
+);
 
 const encoder = new TextEncoder();
 // The micro protocol wants a semver; services are deployed whole, so endpoints are told apart by subject, not version.

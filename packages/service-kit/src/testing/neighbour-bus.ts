@@ -21,7 +21,10 @@ export async function neighbourBus(
     // The service's own limits when its config is given, so the streams it creates are those its relay would make.
     ...(config.NATS_STREAM_MAX_AGE_HOURS !== undefined &&
       config.NATS_STREAM_MAX_BYTES !== undefined && {
-        streamLimits: streamLimitsOf({ NATS_STREAM_MAX_AGE_HOURS: config.NATS_STREAM_MAX_AGE_HOURS, NATS_STREAM_MAX_BYTES: config.NATS_STREAM_MAX_BYTES }),
+        streamLimits: streamLimitsOf({
+          NATS_STREAM_MAX_AGE_HOURS: config.NATS_STREAM_MAX_AGE_HOURS,
+          NATS_STREAM_MAX_BYTES: config.NATS_STREAM_MAX_BYTES,
+        }),
       }),
     log,
   });
