@@ -1,6 +1,7 @@
-import { streamLimitsOf, type BaseConfig } from '../config.js';
+import { baseConfigFields, streamLimitsOf, type BaseConfig } from '../config.js';
 import { Bus } from '../nats/bus.js';
 import { createLogger } from '../runtime/logger.js';
+import { TEST_STREAM_MAX_BYTES } from './test-config.js';
 
 /**
  * A bus on a service's NATS and prefix that plays its neighbours: asks the requests the service answers and
@@ -18,14 +19,13 @@ export async function neighbourBus(
     prefix: config.NATS_PREFIX,
     service: 'test-neighbour',
     requestTimeoutMs: 2000,
-    // The service's own limits when its config is given, so the streams it creates are those its relay would make.
-    ...(config.NATS_STREAM_MAX_AGE_HOURS !== undefined &&
-      config.NATS_STREAM_MAX_BYTES !== undefined && {
-        streamLimits: streamLimitsOf({
-          NATS_STREAM_MAX_AGE_HOURS: config.NATS_STREAM_MAX_AGE_HOURS,
-          NATS_STREAM_MAX_BYTES: config.NATS_STREAM_MAX_BYTES,
-        }),
-      }),
+    // The streams it creates are those the publisher's relay would make: the service's limits when its config is
+    // given, else those of testEnv (the config's max_age, small streams).
+    streamLimits: streamLimitsOf(
+      baseConfigFields
+        .pick({ NATS_STREAM_MAX_AGE_HOURS: true, NATS_STREAM_MAX_BYTES: true })
+        .parse({ NATS_STREAM_MAX_BYTES: TEST_STREAM_MAX_BYTES, ...config }),
+    ),
     log,
   });
   for (const stream of streams) await bus.ensureStream(stream);
