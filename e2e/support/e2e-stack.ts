@@ -35,6 +35,7 @@ export async function startE2eStack(
       DATABASE_URL: inject('databaseUrl'),
       NATS_URL: inject('natsUrl'),
       NATS_PREFIX: inject('natsPrefix'),
+      NATS_STREAM_MAX_BYTES: String(64 * 1024 * 1024), // NATS reserves it on its disk per stream: keep test runs' streams small
       ADMIN_TOKEN,
       RATE_LIMIT_MAX: '1000000', // these suites drive real traffic; rate limiting has its own tests
       ...env,

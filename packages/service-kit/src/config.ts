@@ -2,9 +2,15 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { callerAssertionPublicKeysSchema } from './caller-assertion/keys.js';
 import { DEFAULT_ROLE_TIMEOUTS } from './db/roles.js';
+import { DUPLICATE_WINDOW_MS, type StreamLimits } from './nats/stream-limits.js';
 
-/** Env vars every service reads. A service extends this schema with its own. */
-export const baseConfigSchema = z.object({
+const HOUR_MS = 3_600_000;
+
+/**
+ * Env vars every service reads, without the rules that tie several of them together (`baseConfigSchema` adds them):
+ * `.pick` works on this one only.
+ */
+export const baseConfigFields = z.object({
   /**
    * `development` (set by `npm start`) or `test` (set by the test harness) let a service fall back to the fixed
    * development secrets of the repository; unset counts as production, so a deployment that forgets it fails closed.
@@ -82,8 +88,53 @@ export const baseConfigSchema = z.object({
    * `migrate` and the gateway's keys CLI need none.
    */
   CALLER_ASSERTION_PUBLIC_KEYS: callerAssertionPublicKeysSchema.optional(),
+  /**
+   * How long the service's stream keeps an event (JetStream max_age). It bounds the longest consumer outage survived
+   * without losing events: 7 days covers a long weekend plus the time to notice and fix a stopped consumer.
+   */
+  NATS_STREAM_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(8760).default(168),
+  /** The most the service's stream holds (JetStream max_bytes); past it the oldest events are dropped. NATS reserves it. */
+  NATS_STREAM_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(1024 * 1024 * 1024),
+  /** How long a published outbox row is kept (for debugging: what left, when, after how many attempts). Never an unpublished one. */
+  OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
+  /**
+   * How long a consumer remembers an applied event id. Longer than the stream keeps an event (plus JetStream's
+   * duplicate window), else an event redelivered or re-published late would find no inbox row and apply twice.
+   */
+  INBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(192),
+  /** How often published outbox rows and old inbox rows are swept. */
+  RETENTION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
+  /** Rows deleted per statement of a sweep: each stays far below the role's statement_timeout. */
+  RETENTION_SWEEP_BATCH: z.coerce.number().int().min(1).max(50_000).default(5000),
+});
+
+/**
+ * Env vars every service reads. A service extends this schema with its own (`.safeExtend`, which keeps the rules
+ * below; zod's `.extend` refuses to override PORT on a schema with rules).
+ */
+export const baseConfigSchema = baseConfigFields.superRefine((config, ctx) => {
+  const streamKeepsMs = config.NATS_STREAM_MAX_AGE_HOURS * HOUR_MS + DUPLICATE_WINDOW_MS;
+  if (config.INBOX_RETENTION_HOURS * HOUR_MS <= streamKeepsMs) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['INBOX_RETENTION_HOURS'],
+      message:
+        `must be longer than NATS_STREAM_MAX_AGE_HOURS (${config.NATS_STREAM_MAX_AGE_HOURS}) plus JetStream's ` +
+        `${DUPLICATE_WINDOW_MS / 60_000}-minute duplicate window: an event redelivered after its inbox row was swept ` +
+        `would be applied twice (set it to ${config.NATS_STREAM_MAX_AGE_HOURS + 1} or more)`,
+    });
+  }
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/** The stream limits of the config, for `Bus.connect`. */
+export function streamLimitsOf(config: Pick<BaseConfig, 'NATS_STREAM_MAX_AGE_HOURS' | 'NATS_STREAM_MAX_BYTES'>): StreamLimits {
+  return { maxAgeMs: config.NATS_STREAM_MAX_AGE_HOURS * HOUR_MS, maxBytes: config.NATS_STREAM_MAX_BYTES };
+}
 
 /**
  * Whether the fixed development secrets of the repository may stand in for a missing one: only when NODE_ENV says

@@ -34,6 +34,8 @@ export { startConsumer, consumerTask, type ConsumerOptions, type RunningConsumer
 export { eventHandler, type EventHandler } from './nats/event-handler.js';
 export { eventEnvelope, recordEvent, type EventContext } from './outbox/outbox.js';
 export { OutboxRelay, type RelayOptions } from './outbox/relay.js';
+export { RetentionSweeper, retentionOf, type RetentionOptions, type SweepResult } from './outbox/retention-sweeper.js';
+export { DUPLICATE_WINDOW_MS, type StreamLimits } from './nats/stream-limits.js';
 export { createLogger } from './runtime/logger.js';
 export { PollingLoop } from './runtime/polling-loop.js';
 export { openInfrastructure, type Infrastructure } from './runtime/infrastructure.js';

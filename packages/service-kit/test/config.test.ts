@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, baseConfigSchema, loadConfig, natsCredentials } from '../src/index.js';
+import { ConfigError, baseConfigSchema, loadConfig, natsCredentials, streamLimitsOf } from '../src/index.js';
 
 describe('loadConfig', () => {
   it('when required variables are missing or bad, then it fails naming each of them', () => {
@@ -82,5 +82,39 @@ describe('loadConfig', () => {
     expect(() => natsCredentials(loadConfig(baseConfigSchema, { PORT: '1', NATS_USER: 'bookings' }))).toThrow(/NATS_PASSWORD: is required/);
     // REPLACE_ME, the placeholder of the Kubernetes base, is too short to pass for a password.
     expect(() => loadConfig(baseConfigSchema, { PORT: '1', NATS_USER: 'bookings', NATS_PASSWORD: 'REPLACE_ME' })).toThrow(/NATS_PASSWORD/);
+  });
+
+  it('when retention is not configured, then streams keep 7 days and 1 GiB, published outbox rows 24 h and inbox rows 8 days', () => {
+    const config = loadConfig(baseConfigSchema, { PORT: '1' });
+    expect(config).toMatchObject({
+      NATS_STREAM_MAX_AGE_HOURS: 168,
+      NATS_STREAM_MAX_BYTES: 1024 ** 3,
+      OUTBOX_RETENTION_HOURS: 24,
+      INBOX_RETENTION_HOURS: 192,
+      RETENTION_SWEEP_BATCH: 5000,
+      RETENTION_SWEEP_INTERVAL_MS: 900_000,
+    });
+    expect(streamLimitsOf(config)).toEqual({ maxAgeMs: 7 * 24 * 3_600_000, maxBytes: 1024 ** 3 });
+  });
+
+  it('when the inbox would forget an event before the stream does, then the config is refused with the reason', () => {
+    const refused = [
+      { PORT: '1', INBOX_RETENTION_HOURS: '168' }, // equal to the stream's default max_age: the duplicate window is not covered
+      { PORT: '1', NATS_STREAM_MAX_AGE_HOURS: '336' }, // a longer stream with the default inbox retention
+    ];
+    for (const env of refused) {
+      expect(() => loadConfig(baseConfigSchema, env)).toThrow(
+        /INBOX_RETENTION_HOURS: must be longer than NATS_STREAM_MAX_AGE_HOURS \(\d+\) plus JetStream's 2-minute duplicate window: an event redelivered after its inbox row was swept would be applied twice/,
+      );
+    }
+    expect(loadConfig(baseConfigSchema, { PORT: '1', NATS_STREAM_MAX_AGE_HOURS: '336', INBOX_RETENTION_HOURS: '337' })).toMatchObject({
+      INBOX_RETENTION_HOURS: 337,
+    });
+  });
+
+  it("when a service extends the kit's schema, then the retention rule still holds", () => {
+    const serviceSchema = baseConfigSchema.safeExtend({ PORT: z.coerce.number().int().default(3001) });
+    expect(() => loadConfig(serviceSchema, { INBOX_RETENTION_HOURS: '24' })).toThrow(/INBOX_RETENTION_HOURS: must be longer/);
+    expect(loadConfig(serviceSchema, {}).PORT).toBe(3001);
   });
 });

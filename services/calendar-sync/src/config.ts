@@ -11,7 +11,7 @@ const optionalSecret = z
   .transform((value) => (value === '' ? undefined : value));
 
 export const configSchema = baseConfigSchema
-  .extend({
+  .safeExtend({
     PORT: z.coerce.number().int().min(0).max(65535).default(3005),
     /** The gateway's public address: OAuth redirect URIs are `${PUBLIC_BASE_URL}/api/calendar-connections/oauth/<provider>/callback`. */
     PUBLIC_BASE_URL: url('http://127.0.0.1:3000'),

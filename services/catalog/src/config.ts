@@ -5,7 +5,7 @@ import { baseConfigSchema } from '@app/service-kit';
 /** `media-data/` at the repository root (git-ignored), the same from src/ and dist/. */
 const DEFAULT_MEDIA_DIR = fileURLToPath(new URL('../../../media-data', import.meta.url));
 
-export const configSchema = baseConfigSchema.extend({
+export const configSchema = baseConfigSchema.safeExtend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3003),
   /** Root folder of the local-disk media storage. */
   MEDIA_DIR: z.string().min(1).default(DEFAULT_MEDIA_DIR),

@@ -53,7 +53,7 @@ const upstreams = (fallback: string) =>
     .pipe(z.array(z.url()).min(1));
 
 export const configSchema = baseConfigSchema
-  .extend({
+  .safeExtend({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     /** Bearer token of the admin endpoints (16+ characters); `dev-admin-token` only when NODE_ENV is development or test. */
     ADMIN_TOKEN: z.string().min(1).optional(),

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ErrorBody } from '@app/contracts';
-import { baseConfigSchema, type BaseConfig } from '../config.js';
+import { baseConfigFields, type BaseConfig } from '../config.js';
 
 /** The limits every listener puts on its clients, so a slow or idle one cannot hold a connection open. */
 export interface HttpTimeouts {
@@ -28,7 +28,7 @@ export function httpTimeoutsOf(config: TimeoutConfig): HttpTimeouts {
 
 /** The defaults of the config schema, for an app built without a config (tests, tools). */
 export const DEFAULT_HTTP_TIMEOUTS = httpTimeoutsOf(
-  baseConfigSchema
+  baseConfigFields
     .pick({
       HTTP_REQUEST_TIMEOUT_MS: true,
       HTTP_HEADERS_TIMEOUT_MS: true,

@@ -5,11 +5,13 @@ import { Svcm, type Service } from '@nats-io/services';
 import type { FastifyBaseLogger } from 'fastify';
 import { REQUEST_ID_HEADER, type RequestContract, type ServiceTopology, type StreamContract } from '@app/contracts';
 import type { z } from 'zod';
+import { baseConfigFields, streamLimitsOf } from '../config.js';
 import { AppError } from '../errors.js';
 import { addEndpoint, type RequestHandler } from './endpoint.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
 import { inboxPrefix, prefixedName, prefixedSubject } from './naming.js';
 import { readReply } from './reply-envelope.js';
+import { streamLimitsConfig, type StreamLimits } from './stream-limits.js';
 
 export interface BusOptions {
   url: string;
@@ -25,8 +27,19 @@ export interface BusOptions {
    */
   topology?: ServiceTopology;
   requestTimeoutMs: number;
+  /**
+   * The limits of the stream `ensureStream` creates, and brings an existing one to (NATS_STREAM_MAX_AGE_HOURS,
+   * NATS_STREAM_MAX_BYTES). Unset (a test's neighbour playing a publisher): a new stream gets the config's defaults
+   * and an existing one keeps its limits.
+   */
+  streamLimits?: StreamLimits;
   log: FastifyBaseLogger;
 }
+
+/** The config's defaults (7 days, 1 GiB), for a bus given no limits. */
+const DEFAULT_STREAM_LIMITS = streamLimitsOf(
+  baseConfigFields.pick({ NATS_STREAM_MAX_AGE_HOURS: true, NATS_STREAM_MAX_BYTES: true }).parse({}),
+);
 
 const encoder = new TextEncoder();
 // The micro protocol wants a semver; services are deployed whole, so endpoints are told apart by subject, not version.
@@ -118,20 +131,30 @@ export class Bus {
   }
 
   /**
-   * Creates the stream, or brings its subjects up to date. Only its publisher calls it (the outbox relay): the
+   * Creates the stream, or brings its subjects, limits (max_age, max_bytes) and duplicate window up to date, so an
+   * existing deployment gets new limits at its next start. Only its publisher calls it (the outbox relay): the
    * service's NATS user may create and update its own stream only; consumers wait for theirs to exist.
    */
   async ensureStream(stream: Pick<StreamContract, 'name' | 'subjects'>): Promise<string> {
     const name = this.streamName(stream.name);
     const subjects = stream.subjects.map((s) => this.subject(s));
+    const given = this.options.streamLimits;
+    const limits = streamLimitsConfig(given ?? DEFAULT_STREAM_LIMITS);
     try {
       const info = await this.jsm.streams.info(name);
       const missing = subjects.filter((s) => !info.config.subjects?.includes(s));
-      if (missing.length > 0)
-        await this.jsm.streams.update(name, { ...info.config, subjects: [...(info.config.subjects ?? []), ...missing] });
+      const stale = given !== undefined && (Object.keys(limits) as (keyof typeof limits)[]).some((key) => info.config[key] !== limits[key]);
+      if (missing.length > 0 || stale) {
+        await this.jsm.streams.update(name, {
+          ...info.config,
+          subjects: [...(info.config.subjects ?? []), ...missing],
+          ...(stale && limits),
+        });
+        if (stale) this.log.info({ stream: name, ...limits }, 'stream limits updated');
+      }
     } catch (error) {
       if (!isJetStreamApiError(error, JetStreamCode.StreamNotFound)) throw error;
-      await this.jsm.streams.add({ name, subjects, duplicate_window: 2 * 60 * 1_000_000_000 });
+      await this.jsm.streams.add({ name, subjects, ...limits });
     }
     return name;
   }

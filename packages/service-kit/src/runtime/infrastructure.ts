@@ -1,7 +1,7 @@
 import { topologyOf } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import { natsCredentials, type BaseConfig } from '../config.js';
+import { natsCredentials, streamLimitsOf, type BaseConfig } from '../config.js';
 import { createPool } from '../db/pool.js';
 import type { ReadinessCheck } from '../http/health.js';
 import { Bus } from '../nats/bus.js';
@@ -39,6 +39,7 @@ export async function openInfrastructure<C extends BaseConfig>(
     credentials,
     topology: topologyOf(service),
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    streamLimits: streamLimitsOf(config),
     log,
   }).catch(async (error: unknown) => {
     await pool.end();

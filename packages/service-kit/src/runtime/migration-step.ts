@@ -1,8 +1,8 @@
-import { baseConfigSchema, ConfigError, loadConfig } from '../config.js';
+import { baseConfigFields, ConfigError, loadConfig } from '../config.js';
 import { migrate, migrationOptionsOf } from '../db/migrate.js';
 
 /** The variables the migration step reads: the database ones only, so a migration Job needs no service secrets. */
-const migrationConfigSchema = baseConfigSchema.pick({
+const migrationConfigSchema = baseConfigFields.pick({
   NODE_ENV: true,
   DATABASE_URL: true,
   DATABASE_MIGRATION_URL: true,

@@ -6,6 +6,7 @@ import { useCallerAssertionKeys } from '../http/caller-assertion.js';
 import { useIdempotencyStore } from '../http/idempotency/idempotency-hooks.js';
 import { IdempotencySweeper } from '../http/idempotency/idempotency-sweeper.js';
 import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
+import { RetentionSweeper, retentionOf } from '../outbox/retention-sweeper.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { createLogger } from './logger.js';
 
@@ -69,7 +70,12 @@ export async function startService<C extends BaseConfig>(
   // Every service keeps its Idempotency-Keys in its own schema (the kit's migration 0003) and sweeps them.
   const idempotency = new IdempotencyStore(infra.pool);
   useIdempotencyStore(built.app, idempotency);
-  const background = [...(built.background ?? []), new IdempotencySweeper(idempotency, log)];
+  // Every schema has the kit's outbox and inbox (migration 0001): their old rows are swept beside the relay and consumers.
+  const background = [
+    ...(built.background ?? []),
+    new IdempotencySweeper(idempotency, log),
+    new RetentionSweeper(infra.pool, retentionOf(config), log),
+  ];
   for (const task of background) await task.start();
   const server = await configureServer(built.app, config);
   let url: string | undefined;

@@ -1,6 +1,7 @@
-import type { BaseConfig } from '../config.js';
+import { baseConfigFields, streamLimitsOf, type BaseConfig } from '../config.js';
 import { Bus } from '../nats/bus.js';
 import { createLogger } from '../runtime/logger.js';
+import { TEST_STREAM_MAX_BYTES } from './test-config.js';
 
 /**
  * A bus on a service's NATS and prefix that plays its neighbours: asks the requests the service answers and
@@ -8,7 +9,8 @@ import { createLogger } from '../runtime/logger.js';
  * `streams`, it first creates them, as their publishers would: a consumer waits for its stream and never makes it.
  */
 export async function neighbourBus(
-  config: Pick<BaseConfig, 'NATS_URL' | 'NATS_PREFIX' | 'LOG_LEVEL'>,
+  config: Pick<BaseConfig, 'NATS_URL' | 'NATS_PREFIX' | 'LOG_LEVEL'> &
+    Partial<Pick<BaseConfig, 'NATS_STREAM_MAX_AGE_HOURS' | 'NATS_STREAM_MAX_BYTES'>>,
   streams: readonly { name: string; subjects: readonly string[] }[] = [],
 ): Promise<Bus> {
   const log = createLogger({ LOG_LEVEL: config.LOG_LEVEL }, 'test-neighbour');
@@ -17,6 +19,13 @@ export async function neighbourBus(
     prefix: config.NATS_PREFIX,
     service: 'test-neighbour',
     requestTimeoutMs: 2000,
+    // The streams it creates are those the publisher's relay would make: the service's limits when its config is
+    // given, else those of testEnv (the config's max_age, small streams).
+    streamLimits: streamLimitsOf(
+      baseConfigFields
+        .pick({ NATS_STREAM_MAX_AGE_HOURS: true, NATS_STREAM_MAX_BYTES: true })
+        .parse({ NATS_STREAM_MAX_BYTES: TEST_STREAM_MAX_BYTES, ...config }),
+    ),
     log,
   });
   for (const stream of streams) await bus.ensureStream(stream);

@@ -1,6 +1,9 @@
 import { inject } from 'vitest';
 import './provided-context.js';
 
+/** NATS reserves a stream's max_bytes on its disk: test runs' streams stay small, so many runs fit on one NATS. */
+export const TEST_STREAM_MAX_BYTES = 64 * 1024 * 1024;
+
 /**
  * Env for a service under test: the run's own database and NATS prefix and its caller assertion keys (from the
  * global setup): services verify with the public keys, the gateway signs with the private one.
@@ -16,6 +19,7 @@ export function testEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     CALLER_ASSERTION_PUBLIC_KEYS: inject('callerAssertionPublicKeys'),
     CALLER_ASSERTION_PRIVATE_KEY: inject('callerAssertionPrivateKey'),
     CALLER_ASSERTION_KEY_ID: inject('callerAssertionKeyId'),
+    NATS_STREAM_MAX_BYTES: String(TEST_STREAM_MAX_BYTES),
     ...extra,
   };
 }

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { inject } from 'vitest';
 import type pg from 'pg';
 import type { JSONWebKeySet } from 'jose';
-import { Bus, createPool, migrate } from '../../src/index.js';
+import { Bus, createPool, migrate, type StreamLimits } from '../../src/index.js';
 import { useCallerAssertionKeys } from '../../src/http/caller-assertion.js';
 
 export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -26,12 +26,13 @@ export async function kitSchema(): Promise<{ schema: string; pool: pg.Pool; clos
 }
 
 /** A bus on the run's NATS with a prefix of the test's own. */
-export function kitBus(options: { url?: string; prefix?: string; timeoutMs?: number } = {}): Promise<Bus> {
+export function kitBus(options: { url?: string; prefix?: string; timeoutMs?: number; streamLimits?: StreamLimits } = {}): Promise<Bus> {
   return Bus.connect({
     url: options.url ?? inject('natsUrl'),
     prefix: options.prefix ?? `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`,
     service: 'kit-test',
     requestTimeoutMs: options.timeoutMs ?? 500,
+    ...(options.streamLimits && { streamLimits: options.streamLimits }),
     log: silentLog,
   });
 }
