@@ -71,7 +71,9 @@ describe('the whole system from docker-compose.yml', () => {
       env: { ...process.env, SECRETS_DIR: secretsDir },
     });
     expect(secrets.status).toBe(0);
-    compose = new ComposeProject(`ss_smoke_${Date.now().toString(36)}`, ['e2e/compose/fake-calendar.compose.yml'], {
+    // COMPOSE_TEST_FILES (comma-separated) adds compose files: `ops/compose/pgbouncer.yml` runs the same checks through PgBouncer.
+    const extraFiles = (process.env.COMPOSE_TEST_FILES ?? '').split(',').filter(Boolean);
+    compose = new ComposeProject(`ss_smoke_${Date.now().toString(36)}`, ['e2e/compose/fake-calendar.compose.yml', ...extraFiles], {
       ...process.env,
       SECRETS_DIR: secretsDir,
       GATEWAY_PORT: '127.0.0.1:',
