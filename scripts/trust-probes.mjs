@@ -3,6 +3,7 @@
 // per probe with what came back. NATS_PROBE_URL (a nats-server with the generated users, e.g. compose's published
 // with ops/compose/publish-infra.yml) adds the NATS probes; `npm start` keeps its local NATS unauthenticated.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
 
@@ -11,6 +12,8 @@ const port = Number(new URL(gateway).port);
 const service = (offset) => `http://127.0.0.1:${port + offset}`;
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop';
 const org = randomUUID();
+// A working key (for the trickled body to reach the body timeout, not the 401): `npm start` saves one in .dev-api-key.
+const apiKey = process.env.PROBE_API_KEY ?? readFileSync(new URL('../.dev-api-key', import.meta.url), 'utf8').trim();
 const results = [];
 const probe = async (name, run) => {
   try {
@@ -56,6 +59,14 @@ await probe('3c owner of schema bookings', async () => {
   return rows[0]?.owner;
 });
 
+await probe('8 /%61pi/bookings/slots with a bogus key', () =>
+  statusOf(`${gateway}/%61pi/bookings/slots?schedule_id=${randomUUID()}&start=2030-01-01&end=2030-01-02`, {
+    headers: { authorization: 'Bearer sk_bogus_path' },
+  }),
+);
+
+await probe('5 a body trickled one byte every 2 s, with a valid key', () => trickle(new URL(gateway), apiKey));
+
 await probe('4 33 requests with bogus keys from one IP: statuses', async () => {
   const statuses = [];
   for (let i = 0; i < 33; i += 1) {
@@ -63,14 +74,6 @@ await probe('4 33 requests with bogus keys from one IP: statuses', async () => {
   }
   return `${statuses.filter((s) => s === 401).length}x401 then ${statuses.slice(-3).join(',')}`;
 });
-
-await probe('5 a body trickled one byte every 2 s', () => trickle(new URL(gateway)));
-
-await probe('8 /%61pi/bookings/slots with a bogus key', () =>
-  statusOf(`${gateway}/%61pi/bookings/slots?schedule_id=${randomUUID()}&start=2030-01-01&end=2030-01-02`, {
-    headers: { authorization: 'Bearer sk_bogus_path' },
-  }),
-);
 
 if (process.env.NATS_PROBE_URL) {
   const { connect } = await import('@nats-io/transport-node');
@@ -100,11 +103,13 @@ async function asRole(name, sql) {
 }
 
 /** Sends headers announcing a 100-byte body, then a byte every 2 s; reports what the server did and when. */
-function trickle(url) {
+function trickle(url, key) {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = net.connect(Number(url.port), url.hostname, () => {
-      socket.write(`POST /api/v1/schedules HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`);
+      socket.write(
+        `POST /api/v1/schedules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+      );
       const timer = setInterval(() => socket.write('{'), 2000);
       let answer = '';
       socket.on('data', (chunk) => (answer += chunk.toString()));
