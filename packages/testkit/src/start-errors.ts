@@ -4,7 +4,7 @@ const BASE_IMAGE_STAND_INS =
   'Where no image registry is reachable, build local stand-ins from Debian packages with ' +
   '`source scripts/container-engine.sh && source scripts/base-images.sh` (it exports POSTGRES_IMAGE and NATS_IMAGE)';
 
-function firstLine(error: unknown): string {
+export function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
 
@@ -40,6 +40,9 @@ export async function startExplained<T>(name: string, image: string, start: () =
         { cause: error },
       );
     }
-    throw new Error(`The ${name} container (${image}) did not start: ${firstLine(error)}`, { cause: error });
+    // The whole message: a service's start adds the last lines the container logged.
+    throw new Error(`The ${name} container (${image}) did not start: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }

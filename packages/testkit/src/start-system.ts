@@ -4,7 +4,7 @@ import { startNatsContainer } from './nats-container.js';
 import { serviceDatabaseEnv } from './database-roles.js';
 import { PortForwarder } from './port-forwarder.js';
 import { startPostgresContainer } from './postgres-container.js';
-import { startExplained } from './start-errors.js';
+import { firstLine, startExplained } from './start-errors.js';
 
 /** The services behind the gateway, with the port each listens on inside its container. */
 const SERVICES = {
@@ -166,14 +166,24 @@ async function startService(
     image,
     async () => {
       const { GenericContainer, Wait } = await import('testcontainers');
+      // The last lines the service logged: when it exits before listening, they say why.
+      const tail: string[] = [];
       const container = new GenericContainer(image)
         .withNetwork(network)
         .withNetworkAliases(alias)
         .withEnvironment(env)
+        .withLogConsumer((stream) =>
+          stream.on('data', (line: Buffer | string) => {
+            tail.push(String(line).trimEnd().slice(0, 500));
+            if (tail.length > 12) tail.shift();
+          }),
+        )
         .withWaitStrategy(Wait.forLogMessage(LISTENING))
         .withStartupTimeout(120_000);
       if (published) container.withExposedPorts(Number(env.PORT));
-      return container.start();
+      return container.start().catch((error: unknown) => {
+        throw new Error(`${firstLine(error)}\nits last log lines:\n${tail.join('\n')}`, { cause: error });
+      });
     },
     howToGet,
   );
