@@ -162,6 +162,17 @@ export function secretRequired(name: string): string {
 
 export class ConfigError extends Error {}
 
+/** `loadConfig` for a process's entry point: a bad configuration is printed with the process's name, then exit 1. */
+export function loadConfigOrExit<S extends z.ZodType>(schema: S, processName: string): z.infer<S> {
+  try {
+    return loadConfig(schema);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`[${processName}] ${error.message}`);
+    process.exit(1);
+  }
+}
+
 /** Parses the environment once at boot; fails with the names of every missing or bad variable. */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const result = schema.safeParse(resolveEnvironment(env, variablesOf(schema)));

@@ -1,17 +1,10 @@
 import type { z } from 'zod';
-import { ConfigError, loadConfig, type BaseConfig } from '../config.js';
+import { loadConfigOrExit, type BaseConfig } from '../config.js';
 import { startService, type ServiceDefinition } from './service.js';
 
 /** The body of every `server.ts`: parse env, start, and shut down gracefully on SIGINT/SIGTERM. */
 export async function runMain<S extends z.ZodType<BaseConfig>>(definition: ServiceDefinition<z.infer<S>>, configSchema: S): Promise<void> {
-  let config: z.infer<S>;
-  try {
-    config = loadConfig(configSchema);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`[${definition.name}] ${error.message}`);
-    process.exit(1);
-  }
+  const config: z.infer<S> = loadConfigOrExit(configSchema, definition.name);
   const service = await startService(definition, config).catch((error: unknown) => {
     console.error(`[${definition.name}] failed to start: ${describeStartFailure(error, config)}`);
     process.exit(1);

@@ -1,4 +1,4 @@
-import { baseConfigFields, ConfigError, loadConfig } from '../config.js';
+import { baseConfigFields, loadConfigOrExit } from '../config.js';
 import { migrate, migrationOptionsOf } from '../db/migrate.js';
 
 /** The variables the migration step reads: the database ones only, so a migration Job needs no service secrets. */
@@ -17,13 +17,6 @@ const migrationConfigSchema = baseConfigFields.pick({
  * Job): applies the service's migrations as DATABASE_MIGRATION_URL's role and grants DATABASE_URL's role its schema.
  */
 export async function runMigrationStep(service: { name: string; schema: string; dir: string }): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(migrationConfigSchema);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`[${service.name}] ${error.message}`);
-    process.exit(1);
-  }
+  const config = loadConfigOrExit(migrationConfigSchema, service.name);
   await migrate(migrationOptionsOf(config, service, (message) => console.log(`[${service.name}] ${message}`)));
 }
