@@ -12,6 +12,7 @@
 #   PGBOUNCER_MAX_CLIENT_CONN (2000)     client connections (the services' pools, every replica)
 #   PGBOUNCER_CONFIG_DIR (/tmp/pgbouncer) where the generated files go (the image's root file system is read-only)
 set -euo pipefail
+percent_decoded() { printf '%b' "${1//%/\\x}"; }
 dir="${PGBOUNCER_CONFIG_DIR:-/tmp/pgbouncer}"
 mkdir -p "$dir"
 umask 077
@@ -24,7 +25,10 @@ for file in "${PGBOUNCER_USERS_DIR:-/run/secrets}"/*_database_url; do
   user="${credentials%%:*}"
   password="${credentials#*:}"
   [ "$user" != "$credentials" ] || { echo "pgbouncer: $file has no password" >&2; exit 1; }
-  printf '"%s" "%s"\n' "$user" "$password" >>"$dir/userlist.txt"
+  # URL userinfo is percent-encoded; the userlist quotes each field and doubles a quote inside it.
+  user="$(percent_decoded "$user")"
+  password="$(percent_decoded "$password")"
+  printf '"%s" "%s"\n' "${user//\"/\"\"}" "${password//\"/\"\"}" >>"$dir/userlist.txt"
 done
 cat >"$dir/pgbouncer.ini" <<EOF
 [databases]

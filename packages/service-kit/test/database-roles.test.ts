@@ -70,6 +70,12 @@ describe('a Postgres role per service', () => {
     const own = await serviceOfItsOwn();
     expect(await sqlStateOf(query(own.databaseUrl, `CREATE TABLE ${own.schema}.extra (id int)`))).toBe('42501');
     expect(await sqlStateOf(query(own.databaseUrl, `DROP TABLE ${own.schema}.secrets`))).toBe('42501');
+    // It reads the migration records (to check its schema at start) and may not forge or erase them.
+    expect((await query(own.databaseUrl, `SELECT name FROM ${own.schema}.migrations`)).rows).toEqual([{ name: '0001_init' }]);
+    expect(await sqlStateOf(query(own.databaseUrl, `DELETE FROM ${own.schema}.migrations`))).toBe('42501');
+    expect(await sqlStateOf(query(own.databaseUrl, `INSERT INTO ${own.schema}.kit_migrations (name, run_on) VALUES ('x', now())`))).toBe(
+      '42501',
+    );
     const owners = await query<{ owner: string }>(
       adminUrl,
       `SELECT DISTINCT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE relnamespace = '${own.schema}'::regnamespace

@@ -72,9 +72,7 @@ export function migrationOptionsOf(
 export async function migrate(options: MigrateOptions): Promise<void> {
   const migrationUrl = options.migrationUrl ?? options.databaseUrl;
   const migrationRole = options.migrationRole ?? 'migrator';
-  await ensureDatabase(migrationUrl);
-  const client = new pg.Client({ connectionString: migrationUrl, connectionTimeoutMillis: 5000 });
-  await client.connect();
+  const client = await connectCreatingDatabase(migrationUrl);
   try {
     const { rows } = await client.query<{ name: string; superuser: boolean; database: string; mayCreate: boolean }>(
       `SELECT current_user AS name, rolsuper AS superuser, current_database() AS database,
@@ -121,6 +119,28 @@ export async function migrate(options: MigrateOptions): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * A connection to the database of `url`, which is created first when it does not exist yet (a first start). Only then
+ * is the server's `postgres` database asked: a role that may not connect there (managed databases revoke it) never needs to.
+ */
+async function connectCreatingDatabase(url: string): Promise<pg.Client> {
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    return client;
+  };
+  try {
+    return await connect();
+  } catch (error) {
+    if ((error as { code?: string }).code !== INVALID_CATALOG_NAME) throw error;
+    await ensureDatabase(url);
+    return connect();
+  }
+}
+
+/** Postgres' "database does not exist". */
+const INVALID_CATALOG_NAME = '3D000';
 
 /** The service's role as its URL names it: the login and password it connects with. */
 function serviceRoleOf(url: string, schema: string): { name: string; password: string | undefined; schema: string } {

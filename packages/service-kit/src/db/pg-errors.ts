@@ -32,6 +32,12 @@ const BUSY_STATES: ReadonlySet<string> = new Set([
  * pg-pool's message when no connection freed up within `connectionTimeoutMillis` (every one is in use), and pg's
  * when the server did not accept a new one in time.
  */
+/**
+ * Prisma's transaction API error: mostly "Unable to start a transaction in the given time" (no pooled connection came
+ * within its maxWait, 2 s by default), else a transaction that outlived its timeout. Both are load, not the request.
+ */
+const PRISMA_TRANSACTION_NOT_STARTED = 'P2028';
+
 const POOL_TIMEOUT = /timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
 
 /** What Postgres said about a failed statement: its SQLSTATE and, for constraint violations, the constraint. */
@@ -96,6 +102,7 @@ export function isRetryableConflict(error: unknown): boolean {
  */
 export function isDatabaseBusy(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    if ((current as { code?: unknown }).code === PRISMA_TRANSACTION_NOT_STARTED) return true;
     const code = pgFailureOf(current)?.code;
     if (code && (BUSY_STATES.has(code) || code.startsWith('08'))) return true;
     const message = (current as { message?: unknown }).message;

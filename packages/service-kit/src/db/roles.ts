@@ -45,7 +45,7 @@ export async function provisionRoles(
     lock_timeout: `${timeouts.lockTimeoutMs}ms`,
     idle_in_transaction_session_timeout: `${timeouts.idleInTransactionTimeoutMs}ms`,
     // A role setting, not only the pool's startup option: PgBouncer in transaction mode drops startup options.
-    search_path: `${identifier(service.schema).slice(1, -1)}, public`,
+    search_path: `${schemaName(service.schema)}, public`,
   });
 }
 
@@ -101,15 +101,20 @@ export async function grantServiceAccess(client: pg.ClientBase, schema: string, 
   await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${r}`);
   await client.query(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ${s} TO ${r}`);
   await client.query(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${s} TO ${r}`);
+  // The migration records are the migration role's: the service reads them (to check its schema) and writes none.
+  for (const table of ['kit_migrations', 'migrations']) {
+    await client.query(`REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON TABLE ${s}.${identifier(table)} FROM ${r}`);
+  }
 }
 
 async function ensureRole(client: pg.ClientBase, name: string, options: { login: boolean; password?: string | undefined }): Promise<void> {
   const { rowCount } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name]);
   const login = options.login ? 'LOGIN' : 'NOLOGIN';
   // NOINHERIT and no membership: the role holds only what is granted to it by name.
-  if (rowCount === 0) await client.query(`CREATE ROLE ${identifier(name)} ${login} NOSUPERUSER NOCREATEDB NOCREATEROLE`);
+  if (rowCount === 0) await client.query(`CREATE ROLE ${identifier(name)} ${login} NOINHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE`);
   // The password of the service's URL is the one it logs in with: a rotated secret takes effect at the next migration.
-  if (options.password !== undefined) await client.query(`ALTER ROLE ${identifier(name)} PASSWORD ${literal(options.password)}`);
+  if (options.password !== undefined)
+    await client.query(`ALTER ROLE ${identifier(name)} PASSWORD ${client.escapeLiteral(options.password)}`);
 }
 
 /** Sets role defaults that differ from the wanted ones (ALTER ROLE on an unchanged value would still rewrite the row). */
@@ -122,16 +127,18 @@ async function setRoleDefaults(client: pg.ClientBase, role: string, settings: Re
   const current = new Set(rows.map((row) => row.setting));
   for (const [name, value] of Object.entries(settings)) {
     if (current.has(`${name}=${value}`)) continue;
-    await client.query(`ALTER ROLE ${identifier(role)} SET ${name} TO ${name === 'search_path' ? value : literal(value)}`);
+    await client.query(`ALTER ROLE ${identifier(role)} SET ${name} TO ${name === 'search_path' ? value : client.escapeLiteral(value)}`);
   }
+}
+
+/** A schema name as the services use them (lower case, digits, _), safe unquoted: as Postgres prints a search path. */
+function schemaName(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Unsupported schema name "${name}"`);
+  return name;
 }
 
 /** A quoted SQL identifier: role and schema names come from configuration, never from a request. */
 export function identifier(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new Error(`Unsupported SQL identifier "${name}"`);
   return `"${name}"`;
-}
-
-function literal(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
 }
