@@ -87,10 +87,9 @@ if (process.env.NATS_PROBE_URL) {
 console.log(results.join('\n'));
 
 async function asRole(name, sql) {
-  const own = new URL(adminUrl);
-  own.username = `${name}_service`;
-  own.password = `dev-${name}_service`;
-  const client = new pg.Client({ connectionString: own.toString() });
+  const { serviceDatabaseEnv } = await import('@app/testkit');
+  const own = serviceDatabaseEnv(adminUrl, name).DATABASE_URL;
+  const client = new pg.Client({ connectionString: own });
   await client.connect();
   try {
     const { rows } = await client.query(sql);
@@ -106,7 +105,10 @@ async function asRole(name, sql) {
 function trickle(url, key) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const socket = net.connect(Number(url.port), url.hostname, () => {
+    const socket = net.connect(Number(url.port), url.hostname);
+    // No stack listening (or a reset): say so instead of crashing the run.
+    socket.on('error', (error) => resolve(`could not send it: ${error.code ?? error.message}`));
+    socket.on('connect', () => {
       socket.write(
         `POST /api/v1/schedules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
       );
@@ -119,7 +121,6 @@ function trickle(url, key) {
           `closed after ${((Date.now() - started) / 1000).toFixed(1)} s, answer: ${answer.split('\r\n')[0] || '(none)'} ${answer.slice(answer.indexOf('{'), answer.indexOf('{') + 60)}`,
         );
       });
-      socket.on('error', () => undefined);
     });
   });
 }

@@ -3,10 +3,10 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVICE_NAMES } from '@app/contracts';
 import { serviceDatabaseEnv } from '@app/testkit';
 
 const ENTRYPOINT = join(import.meta.dirname, '..', '..', 'ops', 'pgbouncer', 'entrypoint.sh');
-const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'];
 
 export interface RunningPgBouncer {
   /** `host:port` to connect to instead of Postgres. */
@@ -24,7 +24,7 @@ export interface RunningPgBouncer {
 export async function startPgBouncer(adminUrl: string): Promise<RunningPgBouncer> {
   const users = mkdtempSync(join(tmpdir(), 'pgbouncer-users-'));
   chmodSync(users, 0o755);
-  for (const service of SERVICES) {
+  for (const service of SERVICE_NAMES) {
     const file = join(users, `${service.replaceAll('-', '_')}_database_url`);
     writeFileSync(file, serviceDatabaseEnv(adminUrl, service).DATABASE_URL, { mode: 0o644 });
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, IdempotencyStore, requestHash } from '../src/index.js';
-import { IdempotencySweeper } from '../src/http/idempotency/idempotency-sweeper.js';
+import { RetentionSweeper } from '../src/outbox/retention-sweeper.js';
 import { claimKey } from '../src/http/idempotency/claim-key.js';
 import { kitSchema, silentLog } from './support/kit-env.js';
 
@@ -93,7 +93,9 @@ describe('idempotency_records', () => {
     }
     await age(old, 'created_at', '25 hours');
     await age(young, 'created_at', '23 hours');
-    expect(await new IdempotencySweeper(store, silentLog).sweep()).toBeGreaterThanOrEqual(1);
+    const retention = { outboxRetentionHours: 24, inboxRetentionHours: 192, batchSize: 1000, intervalMs: 60_000 };
+    const swept = await new RetentionSweeper(schema.pool, retention, silentLog, store).sweep();
+    expect(swept.idempotencyKeys).toBeGreaterThanOrEqual(1);
     const { rows } = await schema.pool.query<{ scope: string }>('SELECT scope FROM idempotency_records WHERE scope = ANY($1)', [
       [old.scope, young.scope],
     ]);

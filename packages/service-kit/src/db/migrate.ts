@@ -2,17 +2,18 @@ import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 import pg from 'pg';
 import type { BaseConfig } from '../config.js';
+import { identifier } from './identifiers.js';
 import { assertMigrated } from './migration-check.js';
 import { adminUrlOf, ensureDatabase } from './pool.js';
 import {
   createExtensions,
   DEFAULT_ROLE_TIMEOUTS,
   grantServiceAccess,
-  identifier,
   provisionRoles,
   transferOwnership,
   withProvisioningLock,
   type RoleTimeouts,
+  type ServiceRole,
 } from './roles.js';
 
 /** The kit's own tables (outbox, inbox), created in every service schema before the service's migrations. */
@@ -143,7 +144,7 @@ async function connectCreatingDatabase(url: string): Promise<pg.Client> {
 const INVALID_CATALOG_NAME = '3D000';
 
 /** The service's role as its URL names it: the login and password it connects with. */
-function serviceRoleOf(url: string, schema: string): { name: string; password: string | undefined; schema: string } {
+function serviceRoleOf(url: string, schema: string): ServiceRole {
   const parsed = new URL(url);
   const name = decodeURIComponent(parsed.username) || process.env.PGUSER || 'postgres';
   return { name, password: parsed.password ? decodeURIComponent(parsed.password) : undefined, schema };
@@ -153,7 +154,7 @@ async function provision(
   adminUrl: string,
   database: string,
   migrationRole: string,
-  serviceRole: { name: string; password: string | undefined; schema: string },
+  serviceRole: ServiceRole,
   timeouts: RoleTimeouts,
 ): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { parse } from 'node:path';
 import type pg from 'pg';
+import { identifier } from './identifiers.js';
 
 /**
  * For a role that may not migrate (the service's own, in a deployment whose migration step runs apart): the service
@@ -10,7 +11,7 @@ export async function assertMigrated(client: pg.ClientBase, schema: string, dirs
   const pending: string[] = [];
   for (const { dir, table } of dirs) {
     const applied = await client
-      .query<{ name: string }>(`SELECT name FROM "${schema}"."${table}"`)
+      .query<{ name: string }>(`SELECT name FROM ${identifier(schema)}.${identifier(table)}`)
       .then((result) => new Set(result.rows.map((row) => row.name)))
       .catch((error: { code?: string }) => {
         // 42P01 / 3F000: no table or no schema yet, so nothing is applied; 42501: no grant yet, the same for us.

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import { identifier, schemaName } from './identifiers.js';
 
 /**
  * pg-pool's `query` destroys its connection whenever a query fails, even when the server merely refused it
@@ -62,7 +63,7 @@ export function createPool(url: string, options: PoolOptions): pg.Pool {
     // Raw SQL (outbox, inbox, repositories) resolves unqualified names in the service's own schema;
     // public stays on the path for extension functions (pg_trgm, btree_gist). The service's role has the same
     // search path as a role setting, which is what applies behind PgBouncer (it drops startup options).
-    ...(schema ? { options: `-c search_path=${safeIdentifier(schema)},public` } : {}),
+    ...(schema ? { options: `-c search_path=${schemaName(schema)},public` } : {}),
   });
   pool.on('error', (error) => log.warn({ err: error }, 'idle database connection lost; it will be replaced'));
   pool.on('connect', (client) => {
@@ -88,13 +89,12 @@ function sendUnnamed(client: pg.PoolClient): void {
 export async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.slice(1));
-  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`Unsupported database name "${name}"`);
   const client = new pg.Client({ connectionString: adminUrlOf(url), connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
     const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (exists.rowCount === 0) {
-      await client.query(`CREATE DATABASE "${name}"`).catch((error: { code?: string }) => {
+      await client.query(`CREATE DATABASE ${identifier(name)}`).catch((error: { code?: string }) => {
         // Created meanwhile by a sibling service: 42P04, or 23505 when both inserts raced in pg_database.
         if (error.code !== '42P04' && error.code !== '23505') throw error;
       });
@@ -109,9 +109,4 @@ export function adminUrlOf(url: string): string {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   return admin.toString();
-}
-
-function safeIdentifier(name: string): string {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Unsupported schema name "${name}"`);
-  return name;
 }

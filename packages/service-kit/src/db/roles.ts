@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { identifier, schemaName } from './identifiers.js';
 
 /**
  * The extensions the services' migrations use, created once per database by the migration step (before any
@@ -129,16 +130,4 @@ async function setRoleDefaults(client: pg.ClientBase, role: string, settings: Re
     if (current.has(`${name}=${value}`)) continue;
     await client.query(`ALTER ROLE ${identifier(role)} SET ${name} TO ${name === 'search_path' ? value : client.escapeLiteral(value)}`);
   }
-}
-
-/** A schema name as the services use them (lower case, digits, _), safe unquoted: as Postgres prints a search path. */
-function schemaName(name: string): string {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Unsupported schema name "${name}"`);
-  return name;
-}
-
-/** A quoted SQL identifier: role and schema names come from configuration, never from a request. */
-export function identifier(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new Error(`Unsupported SQL identifier "${name}"`);
-  return `"${name}"`;
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BaseConfig } from '../config.js';
 import { namedStatement } from '../db/statements.js';
 import type { Queryable } from '../db/sql.js';
+import type { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
 import { PollingLoop } from '../runtime/polling-loop.js';
 import type { BackgroundTask } from '../runtime/service.js';
 
@@ -20,6 +21,8 @@ export interface RetentionOptions {
 export interface SweepResult {
   outbox: number;
   inbox: number;
+  /** Idempotency-Key records past their 24 hours (already ignored when read: this keeps the table small). */
+  idempotencyKeys: number;
   /** DELETE statements run (the last of each table finds fewer rows than a batch). */
   batches: number;
   slowestBatchMs: number;
@@ -52,8 +55,8 @@ const SWEEP_INBOX = `DELETE FROM inbox WHERE ctid = ANY(ARRAY(
   AND processed_at < now() - make_interval(hours => $1::int)`;
 
 /**
- * Deletes published outbox rows and inbox rows past their retention, in every service (startService runs it), a
- * batch per statement: each is short (milliseconds for thousands of rows, far below the role's statement_timeout),
+ * Deletes published outbox rows and inbox rows past their retention, and expired Idempotency-Key records, in every
+ * service (startService runs it), a batch per statement: each is short (milliseconds for thousands of rows, far below the role's statement_timeout),
  * holds no lock beyond its rows and leaves room for the relay and consumers between batches.
  */
 export class RetentionSweeper implements BackgroundTask {
@@ -63,6 +66,7 @@ export class RetentionSweeper implements BackgroundTask {
     private readonly db: Queryable,
     private readonly options: RetentionOptions,
     private readonly log: FastifyBaseLogger,
+    private readonly idempotency?: IdempotencyStore,
   ) {}
 
   async start(): Promise<void> {
@@ -75,28 +79,34 @@ export class RetentionSweeper implements BackgroundTask {
 
   /** Deletes every row past its retention, a batch at a time. */
   async sweep(): Promise<SweepResult> {
-    const result: SweepResult = { outbox: 0, inbox: 0, batches: 0, slowestBatchMs: 0 };
-    result.outbox = await this.sweepTable(SWEEP_OUTBOX, this.options.outboxRetentionHours, result);
-    result.inbox = await this.sweepTable(SWEEP_INBOX, this.options.inboxRetentionHours, result);
+    const result: SweepResult = { outbox: 0, inbox: 0, idempotencyKeys: 0, batches: 0, slowestBatchMs: 0 };
+    const { batchSize } = this.options;
+    const batchOf = (statement: string, hours: number) => async () =>
+      (await this.db.query(namedStatement(statement, [hours, batchSize]))).rowCount ?? 0;
+    result.outbox = await this.sweepInBatches(batchOf(SWEEP_OUTBOX, this.options.outboxRetentionHours), result);
+    result.inbox = await this.sweepInBatches(batchOf(SWEEP_INBOX, this.options.inboxRetentionHours), result);
+    const idempotency = this.idempotency;
+    if (idempotency) result.idempotencyKeys = await this.sweepInBatches(() => idempotency.deleteExpired(batchSize), result);
     return result;
   }
 
-  private async sweepTable(statement: string, hours: number, result: SweepResult): Promise<number> {
+  /** Runs `batch` until it deletes fewer rows than a batch; counts the statements and the slowest one in `result`. */
+  private async sweepInBatches(batch: () => Promise<number>, result: SweepResult): Promise<number> {
     let deleted = 0;
     for (;;) {
       const started = performance.now();
-      const { rowCount } = await this.db.query(namedStatement(statement, [hours, this.options.batchSize]));
+      const rows = await batch();
       result.batches += 1;
       result.slowestBatchMs = Math.max(result.slowestBatchMs, performance.now() - started);
-      deleted += rowCount ?? 0;
-      if ((rowCount ?? 0) < this.options.batchSize) return deleted;
+      deleted += rows;
+      if (rows < this.options.batchSize) return deleted;
     }
   }
 
   private async tick(): Promise<number> {
     try {
       const result = await this.sweep();
-      if (result.outbox + result.inbox > 0)
+      if (result.outbox + result.inbox + result.idempotencyKeys > 0)
         this.log.info({ ...result, slowestBatchMs: Math.round(result.slowestBatchMs) }, 'retention sweep');
     } catch (error) {
       this.log.warn({ err: error }, 'retention sweep failed; will retry');

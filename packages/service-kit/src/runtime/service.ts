@@ -4,7 +4,6 @@ import { migrate, migrationOptionsOf } from '../db/migrate.js';
 import { configureServer } from '../http/build-service.js';
 import { useCallerAssertionKeys } from '../http/caller-assertion.js';
 import { useIdempotencyStore } from '../http/idempotency/idempotency-hooks.js';
-import { IdempotencySweeper } from '../http/idempotency/idempotency-sweeper.js';
 import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
 import { RetentionSweeper, retentionOf } from '../outbox/retention-sweeper.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -67,15 +66,12 @@ export async function startService<C extends BaseConfig>(
     await infra.close();
     throw error;
   }
-  // Every service keeps its Idempotency-Keys in its own schema (the kit's migration 0003) and sweeps them.
+  // Every service keeps its Idempotency-Keys in its own schema (the kit's migration 0003).
   const idempotency = new IdempotencyStore(infra.pool);
   useIdempotencyStore(built.app, idempotency);
-  // Every schema has the kit's outbox and inbox (migration 0001): their old rows are swept beside the relay and consumers.
-  const background = [
-    ...(built.background ?? []),
-    new IdempotencySweeper(idempotency, log),
-    new RetentionSweeper(infra.pool, retentionOf(config), log),
-  ];
+  // Every schema has the kit's outbox and inbox (migration 0001): their old rows, and expired Idempotency-Keys, are
+  // swept beside the relay and consumers.
+  const background = [...(built.background ?? []), new RetentionSweeper(infra.pool, retentionOf(config), log, idempotency)];
   for (const task of background) await task.start();
   const server = await configureServer(built.app, config);
   let url: string | undefined;
