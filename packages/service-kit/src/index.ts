@@ -51,3 +51,4 @@ export {
   type AssertedCaller,
 } from './caller-assertion/claims.js';
 export { callerAssertionKeyIdSchema, callerAssertionPrivateKeySchema } from './caller-assertion/keys.js';
+export type { AsyncPathMetrics, LabelledCounter } from './metrics/async-path-metrics.js';

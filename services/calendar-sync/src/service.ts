@@ -59,6 +59,11 @@ export const service: ServiceDefinition<Config> = {
       },
       syncPolicy: { intervalMs: config.CALENDAR_SYNC_INTERVAL_MS, random: Math.random },
       wakeSync: () => sync.wake(),
+      syncOutcomes: infra.metrics.counter(
+        'calendar_sync_outcomes_total',
+        'Finished calendar syncs by provider and outcome (ok, partial: some calendars unreadable, failed, reauth, retry_later)',
+        ['provider', 'outcome'],
+      ),
     };
     const sync = new SyncLoop(ctx, {
       concurrency: config.CALENDAR_SYNC_CONCURRENCY,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunningService } from '@app/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
-import { FakeProviders, type FakeAccount } from '@app/service-kit/testing';
+import { FakeProviders, metricValue, type FakeAccount } from '@app/service-kit/testing';
 import {
   EventCollector,
   connectionRow,
@@ -126,6 +126,26 @@ describe('Google sync', () => {
     expect(row.last_error).toContain('notFound');
     expect(await outboxEvents(running, 'calendar.busy.updated', connection.id)).toHaveLength(0);
     expect((await readConnection(running, org.headers, connection.id)).last_synced_at).toBeNull();
+  });
+
+  it('when syncs read everything, part, or need a reauth, then calendar_sync_outcomes_total counts each by provider and outcome', async () => {
+    const count = (outcome: string) =>
+      metricValue(running.app, 'calendar_sync_outcomes_total', { provider: 'google', outcome }).then((v) => v ?? 0);
+    const before = { ok: await count('ok'), partial: await count('partial'), reauth: await count('reauth') };
+    const account = fake.account();
+    account.google.set('primary', []);
+    account.google.set('shared@example.com', []);
+    const { org, connection } = await connect(account, { calendar_ids: ['primary', 'shared@example.com'] });
+    // At least: connections of earlier tests that ended in error may be retried meanwhile.
+    expect(await count('ok')).toBeGreaterThanOrEqual(before.ok + 1);
+    account.google.set('shared@example.com', { error: 'internalError' });
+    await syncNow(connection.id, org.headers);
+    expect(await count('partial')).toBeGreaterThanOrEqual(before.partial + 1);
+    account.google.set('shared@example.com', []);
+    fake.revokeRefreshTokens(account);
+    fake.expireAccessToken(account);
+    await syncNow(connection.id, org.headers);
+    expect(await count('reauth')).toBe(before.reauth + 1);
   });
 
   it('when the access token is about to expire, then it is refreshed before the query and the new one is stored encrypted', async () => {

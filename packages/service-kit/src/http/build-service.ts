@@ -18,7 +18,7 @@ import { organizationId } from './organization.js';
 import { registerCallerAssertion } from './caller-assertion.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
 import { inputGuard } from './input-guard.js';
-import { metricsResponse, registerMetrics, registryOf, useMetricsAccess } from './metrics.js';
+import { metricsResponse, registerMetrics, registriesOf, useMetricsAccess } from './metrics.js';
 import { applyHttpTimeouts, DEFAULT_HTTP_TIMEOUTS, httpTimeoutsOf, serverOptions } from './server-options.js';
 import type { BaseConfig } from '../config.js';
 import { createLogger, loggableUrl } from '../runtime/logger.js';
@@ -159,12 +159,12 @@ export async function configureServer(
   useMetricsAccess(app, { ...access, elsewhere: config.METRICS_PORT !== undefined });
   if (config.METRICS_PORT === undefined) return { close: async () => undefined };
 
-  const registry = registryOf(app);
+  const list = registriesOf(app);
   const quiet = new LogController({ disableRequestLogging: true });
   const listener = Fastify({ loggerInstance: app.log, logController: quiet, ...serverOptions(timeouts) });
   listener.setErrorHandler(errorHandler);
   listener.setNotFoundHandler(notFoundHandler);
-  listener.get('/metrics', async (request, reply) => metricsResponse(registry, access, request, reply));
+  listener.get('/metrics', async (request, reply) => metricsResponse(list, access, request, reply));
   const metricsUrl = await listener.listen({ host: config.HOST, port: config.METRICS_PORT });
   return { metricsUrl, close: () => listener.close() };
 }

@@ -10,7 +10,8 @@ export interface MetricsAccess {
   elsewhere?: boolean;
 }
 
-const registries = new WeakMap<object, Registry>();
+/** An app's registries: the HTTP metrics first, then what `addMetrics` added (the async path's). */
+const registries = new WeakMap<object, Registry[]>();
 const accesses = new WeakMap<object, MetricsAccess>();
 
 /** Prometheus metrics: process defaults plus request counts and latency by route and status. */
@@ -38,13 +39,18 @@ export function registerMetrics(app: FastifyInstance, service: string): Registry
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
   });
-  registries.set(app, registry);
+  registries.set(app, [registry]);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     const access = accesses.get(app) ?? {};
     if (access.elsewhere) return reply.callNotFound();
-    return metricsResponse(registry, access, request, reply);
+    return metricsResponse(registriesOf(app), access, request, reply);
   });
   return registry;
+}
+
+/** Serves `registry` on the app's `/metrics` too (startService adds the infrastructure's async-path metrics). */
+export function addMetrics(app: FastifyInstance, registry: Registry): void {
+  registriesOf(app).push(registry);
 }
 
 /** Sets who may read the app's `/metrics` (startService does, from METRICS_TOKEN and METRICS_PORT). */
@@ -53,18 +59,19 @@ export function useMetricsAccess(app: FastifyInstance, access: MetricsAccess): v
 }
 
 /** The metrics of an app, for a listener of their own. */
-export function registryOf(app: FastifyInstance): Registry {
-  const registry = registries.get(app);
-  if (!registry) throw new Error('the app has no metrics (not built by buildService)');
-  return registry;
+export function registriesOf(app: FastifyInstance): Registry[] {
+  const list = registries.get(app);
+  if (!list) throw new Error('the app has no metrics (not built by buildService)');
+  return list;
 }
 
-export async function metricsResponse(registry: Registry, access: MetricsAccess, request: FastifyRequest, reply: FastifyReply) {
+export async function metricsResponse(list: Registry[], access: MetricsAccess, request: FastifyRequest, reply: FastifyReply) {
   if (access.token !== undefined && !bearerMatches(request.headers.authorization, access.token)) {
     throw new AppError('UNAUTHORIZED', 'Missing or invalid metrics token');
   }
-  void reply.header('content-type', registry.contentType);
-  return registry.metrics();
+  void reply.header('content-type', Registry.PROMETHEUS_CONTENT_TYPE);
+  // Registries of one app never share a metric name, so their texts concatenate into one exposition.
+  return (await Promise.all(list.map((registry) => registry.metrics()))).join('\n');
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

@@ -7,6 +7,7 @@ import { REQUEST_ID_HEADER, type RequestContract, type ServiceTopology, type Str
 import type { z } from 'zod';
 import { baseConfigFields, streamLimitsOf } from '../config.js';
 import { AppError } from '../errors.js';
+import type { AsyncPathMetrics, RequestOutcome } from '../metrics/async-path-metrics.js';
 import { addEndpoint, type RequestHandler } from './endpoint.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
 import { inboxPrefix, prefixedName, prefixedSubject } from './naming.js';
@@ -33,6 +34,8 @@ export interface BusOptions {
    * and an existing one keeps its limits.
    */
   streamLimits?: StreamLimits;
+  /** Where requests' durations and consumers' backlogs are reported (the infrastructure's); unset in bare tests. */
+  metrics?: AsyncPathMetrics;
   log: FastifyBaseLogger;
 }
 
@@ -85,6 +88,10 @@ export class Bus {
     return this.options.log;
   }
 
+  get metrics(): AsyncPathMetrics | undefined {
+    return this.options.metrics;
+  }
+
   subject(name: string): string {
     return prefixedSubject(this.options.prefix, name);
   }
@@ -103,6 +110,9 @@ export class Bus {
     const body = contract.request.parse(payload);
     const h = natsHeaders();
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+    const started = performance.now();
+    const observe = (outcome: RequestOutcome) =>
+      this.options.metrics?.observeRequest(contract.subject, outcome, (performance.now() - started) / 1000);
     let reply: Msg;
     try {
       reply = await this.nc.request(this.subject(contract.subject), encoder.encode(JSON.stringify(body)), {
@@ -110,11 +120,19 @@ export class Bus {
         headers: h,
       });
     } catch (error) {
+      observe('unavailable');
       // A timeout, or at once when no endpoint listens on the subject (the server answers "no responders").
       this.log.warn({ err: error, subject: contract.subject }, 'NATS request failed');
       throw new AppError('UPSTREAM_UNAVAILABLE', 'A service this request needs did not answer in time');
     }
-    return readReply(reply, contract, this.log);
+    try {
+      const data = readReply(reply, contract, this.log);
+      observe('ok');
+      return data;
+    } catch (error) {
+      observe('error');
+      throw error;
+    }
   }
 
   /**

@@ -54,6 +54,7 @@ export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise
     await bus.jsm.consumers.update(stream, durable, updatable);
   });
   const consumer = await bus.js.consumers.get(stream, durable);
+  bus.metrics?.watchConsumer(bus.jsm, stream, durable);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
   const handlers: Handlers = new Map(options.handlers.map((handler) => [bus.subject(handler.contract.subject), handler]));
 

@@ -47,17 +47,19 @@ export class OutboxRelay {
 
   /** One batch; returns how long to wait before the next (0 while a full batch suggests more are waiting). */
   private async tick(): Promise<number> {
-    try {
-      const { published, failure } = await this.publishBatch();
-      if (failure) throw failure;
+    const started = performance.now();
+    const outcome = await this.publishBatch().catch((failure: unknown) => ({ published: 0, failure }));
+    // An empty poll is not a batch: only batches that published or failed are timed.
+    if (outcome.published > 0 || outcome.failure !== undefined)
+      this.options.bus.metrics?.observeRelayBatch(outcome.published, outcome.failure !== undefined, (performance.now() - started) / 1000);
+    if (outcome.failure === undefined) {
       this.failures = 0;
-      return published === (this.options.batchSize ?? 100) ? 0 : (this.options.pollMs ?? 1000);
-    } catch (error) {
-      this.failures += 1;
-      const delay = Math.min(10_000, 200 * 2 ** Math.min(this.failures, 6));
-      this.options.bus.log.warn({ err: error, retry_in_ms: delay }, 'outbox relay could not publish; will retry');
-      return delay;
+      return outcome.published === (this.options.batchSize ?? 100) ? 0 : (this.options.pollMs ?? 1000);
     }
+    this.failures += 1;
+    const delay = Math.min(10_000, 200 * 2 ** Math.min(this.failures, 6));
+    this.options.bus.log.warn({ err: outcome.failure, retry_in_ms: delay }, 'outbox relay could not publish; will retry');
+    return delay;
   }
 
   /**

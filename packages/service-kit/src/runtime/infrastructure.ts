@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { natsCredentials, streamLimitsOf, type BaseConfig } from '../config.js';
 import { createPool } from '../db/pool.js';
 import type { ReadinessCheck } from '../http/health.js';
+import { AsyncPathMetrics } from '../metrics/async-path-metrics.js';
 import { Bus } from '../nats/bus.js';
 
 /** The connections a service opens at boot: its database pool and its NATS bus. */
@@ -12,6 +13,8 @@ export interface Infrastructure<C extends BaseConfig = BaseConfig> {
   log: FastifyBaseLogger;
   pool: pg.Pool;
   bus: Bus;
+  /** The async path's metrics (outbox, relay, consumers, NATS requests, pool), served on `/metrics` beside HTTP's. */
+  metrics: AsyncPathMetrics;
   readiness: ReadinessCheck[];
   /** From now on `/readyz` answers 503: the process is about to stop and wants no new requests. */
   startDraining(): void;
@@ -25,6 +28,7 @@ export async function openInfrastructure<C extends BaseConfig>(
   log: FastifyBaseLogger,
 ): Promise<Infrastructure<C>> {
   const credentials = natsCredentials(config);
+  const metrics = new AsyncPathMetrics(service);
   const pool = createPool(config.DATABASE_URL, {
     max: config.DATABASE_POOL_SIZE,
     log,
@@ -40,17 +44,20 @@ export async function openInfrastructure<C extends BaseConfig>(
     topology: topologyOf(service),
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     streamLimits: streamLimitsOf(config),
+    metrics,
     log,
   }).catch(async (error: unknown) => {
     await pool.end();
     throw error;
   });
+  metrics.watchDatabase(pool);
   let draining = false;
   return {
     config,
     log,
     pool,
     bus,
+    metrics,
     readiness: [
       {
         name: 'accepting',

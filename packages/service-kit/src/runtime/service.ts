@@ -3,6 +3,7 @@ import type { BaseConfig } from '../config.js';
 import { migrate, migrationOptionsOf } from '../db/migrate.js';
 import { configureServer } from '../http/build-service.js';
 import { useCallerAssertionKeys } from '../http/caller-assertion.js';
+import { addMetrics } from '../http/metrics.js';
 import { useIdempotencyStore } from '../http/idempotency/idempotency-hooks.js';
 import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
 import { RetentionSweeper, retentionOf } from '../outbox/retention-sweeper.js';
@@ -69,6 +70,7 @@ export async function startService<C extends BaseConfig>(
   // Every service keeps its Idempotency-Keys in its own schema (the kit's migration 0003).
   const idempotency = new IdempotencyStore(infra.pool);
   useIdempotencyStore(built.app, idempotency);
+  addMetrics(built.app, infra.metrics.registry);
   // Every schema has the kit's outbox and inbox (migration 0001): their old rows, and expired Idempotency-Keys, are
   // swept beside the relay and consumers.
   const background = [...(built.background ?? []), new RetentionSweeper(infra.pool, retentionOf(config), log, idempotency)];

@@ -12,6 +12,7 @@ export { anonymousHeaders, callerAssertion, type AssertionOptions } from './call
 export { generateCallerAssertionKeys, type CallerAssertionKeys } from './caller-assertion-keys.js';
 export type { RunningService } from '../runtime/service.js';
 export { eventually } from './eventually.js';
+export { metricValue } from './metric-value.js';
 export { FakeResponder, fakeResponder, ownNatsPrefix, type ReceivedRequest } from './fake-responder.js';
 export { trickleRequest, type SlowClientResult } from './slow-client.js';
 export { describeIdempotentCreates, listedCount, postWithKey, type IdempotentCaller } from './idempotency-contract.js';

@@ -1,5 +1,5 @@
 import type { CalendarProvider } from '@app/contracts';
-import type { ServiceContext } from '@app/service-kit';
+import type { LabelledCounter, ServiceContext } from '@app/service-kit';
 import type { SchedulingClient } from '../clients/scheduling.client.js';
 import type { SyncPolicy } from '../domain/sync-decision.js';
 import type { KeyRing } from '../domain/token-cipher.js';
@@ -22,4 +22,6 @@ export interface UseCaseContext extends ServiceContext {
   syncPolicy: SyncPolicy;
   /** Wakes the sync loop (a connection became due). */
   wakeSync: () => void;
+  /** `calendar_sync_outcomes_total`: one per finished sync, by provider and outcome. */
+  syncOutcomes: LabelledCounter<'provider' | 'outcome'>;
 }

@@ -55,6 +55,7 @@ export async function syncConnection(ctx: UseCaseContext, { claim, signal, stopp
     tokens: tokensToStore(ctx.ring, claim, tokens),
   });
   if (committed) ctx.relay.wake();
+  ctx.syncOutcomes.inc({ provider: claim.provider, outcome: outcomeLabel(outcome) });
   const level = decision.status === 'active' ? 'debug' : 'warn';
   ctx.log[level](
     {
@@ -67,6 +68,13 @@ export async function syncConnection(ctx: UseCaseContext, { claim, signal, stopp
     },
     'calendar sync finished',
   );
+}
+
+/** The metric's label: a read is `ok`, `partial` when some of the calendars could not be read, `failed` when none could. */
+function outcomeLabel(outcome: SyncOutcome): string {
+  if (outcome.kind !== 'read') return outcome.kind;
+  if (outcome.failedCalendars.length === 0) return 'ok';
+  return outcome.readCalendars > 0 ? 'partial' : 'failed';
 }
 
 function outcomeOfReads(reads: CalendarRead[]): SyncOutcome {
