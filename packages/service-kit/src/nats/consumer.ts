@@ -55,12 +55,14 @@ export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise
   });
   const consumer = await bus.js.consumers.get(stream, durable);
   bus.metrics?.watchConsumer(bus.jsm, stream, durable);
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: PULL_BATCH });
   const handlers: Handlers = new Map(options.handlers.map((handler) => [bus.subject(handler.contract.subject), handler]));
 
-  const queue = new ArrivalQueue<JsMsg>();
+  // At most one pull batch waits beside the one being applied: a backlog stays on the server, and no message waits
+  // here until its ack_wait runs out and the server sends it again.
+  const queue = new ArrivalQueue<JsMsg>(PULL_BATCH);
   const reading = (async () => {
-    for await (const msg of messages) queue.push(msg);
+    for await (const msg of messages) await queue.push(msg);
   })().finally(() => queue.end());
   const applying = (async () => {
     for (let batch = await queue.takeAll(); batch.length > 0; batch = await queue.takeAll())
@@ -74,6 +76,9 @@ export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise
     },
   };
 }
+
+/** Messages a pull asks for, and how many may wait to be applied. */
+const PULL_BATCH = 64;
 
 /** Handlers by prefixed subject: how an event finds its handler. */
 type Handlers = Map<string, EventHandler>;
