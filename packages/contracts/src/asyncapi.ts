@@ -25,10 +25,12 @@ export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopolo
   const channels: Json = {};
   const operations: Json = {};
   const messages: Json = {};
+  const schemas: Json = {};
   for (const [service, entry] of sorted(Object.entries(topology))) {
     for (const contract of entry.publishes?.events ?? []) {
       const versions = versionsOf(contract);
-      for (const { version, data } of versions) messages[eventMessageName(contract.subject, version)] = message(contract, version, data);
+      for (const { version, data } of versions)
+        messages[eventMessageName(contract.subject, version)] = message(contract, version, data, schemas);
       channels[contract.subject] = {
         address: contract.subject,
         description: `Published by ${service} on the stream ${entry.publishes?.name ?? ''} after its change commits.`,
@@ -79,7 +81,7 @@ export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopolo
     defaultContentType: 'application/json',
     channels: sortedObject(channels),
     operations: sortedObject(operations),
-    components: { messages: sortedObject(messages) },
+    components: { messages: sortedObject(messages), ...(Object.keys(schemas).length > 0 && { schemas: sortedObject(schemas) }) },
   };
 }
 
@@ -94,10 +96,20 @@ function versionsOf(contract: EventContract<z.ZodType>): { version: number; data
   return contract.previous ? [current, { version: contract.version - 1, data: contract.previous.data }] : [current];
 }
 
-function message(contract: EventContract<z.ZodType>, version: number, data: z.ZodType): Json {
+/**
+ * The message of one version of an event. Named schemas it contains (the API records events carry, `.meta({id})` in the
+ * contracts) go to `schemas`, the document's `components.schemas`, once, and the payload refers to them there.
+ */
+function message(contract: EventContract<z.ZodType>, version: number, data: z.ZodType, schemas: Json): Json {
   const envelope = eventEnvelopeSchema.extend({ type: z.literal(contract.subject), schema_version: z.literal(version), data });
   // Input shape: what a consumer accepts (fields it does not know are ignored, not refused).
-  const { $schema: _dialect, ...payload } = z.toJSONSchema(envelope, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+  const generated = z.toJSONSchema(envelope, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+  const {
+    $schema: _dialect,
+    definitions,
+    ...payload
+  } = JSON.parse(JSON.stringify(generated).replaceAll('"#/definitions/', '"#/components/schemas/')) as Json;
+  Object.assign(schemas, definitions);
   const properties = payload.properties as Json;
   properties.schema_version = { type: 'integer', const: version, description: "The version of `data`'s schema." };
   return {

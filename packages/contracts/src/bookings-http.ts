@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { bookingStatusSchema } from './bookings.js';
-import { locationTypeSchema } from './events.js';
+import { bookingStatusSchema } from './booking-status.js';
+import { locationTypeSchema } from './location-type.js';
 import { paginationQuerySchema } from './pagination.js';
 import { instantSchema, localDateSchema, queryBooleanSchema, uuidSchema, zoneNameSchema } from './scalars.js';
 import { strictFields } from './strict.js';

@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { bookingStatusSchema } from './booking-status.js';
+import { bookingRecordSchema } from './bookings-http.js';
 import { defineEvent, defineStream } from './messaging.js';
-
-export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED', 'NO_SHOW'] as const;
-export const bookingStatusSchema = z.enum(BOOKING_STATUSES, { message: `must be one of ${BOOKING_STATUSES.join(', ')}` });
-export type BookingStatus = z.infer<typeof bookingStatusSchema>;
+import { publicRecord } from './public-record.js';
 
 /**
  * What every booking event carries: the booking's state after the change. `version` grows by one with
@@ -17,6 +16,7 @@ export const bookingStateSchema = z.object({
   start_time: z.iso.datetime(),
   end_time: z.iso.datetime(),
   version: z.number().int().min(1),
+  record: publicRecord(bookingRecordSchema),
 });
 export type BookingState = z.infer<typeof bookingStateSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, defineStream } from './messaging.js';
+import { publicRecord } from './public-record.js';
 import { paginationQuerySchema } from './pagination.js';
 import { instantSchema } from './scalars.js';
 import { strictFields } from './strict.js';
@@ -33,35 +34,6 @@ export const calendarConnectionRemovedEvent = defineEvent(
 
 /** The events the scheduling projection consumes. */
 export const CALENDAR_EVENTS = [calendarBusyUpdatedEvent, calendarConnectionRemovedEvent] as const;
-
-/** A connection was created (by token or OAuth); its first sync follows. */
-export const calendarConnectionCreatedEvent = defineEvent(
-  'calendar.connection.created',
-  z.object({
-    connection_id: z.uuid(),
-    schedule_id: z.uuid(),
-    provider: z.enum(['google', 'outlook']),
-    calendar_ids: z.array(z.string()),
-  }),
-);
-
-/** A sync moved the connection between `active`, `error` and `reauth_required`. */
-export const calendarConnectionStatusChangedEvent = defineEvent(
-  'calendar.connection.status_changed',
-  z.object({
-    connection_id: z.uuid(),
-    schedule_id: z.uuid(),
-    status: z.enum(['active', 'error', 'reauth_required']),
-    previous_status: z.enum(['active', 'error', 'reauth_required']),
-    last_error: z.string().nullable(),
-  }),
-);
-
-export const CALENDAR_STREAM = defineStream('CALENDAR', [
-  ...CALENDAR_EVENTS,
-  calendarConnectionCreatedEvent,
-  calendarConnectionStatusChangedEvent,
-]);
 
 // ---- HTTP: /api/v1/calendar-connections (calendar-sync service) ----
 
@@ -133,6 +105,39 @@ export const calendarConnectionSchema = z
   })
   .meta({ id: 'CalendarConnection' });
 export type CalendarConnection = z.infer<typeof calendarConnectionSchema>;
+
+// ---- Connection events: after the record they carry ----
+
+/** A connection was created (by token or OAuth); its first sync follows. */
+export const calendarConnectionCreatedEvent = defineEvent(
+  'calendar.connection.created',
+  z.object({
+    connection_id: z.uuid(),
+    schedule_id: z.uuid(),
+    provider: z.enum(['google', 'outlook']),
+    calendar_ids: z.array(z.string()),
+    record: publicRecord(calendarConnectionSchema),
+  }),
+);
+
+/** A sync moved the connection between `active`, `error` and `reauth_required`. */
+export const calendarConnectionStatusChangedEvent = defineEvent(
+  'calendar.connection.status_changed',
+  z.object({
+    connection_id: z.uuid(),
+    schedule_id: z.uuid(),
+    status: z.enum(['active', 'error', 'reauth_required']),
+    previous_status: z.enum(['active', 'error', 'reauth_required']),
+    last_error: z.string().nullable(),
+    record: publicRecord(calendarConnectionSchema),
+  }),
+);
+
+export const CALENDAR_STREAM = defineStream('CALENDAR', [
+  ...CALENDAR_EVENTS,
+  calendarConnectionCreatedEvent,
+  calendarConnectionStatusChangedEvent,
+]);
 
 /** GET /api/v1/calendar-connections */
 export const listCalendarConnectionsQuerySchema = paginationQuerySchema.extend({

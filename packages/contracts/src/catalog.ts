@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { mediaFileSchema, productSchema } from './catalog-http.js';
 import { defineEvent, defineStream } from './messaging.js';
+import { publicRecord } from './public-record.js';
 
 /** A product's state after the change (prices in dollars, as in the API). */
 const product = z.object({
@@ -10,6 +12,7 @@ const product = z.object({
   price: z.number().optional(),
   stock: z.number().int().nullable().optional(),
   featured_image_id: z.uuid().nullable().optional(),
+  record: publicRecord(productSchema),
 });
 export const productCreatedEvent = defineEvent('catalog.product.created', product);
 /** Also sent when the product's image gallery changes (attach, reorder, feature, detach). */
@@ -24,6 +27,7 @@ export const mediaCreatedEvent = defineEvent(
     width: z.number().int().optional(),
     height: z.number().int().optional(),
     url: z.string().optional(),
+    record: publicRecord(mediaFileSchema),
   }),
 );
 export const mediaDeletedEvent = defineEvent('catalog.media.deleted', z.object({ id: z.uuid() }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { locationTypeSchema } from './events.js';
+import { locationTypeSchema } from './location-type.js';
 import { allOptional, optionalText, titleText } from './events-http-fields.js';
 import { strictFields } from './strict.js';
 import { paginationQuerySchema } from './pagination.js';

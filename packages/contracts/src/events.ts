@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { eventTypeRecordSchema } from './event-types-http.js';
+import { eventRecordSchema, registrationRecordSchema } from './events-http.js';
+import { locationTypeSchema } from './location-type.js';
 import { defineEvent, defineRequest, defineStream } from './messaging.js';
-
-export const LOCATION_TYPES = ['in_person', 'phone', 'video', 'custom'] as const;
-export const locationTypeSchema = z.enum(LOCATION_TYPES, { message: `must be one of ${LOCATION_TYPES.join(', ')}` });
+import { publicRecord } from './public-record.js';
 
 /** `events.event_type.get`: an event type of the organization (active or not); NOT_FOUND otherwise. */
 export const eventTypeGetRequest = defineRequest(
@@ -20,19 +21,16 @@ export const eventTypeGetRequest = defineRequest(
 );
 
 const idOnly = z.object({ id: z.uuid() });
-export const eventCreatedEvent = defineEvent('events.event.created', idOnly.extend({ status: z.string() }));
-export const eventUpdatedEvent = defineEvent('events.event.updated', idOnly.extend({ status: z.string() }));
+const eventState = idOnly.extend({ status: z.string(), record: publicRecord(eventRecordSchema) });
+export const eventCreatedEvent = defineEvent('events.event.created', eventState);
+export const eventUpdatedEvent = defineEvent('events.event.updated', eventState);
 export const eventDeletedEvent = defineEvent('events.event.deleted', idOnly);
-export const registrationCreatedEvent = defineEvent(
-  'events.registration.created',
-  idOnly.extend({ event_id: z.uuid(), quantity: z.number().int() }),
-);
-export const registrationCancelledEvent = defineEvent(
-  'events.registration.cancelled',
-  idOnly.extend({ event_id: z.uuid(), quantity: z.number().int() }),
-);
-export const eventTypeCreatedEvent = defineEvent('events.event_type.created', idOnly.extend({ slug: z.string() }));
-export const eventTypeUpdatedEvent = defineEvent('events.event_type.updated', idOnly.extend({ slug: z.string() }));
+const registrationState = idOnly.extend({ event_id: z.uuid(), quantity: z.number().int(), record: publicRecord(registrationRecordSchema) });
+export const registrationCreatedEvent = defineEvent('events.registration.created', registrationState);
+export const registrationCancelledEvent = defineEvent('events.registration.cancelled', registrationState);
+const eventTypeState = idOnly.extend({ slug: z.string(), record: publicRecord(eventTypeRecordSchema) });
+export const eventTypeCreatedEvent = defineEvent('events.event_type.created', eventTypeState);
+export const eventTypeUpdatedEvent = defineEvent('events.event_type.updated', eventTypeState);
 export const eventTypeDeletedEvent = defineEvent('events.event_type.deleted', idOnly);
 
 export const EVENTS_SERVICE_EVENTS = [

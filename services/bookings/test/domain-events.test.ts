@@ -41,14 +41,15 @@ describe('booking domain events', () => {
       'x-request-id': 'req-create-1',
     });
     const id = String(created.body.data.id);
-    await call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, { status: 'CONFIRMED' });
+    const path = `/api/v1/bookings/${id}`;
+    const confirmed = await call(suite.bookings, organizationId, 'PATCH', path, { status: 'CONFIRMED' });
     const moved = interval(day, 10 * 60);
-    await call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, moved);
-    await call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, { title: 'Renamed' });
-    await call(suite.bookings, organizationId, 'DELETE', `/api/v1/bookings/${id}`);
+    const rescheduled = await call(suite.bookings, organizationId, 'PATCH', path, moved);
+    const renamed = await call(suite.bookings, organizationId, 'PATCH', path, { title: 'Renamed' });
+    const cancelled = await call(suite.bookings, organizationId, 'DELETE', path);
+    const fetched = await call(suite.bookings, organizationId, 'GET', path);
 
     const events = await eventsOf(id, 5);
-    const base = { booking_id: id, schedule_id: scheduleId, event_type_id: null };
     expect(events.map((e) => [e.type, e.data.version])).toEqual([
       ['bookings.booking.created', 1],
       ['bookings.booking.status_changed', 2],
@@ -57,9 +58,18 @@ describe('booking domain events', () => {
       ['bookings.booking.cancelled', 5],
     ]);
     expect(events[0]).toMatchObject({ organization_id: organizationId, correlation_id: 'req-create-1', schema_version: 1 });
-    expect(events[0]?.data).toEqual({ ...base, status: 'PENDING', ...times, version: 1 });
-    expect(events[1]?.data).toEqual({ ...base, status: 'CONFIRMED', ...times, version: 2, previous_status: 'PENDING' });
-    expect(events[2]?.data).toEqual({
+    // Each carries the booking as the API answered that change (event-carried state); the last one is what GET shows.
+    const records = [created, confirmed, rescheduled, renamed, cancelled].map((response) => response.body.data);
+    const state = (index: number) => {
+      const { record, ...rest } = events[index]?.data ?? {};
+      expect(record).toEqual(records[index]);
+      return rest;
+    };
+    expect(records[4]).toEqual(fetched.body.data);
+    const base = { booking_id: id, schedule_id: scheduleId, event_type_id: null };
+    expect(state(0)).toEqual({ ...base, status: 'PENDING', ...times, version: 1 });
+    expect(state(1)).toEqual({ ...base, status: 'CONFIRMED', ...times, version: 2, previous_status: 'PENDING' });
+    expect(state(2)).toEqual({
       ...base,
       status: 'CONFIRMED',
       ...moved,
@@ -67,8 +77,8 @@ describe('booking domain events', () => {
       previous_start_time: times.start_time,
       previous_end_time: times.end_time,
     });
-    expect(events[3]?.data).toEqual({ ...base, status: 'CONFIRMED', ...moved, version: 4, changed: ['title'] });
-    expect(events[4]?.data).toEqual({ ...base, status: 'CANCELLED', ...moved, version: 5, previous_status: 'CONFIRMED' });
+    expect(state(3)).toEqual({ ...base, status: 'CONFIRMED', ...moved, version: 4, changed: ['title'] });
+    expect(state(4)).toEqual({ ...base, status: 'CANCELLED', ...moved, version: 5, previous_status: 'CONFIRMED' });
     expect(new Set(events.map((e) => e.id)).size).toBe(5);
   });
 

@@ -58,11 +58,13 @@ describe('POST /api/v1/calendar-connections', () => {
   });
 
   it('when a connection is created, then calendar.connection.created is published', async () => {
-    const created = new EventCollector<{ connection_id: string }>(suite.running, 'calendar.connection.created');
+    const created = new EventCollector<{ connection_id: string; record: unknown }>(suite.running, 'calendar.connection.created');
     const org = newOrganization();
     const connection = await createConnection(suite.running, org.headers, body());
     const event = await created.waitFor((e) => e.data.connection_id === connection.id, 'calendar.connection.created');
     expect(event.organization_id).toBe(org.id);
+    // The record as the create answered it (event-carried state).
+    expect(event.data.record).toEqual(connection);
     created.stop();
   });
 

@@ -197,8 +197,13 @@ describe('Google sync', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'CONFLICT' });
+    // The record as GET shows it after the change (event-carried state).
     expect(await outboxEvents(running, 'calendar.connection.status_changed', connection.id)).toEqual([
-      expect.objectContaining({ status: 'reauth_required', previous_status: 'active' }),
+      expect.objectContaining({
+        status: 'reauth_required',
+        previous_status: 'active',
+        record: await readConnection(running, org.headers, connection.id),
+      }),
     ]);
   });
 

@@ -204,7 +204,7 @@ describe('POST /api/v1/media', () => {
     events.close();
     expect(event).toMatchObject({
       type: 'catalog.media.created',
-      data: { id: media.id, mime_type: 'image/png', size: media.size, width: 4, height: 5 },
+      data: { id: media.id, mime_type: 'image/png', size: media.size, width: 4, height: 5, record: media },
     });
   });
 });

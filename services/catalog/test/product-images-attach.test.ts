@@ -156,6 +156,9 @@ describe('POST /api/v1/products/{id}/images', () => {
     await attach(nth(media, 0).id, { is_featured: true });
     const [event] = await events.waitFor((e) => e.organization_id === client.organizationId);
     events.close();
-    expect(event?.data).toMatchObject({ id: product.id, featured_image_id: nth(media, 0).id });
+    // The record carries the gallery change as GET shows it: the featured image, with its URL.
+    const shown = (await client.get(`/api/v1/products/${product.id}`)).json().data;
+    expect(shown.featured_image).toMatchObject({ id: nth(media, 0).id });
+    expect(event?.data).toMatchObject({ id: product.id, featured_image_id: nth(media, 0).id, record: shown });
   });
 });

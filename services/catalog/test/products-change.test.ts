@@ -108,10 +108,11 @@ describe('PATCH /api/v1/products/{id}', () => {
     const events = new EventRecorder(catalog.running, ['catalog.product.updated']);
     const c = client();
     const product = await c.product();
-    await c.patch(`/api/v1/products/${product.id}`, { status: 'published' });
+    const updated = (await c.patch(`/api/v1/products/${product.id}`, { status: 'published' })).json().data;
     const [event] = await events.waitFor((e) => e.organization_id === c.organizationId);
     events.close();
-    expect(event?.data).toMatchObject({ id: product.id, status: 'published' });
+    expect(event?.data).toMatchObject({ id: product.id, status: 'published', record: updated });
+    expect(updated).toMatchObject({ status: 'published' });
   });
 });
 

@@ -140,6 +140,9 @@ describe('POST /api/v1/products', () => {
       price: 12.5,
       stock: 3,
       featured_image_id: null,
+      // The record as the API shows it: what the create answered, and GET still shows.
+      record: product,
     });
+    expect((await c.get(`/api/v1/products/${product.id}`)).json().data).toEqual(product);
   });
 });

@@ -26,21 +26,25 @@ afterAll(async () => {
 describe('domain events', () => {
   it('when an event and its registrations change, then each change is published once, in order', async () => {
     const api = client(running);
-    const id = String(data(await api.post('/api/v1/events', openEvent({ status: 'draft', slots: 3 }))).id);
-    await api.patch(`/api/v1/events/${id}`, { status: 'published' });
+    const created = data(await api.post('/api/v1/events', openEvent({ status: 'draft', slots: 3 })));
+    const id = String(created.id);
+    const published = data(await api.patch(`/api/v1/events/${id}`, { status: 'published' }));
     const registration = data(await api.post(`/api/v1/events/${id}/registrations`, { name: 'A', email: 'a@example.com', quantity: 2 }));
     await api.delete(`/api/v1/events/${id}/registrations/${String(registration.id)}`);
+    const [cancelled] = data(await api.get(`/api/v1/events/${id}/registrations?status=cancelled`)) as unknown as Record<string, unknown>[];
     await api.delete(`/api/v1/events/${id}`);
 
     const envelopes = await listener.forOrganization(api.organizationId, 5);
 
+    // Each carries the record as the API showed it after that change (event-carried state); a deletion only the id.
     expect(envelopes.map((envelope) => [envelope.type, envelope.data])).toEqual([
-      ['events.event.created', { id, status: 'draft' }],
-      ['events.event.updated', { id, status: 'published' }],
-      ['events.registration.created', { id: registration.id, event_id: id, quantity: 2 }],
-      ['events.registration.cancelled', { id: registration.id, event_id: id, quantity: 2 }],
+      ['events.event.created', { id, status: 'draft', record: created }],
+      ['events.event.updated', { id, status: 'published', record: published }],
+      ['events.registration.created', { id: registration.id, event_id: id, quantity: 2, record: registration }],
+      ['events.registration.cancelled', { id: registration.id, event_id: id, quantity: 2, record: cancelled }],
       ['events.event.deleted', { id }],
     ]);
+    expect(cancelled).toMatchObject({ id: registration.id, status: 'cancelled', cancelled_at: expect.any(String) });
     expect(new Set(envelopes.map((envelope) => envelope.id)).size).toBe(5);
     expect(envelopes[0]).toMatchObject({
       organization_id: api.organizationId,
@@ -51,15 +55,17 @@ describe('domain events', () => {
 
   it('when an event type is created, updated and deleted, then each change is published', async () => {
     const api = client(running);
-    const id = String(data(await api.post('/api/v1/event-types', { title: 'Sync', duration: 30 })).id);
-    await api.patch(`/api/v1/event-types/${id}`, { slug: 'sync-call' });
+    const created = data(await api.post('/api/v1/event-types', { title: 'Sync', duration: 30 }));
+    const id = String(created.id);
+    const renamed = data(await api.patch(`/api/v1/event-types/${id}`, { slug: 'sync-call' }));
+    expect(data(await api.get(`/api/v1/event-types/${id}`))).toEqual(renamed);
     await api.delete(`/api/v1/event-types/${id}`);
 
     const envelopes = await listener.forOrganization(api.organizationId, 3);
 
     expect(envelopes.map((envelope) => [envelope.type, envelope.data])).toEqual([
-      ['events.event_type.created', { id, slug: 'sync' }],
-      ['events.event_type.updated', { id, slug: 'sync-call' }],
+      ['events.event_type.created', { id, slug: 'sync', record: created }],
+      ['events.event_type.updated', { id, slug: 'sync-call', record: renamed }],
       ['events.event_type.deleted', { id }],
     ]);
   });

@@ -11,6 +11,7 @@ import { planCancel, planUpdate, type UpdatePlan, type UpdateRequest, type Updat
 import { findBooking, lockBooking, saveBooking } from '../db/booking.repository.js';
 import { retryOnDeadlock } from '../db/deadlock-retry.js';
 import { lockSchedule } from '../db/schedule-lock.js';
+import { presentBooking } from '../routes/presenters.js';
 import type { UseCaseContext } from './context.js';
 import { slotTakenIfOverlap } from './create-booking.use-case.js';
 
@@ -83,7 +84,7 @@ export async function cancelBooking(ctx: UseCaseContext, caller: Caller, rawId: 
 async function recordSteps(tx: Queryable, steps: UpdateStep[], caller: Caller): Promise<void> {
   const context = eventContextOf(caller);
   for (const step of steps) {
-    const state = bookingState(step.after);
+    const state = { ...bookingState(step.after), record: presentBooking(step.after) };
     if (step.kind === 'updated') {
       await recordEvent(tx, bookingUpdatedEvent, { ...state, changed: step.changed }, context);
     } else if (step.kind === 'rescheduled') {

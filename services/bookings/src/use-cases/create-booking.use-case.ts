@@ -39,7 +39,7 @@ export async function createBooking(
     { id: randomUUID(), organizationId: caller.organizationId, scheduleTimezone: schedule.timezone },
     ctx.now(),
   );
-  const event = outboxEvent(bookingCreatedEvent, bookingState(booking), eventContextOf(caller));
+  const event = outboxEvent(bookingCreatedEvent, { ...bookingState(booking), record: presentBooking(booking) }, eventContextOf(caller));
   const first = reservation && { reservation, statusCode: 201, body: { data: presentBooking(booking) } };
   let inserted: boolean;
   try {

@@ -5,6 +5,7 @@ import type { SealedTokens } from '../domain/connection-tokens.js';
 import type { SyncDecision } from '../domain/sync-decision.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { CalendarRead } from '../providers/calendar-reader.js';
+import { presentConnection } from '../routes/presenters.js';
 import type { ClaimedConnection } from './sync.repository.js';
 
 export interface SyncResult {
@@ -43,7 +44,7 @@ export async function finishSync(prisma: PrismaClient, result: SyncResult): Prom
       current.requested_meanwhile && decision.nextSyncAt
         ? new Date(Math.max(now.getTime(), decision.retryNotBefore?.getTime() ?? 0))
         : decision.nextSyncAt;
-    await tx.calendarConnection.update({
+    const updated = await tx.calendarConnection.update({
       where: { id: claim.id },
       data: {
         status: decision.status,
@@ -69,6 +70,7 @@ export async function finishSync(prisma: PrismaClient, result: SyncResult): Prom
           status: decision.status,
           previous_status: current.status,
           last_error: decision.lastError,
+          record: presentConnection(updated),
         },
         { organizationId: claim.organizationId },
       );

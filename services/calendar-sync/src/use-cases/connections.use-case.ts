@@ -36,7 +36,13 @@ export async function createConnection(ctx: UseCaseContext, caller: Caller, inpu
       timeZone: schedule.timezone,
       tokens: sealTokens(ctx.ring, id, input.tokens),
     });
-    const data = { connection_id: id, schedule_id: created.scheduleId, provider: input.provider, calendar_ids: input.calendarIds };
+    const data = {
+      connection_id: id,
+      schedule_id: created.scheduleId,
+      provider: input.provider,
+      calendar_ids: input.calendarIds,
+      record: presentConnection(created),
+    };
     await recordEvent(tx, calendarConnectionCreatedEvent, data, eventContextOf(caller));
     return created;
   });

@@ -31,7 +31,8 @@ export async function createMedia(
         altText,
       });
       const url = mediaUrl(ctx.publicBaseUrl, created);
-      const data = { id: created.id, mime_type: facts.mime, size: facts.size, width: facts.width, height: facts.height, url };
+      const record = presentMedia(created, ctx.publicBaseUrl);
+      const data = { id: created.id, mime_type: facts.mime, size: facts.size, width: facts.width, height: facts.height, url, record };
       await recordEvent(tx, mediaCreatedEvent, data, eventContextOf(caller));
       return created;
     });

@@ -26,7 +26,7 @@ async function changeGallery(
       const product = await lockProduct(tx, caller.organizationId, productId);
       if (!product) throw productNotFound();
       const imageId = await change(tx, product);
-      const state = await recordProductState(tx, caller, productId, productUpdatedEvent);
+      const state = await recordProductState(tx, caller, productId, productUpdatedEvent, ctx.publicBaseUrl);
       const image = await images.findImage(tx, productId, imageId);
       if (!image) throw imageNotFound();
       return { image, featuredImageId: state.featured_image_id };
@@ -92,7 +92,7 @@ export async function deleteImage(
     if (!image) throw imageNotFound();
     await images.removeImage(tx, product.id, image.id, image.order_index);
     if (product.featured_image_id === image.media_file_id) await updateProduct(tx, product.id, { featuredImageId: null });
-    await recordProductState(tx, caller, product.id, productUpdatedEvent);
+    await recordProductState(tx, caller, product.id, productUpdatedEvent, ctx.publicBaseUrl);
   });
   ctx.relay.wake();
   return { id: input.imageId.toLowerCase(), deleted: true };

@@ -54,7 +54,7 @@ export async function createProduct(ctx: UseCaseContext, caller: Caller, body: C
           stock: body.stock ?? null,
           featuredImageId: body.featured_image_id ?? null,
         });
-        return recordProductState(tx, caller, id, productCreatedEvent);
+        return recordProductState(tx, caller, id, productCreatedEvent, ctx.publicBaseUrl);
       });
       ctx.relay.wake();
       return presentProduct(view, ctx.publicBaseUrl);
@@ -115,7 +115,7 @@ export async function updateProduct(
         stock: body.stock,
         featuredImageId: body.featured_image_id,
       });
-      return recordProductState(tx, caller, id, productUpdatedEvent);
+      return recordProductState(tx, caller, id, productUpdatedEvent, ctx.publicBaseUrl);
     });
     ctx.relay.wake();
     return presentProduct(view, ctx.publicBaseUrl);

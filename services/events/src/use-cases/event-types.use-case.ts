@@ -18,11 +18,17 @@ import {
 } from '../db/event-type.repository.js';
 import type { Db } from '../db/prisma.js';
 import { firstFreeSlug, slugFromTitle } from '../domain/slug.js';
+import { presentEventType } from '../routes/presenters.js';
 import { write, type UseCaseContext } from './context.js';
 
 const SLUG_TAKEN_MESSAGE = 'An event type with this slug already exists';
 /** Each attempt loses only to a slug committed meanwhile, so this bounds a burst of same-title creates. */
 const MAX_SLUG_ATTEMPTS = 100;
+
+/** An event type's domain event data: id and slug, and the record as `GET` shows it. */
+function eventTypeData(eventType: EventTypeRow) {
+  return { id: eventType.id, slug: eventType.slug, record: presentEventType(eventType) };
+}
 
 export async function createEventType(ctx: UseCaseContext, caller: Caller, body: CreateEventTypeBody): Promise<EventTypeRow> {
   const state: Omit<EventTypeState, 'slug'> = {
@@ -40,7 +46,7 @@ export async function createEventType(ctx: UseCaseContext, caller: Caller, body:
       ? await insertEventTypeUnlessSlugTaken(tx, caller.organizationId, { ...state, slug: body.slug })
       : await insertWithGeneratedSlug(tx, caller.organizationId, state);
     if (!eventType) throw new AppError('SLUG_TAKEN', SLUG_TAKEN_MESSAGE);
-    await recordEvent(tx, eventTypeCreatedEvent, { id: eventType.id, slug: eventType.slug }, eventContextOf(caller));
+    await recordEvent(tx, eventTypeCreatedEvent, eventTypeData(eventType), eventContextOf(caller));
     return eventType;
   });
 }
@@ -96,7 +102,7 @@ export async function updateEventType(
     return await write(ctx, async (tx) => {
       const eventType = await updateEventTypeRow(tx, caller.organizationId, id, state);
       if (!eventType) throw notFound('Event type');
-      await recordEvent(tx, eventTypeUpdatedEvent, { id: eventType.id, slug: eventType.slug }, eventContextOf(caller));
+      await recordEvent(tx, eventTypeUpdatedEvent, eventTypeData(eventType), eventContextOf(caller));
       return eventType;
     });
   } catch (error) {

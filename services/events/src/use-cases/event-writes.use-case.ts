@@ -5,7 +5,13 @@ import { deleteEvent as deleteEventRow, insertEvent, lockEvent, updateEvent as u
 import type { EventRow, EventState } from '../db/event.repository.js';
 import { canTransition, transitionMessage } from '../domain/event-status.js';
 import { eventInstants, type LocalEventTime } from '../domain/event-time.js';
+import { presentEvent } from '../routes/presenters.js';
 import { write, type UseCaseContext } from './context.js';
+
+/** An event's domain event data: its id and status, and the record as `GET` shows it (without counts, as by default). */
+function eventData(event: EventRow) {
+  return { id: event.id, status: event.status, record: presentEvent({ ...event, placesTaken: undefined }) };
+}
 
 export async function createEvent(ctx: UseCaseContext, caller: Caller, body: CreateEventBody): Promise<EventRow> {
   const state: EventState = {
@@ -25,7 +31,7 @@ export async function createEvent(ctx: UseCaseContext, caller: Caller, body: Cre
   };
   return write(ctx, async (tx) => {
     const event = await insertEvent(tx, caller.organizationId, state);
-    await recordEvent(tx, eventCreatedEvent, { id: event.id, status: event.status }, eventContextOf(caller));
+    await recordEvent(tx, eventCreatedEvent, eventData(event), eventContextOf(caller));
     return event;
   });
 }
@@ -49,7 +55,7 @@ export async function updateEvent(
     if (next.slots !== null && next.slots < current.placesTaken)
       throw new AppError('CONFLICT', `slots cannot be lower than the ${current.placesTaken} places already taken`);
     const event = await updateEventRow(tx, id, next);
-    await recordEvent(tx, eventUpdatedEvent, { id: event.id, status: event.status }, eventContextOf(caller));
+    await recordEvent(tx, eventUpdatedEvent, eventData(event), eventContextOf(caller));
     return event;
   });
 }

@@ -9,6 +9,7 @@ import {
   type RegistrationRow,
 } from '../db/registration.repository.js';
 import { registrationRefusal } from '../domain/registration-policy.js';
+import { presentRegistration } from '../routes/presenters.js';
 import { write, type UseCaseContext } from './context.js';
 
 const REFUSALS = {
@@ -35,7 +36,7 @@ export async function register(
     await recordEvent(
       tx,
       registrationCreatedEvent,
-      { id: registration.id, event_id: eventId, quantity: registration.quantity },
+      { id: registration.id, event_id: eventId, quantity: registration.quantity, record: presentRegistration(registration) },
       eventContextOf(caller),
     );
     return registration;
@@ -67,7 +68,12 @@ export async function cancelRegistration(
       if (!existing) throw notFound('Registration');
       throw new AppError('INVALID_TRANSITION', `Cannot transition from ${existing.status} to cancelled`);
     }
-    await recordEvent(tx, registrationCancelledEvent, { id, event_id: eventId, quantity: registration.quantity }, eventContextOf(caller));
+    await recordEvent(
+      tx,
+      registrationCancelledEvent,
+      { id, event_id: eventId, quantity: registration.quantity, record: presentRegistration(registration) },
+      eventContextOf(caller),
+    );
     return registration;
   });
 }
