@@ -1,7 +1,8 @@
 // `npm run bench`: starts the stack on its own database (or targets BENCH_URL), seeds data, runs every
 // scenario of bench/scenarios/*.mjs plus baselines measured in the same run (a bare Fastify route, the
 // gateway's trivial route, the bare proxy of bench/ceiling), and — for scenarios marked `ceiling` — the same
-// requests against bench/ceiling's bare proxy and service (BENCH_CEILING=0 skips them). Prints one table
+// requests against bench/ceiling's bare proxy and service (BENCH_CEILING=0 skips them); a scenario with `relativeTo` is
+// also compared with the named scenario of the same run (`vs_relative`). Prints one table
 // and writes bench/results/latest.json. Numbers, never pass/fail: a benchmark does not fail on timing.
 import { ensureModernNode } from '../scripts/ensure-node.mjs';
 ensureModernNode();
@@ -48,6 +49,7 @@ async function main() {
       console.log(`${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
       const result = await measure(scenario.name, ctx, scenario.requests(state, ctx), scenario.options);
       result.goal = scenario.goal;
+      if (scenario.relativeTo) result.relative_to = scenario.relativeTo;
       if (scenario.verify) result.verified = await scenario.verify(state, ctx).catch((error) => `FAILED: ${error.message}`);
       if (scenario.ceiling && bare) await measureCeiling(scenario, ctx, bare, result);
       results.push(result);
@@ -219,6 +221,9 @@ function report(results) {
   for (const row of results) {
     row.vs_bare_fastify = bare.rps ? +(row.rps / bare.rps).toFixed(3) : null;
     row.vs_gateway_baseline = gateway?.rps ? +(row.rps / gateway.rps).toFixed(3) : null;
+    // A scenario measured against another of the same run (the same search, among more data).
+    const other = row.relative_to && results.find((candidate) => candidate.scenario === row.relative_to);
+    if (other?.rps) row.vs_relative = +(row.rps / other.rps).toFixed(3);
   }
   const columns = [
     'scenario',
@@ -231,6 +236,7 @@ function report(results) {
     'vs_gateway_baseline',
     'ceiling_rps',
     'vs_ceiling',
+    'vs_relative',
     'goal',
     'verified',
   ];

@@ -4,15 +4,15 @@
 // gateway → service → Postgres can serve on this machine. Run by bench/run.mjs; never part of the stack.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { bookingCreatedEvent, createBookingBodySchema } from '@app/contracts';
+import { bookingCreatedEvent, createBookingBodySchema, slotsQuerySchema } from '@app/contracts';
 import { createPool } from '@app/service-kit';
-import { insertBookingStatement } from '../../services/bookings/dist/db/create-booking.statement.js';
+import { insertBookingStatement } from '../../services/bookings/dist/db/booking-create.repository.js';
 import { outboxEvent } from '../../services/bookings/dist/db/outbox-event.js';
-import { toBookingRecord } from '../../services/bookings/dist/domain/booking-record.js';
 import { bookingState, newBooking } from '../../services/bookings/dist/domain/booking.js';
+import { presentBooking } from '../../services/bookings/dist/routes/presenters.js';
 import { listProducts } from '../../services/catalog/dist/db/product-list.query.js';
-import { listEvents } from '../../services/events/dist/db/event-list.query.js';
-import { findSlots } from '../../services/scheduling/dist/use-cases/slots.js';
+import { listEvents } from '../../services/events/dist/db/event-list.repository.js';
+import { findSlots } from '../../services/scheduling/dist/use-cases/slots.use-case.js';
 
 const { DATABASE_URL, ORGANIZATION_ID, PORT } = process.env;
 const pool = (schema) => createPool(DATABASE_URL, { max: 10, log: console, schema });
@@ -40,8 +40,9 @@ const routes = {
     return [200, { data: rows, meta: { total, ...page } }];
   },
   'GET /api/bookings/slots': async (query) => {
-    const slotsQuery = Object.fromEntries(query);
-    return [200, await findSlots(slotsQuery, ORGANIZATION_ID, { pool: pools.scheduling, now: () => new Date() })];
+    const slotsQuery = slotsQuerySchema.parse(Object.fromEntries(query));
+    const caller = { organizationId: ORGANIZATION_ID };
+    return [200, await findSlots({ pool: pools.scheduling, now: () => new Date() }, caller, slotsQuery)];
   },
   'POST /api/v1/bookings': async (_query, body) => {
     const booking = newBooking(
@@ -49,10 +50,12 @@ const routes = {
       { id: randomUUID(), organizationId: ORGANIZATION_ID, scheduleTimezone: 'UTC' },
       new Date(),
     );
-    const event = outboxEvent(bookingCreatedEvent, bookingState(booking), { organizationId: ORGANIZATION_ID, correlationId: booking.id });
+    const record = presentBooking(booking);
+    const data = { ...bookingState(booking), record };
+    const event = outboxEvent(bookingCreatedEvent, data, { organizationId: ORGANIZATION_ID, correlationId: booking.id });
     // Ceilings run on free slots only: an overlap would be a 500 here, and the bench reports non-2xx.
     await insertBookingStatement(pools.bookings, booking, event);
-    return [201, { data: toBookingRecord(booking) }];
+    return [201, { data: record }];
   },
 };
 

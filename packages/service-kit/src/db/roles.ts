@@ -5,7 +5,7 @@ import { identifier, schemaName } from './identifiers.js';
  * The extensions the services' migrations use, created once per database by the migration step (before any
  * service's migrations), in `public`, where every role finds their functions and operator classes.
  */
-const DATABASE_EXTENSIONS = ['btree_gist', 'pg_trgm'] as const;
+const DATABASE_EXTENSIONS = ['btree_gin', 'btree_gist', 'pg_trgm'] as const;
 
 /** The per-role limits that keep one stuck statement, lock wait or abandoned transaction from holding a connection. */
 export interface RoleTimeouts {

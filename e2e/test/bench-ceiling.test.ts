@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startBareStack } from '../../bench/ceiling/bare-stack.mjs';
+import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+
+/**
+ * `npm run bench` measures every scenario against a bare service built from the services' own statements (built
+ * `dist`). Nothing else runs that service, so a renamed module or a changed signature would only show when someone
+ * next benchmarks: this runs each of its routes once, on the migrated database of a real stack.
+ */
+describe('the bench ceiling’s bare service', () => {
+  let stack: E2eStack;
+  let bare: { url: string; stop(): Promise<void> };
+  let scheduleId: string;
+
+  beforeAll(async () => {
+    stack = await startE2eStack();
+    const created = await stack.call('POST', '/admin/v1/organizations', {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: { name: 'Ceiling Org' },
+    });
+    const { id: organizationId, api_key: key } = (created.body as { data: { id: string; api_key: string } }).data;
+    const schedule = await stack.call('POST', '/api/v1/schedules', { key, body: { name: 'Ceiling', timezone: 'UTC', slot_duration: 30 } });
+    scheduleId = (schedule.body as { data: { id: string } }).data.id;
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    bare = await startBareStack({ databaseUrl: inject('databaseUrl'), organizationId, port });
+  });
+  afterAll(async () => {
+    await bare?.stop();
+    await stack?.stop();
+  });
+
+  it.each([
+    ['GET', '/api/v1/events?include_counts=true&limit=50', 200],
+    ['GET', '/api/v1/products?search=mug&min_price=10&limit=50', 200],
+  ])('when %s %s is asked, then it answers %i with data', async (method, path, status) => {
+    const response = await fetch(`${bare.url}${path}`, { method });
+    expect(response.status).toBe(status);
+    expect(await response.json()).toMatchObject({ data: [], meta: { total: 0 } });
+  });
+
+  it('when slots and a booking are asked, then it answers them as the services do', async () => {
+    const slots = await fetch(`${bare.url}/api/bookings/slots?scheduleId=${scheduleId}&startDate=2030-01-07&endDate=2030-01-07`);
+    expect(slots.status).toBe(200);
+    expect(await slots.json()).toMatchObject({ schedule: { id: scheduleId }, days: expect.any(Array) });
+    const booking = await fetch(`${bare.url}/api/v1/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        schedule_id: randomUUID(),
+        start_time: '2030-01-07T09:00:00Z',
+        end_time: '2030-01-07T09:30:00Z',
+        attendee: { name: 'Ceiling', email: 'ceiling@example.com' },
+      }),
+    });
+    expect(booking.status).toBe(201);
+    expect(await booking.json()).toMatchObject({ data: { status: 'PENDING', start_time: '2030-01-07T09:00:00.000Z' } });
+  });
+});
