@@ -36,6 +36,7 @@ export async function startE2eStack(
       NATS_URL: inject('natsUrl'),
       NATS_PREFIX: inject('natsPrefix'),
       NATS_STREAM_MAX_BYTES: String(64 * 1024 * 1024), // NATS reserves it on its disk per stream: keep test runs' streams small
+      NATS_DLQ_MAX_BYTES: String(8 * 1024 * 1024),
       ADMIN_TOKEN,
       RATE_LIMIT_MAX: '1000000', // these suites drive real traffic; rate limiting has its own tests
       ...env,

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import { SERVICE_NAMES, topologyOf } from '@app/contracts';
-import { natsPermissions } from '@app/service-kit';
+import { NATS_TOPOLOGY, SERVICE_NAMES, topologyOf } from '@app/contracts';
+import { DEAD_LETTER_ADMIN_USER, deadLetterAdminPermissions, natsPermissions } from '@app/service-kit';
 import { findRenderer } from '../lib/render.mjs';
 
 type Secret = { kind: string; metadata: { name: string }; data?: Record<string, string> };
@@ -43,6 +43,12 @@ describe('NATS users of the example overlay', () => {
     const topology = topologyOf(service);
     expect(topology).toBeDefined();
     expect(configured.get(service)?.permissions).toEqual(natsPermissions(service, topology!, ''));
+  });
+
+  it("when the dlq CLI's user is read from the configuration, then it has the example password and the dead-letter rights only", () => {
+    const user = configured.get(DEAD_LETTER_ADMIN_USER);
+    expect(bcrypt.compareSync('example-nats-password-dlq-change-me', user?.hash ?? '')).toBe(true);
+    expect(user?.permissions).toEqual(deadLetterAdminPermissions(NATS_TOPOLOGY, ''));
   });
 
   it('when the base is rendered, then each Secret names its own NATS user and a placeholder password', () => {

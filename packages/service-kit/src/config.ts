@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { callerAssertionPublicKeysSchema } from './caller-assertion/keys.js';
 import { DEFAULT_ROLE_TIMEOUTS } from './db/roles.js';
+import type { RetrySchedule } from './nats/retry-schedule.js';
 import { DUPLICATE_WINDOW_MS, type StreamLimits } from './nats/stream-limits.js';
 
 const HOUR_MS = 3_600_000;
@@ -99,6 +100,25 @@ export const baseConfigFields = z.object({
     .int()
     .min(1024 * 1024)
     .default(1024 * 1024 * 1024),
+  /**
+   * How long a consuming service's dead-letter stream keeps an event that could not be applied (JetStream max_age).
+   * Longer than the event streams: a dead letter waits for a person, a fix and a deploy before it is replayed. 30 days.
+   */
+  NATS_DLQ_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(87_600).default(720),
+  /** The most the dead-letter stream holds (JetStream max_bytes, reserved by NATS); past it the oldest dead letters go. */
+  NATS_DLQ_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(128 * 1024 * 1024),
+  /**
+   * The first wait before an event whose handling failed for a transient reason (database or NATS unavailable) is
+   * delivered again; each further failure doubles it up to CONSUMER_RETRY_MAX_MS. Such an event is retried without
+   * limit, never dead-lettered.
+   */
+  CONSUMER_RETRY_INITIAL_MS: z.coerce.number().int().min(10).max(600_000).default(250),
+  /** The longest wait between two deliveries of an event that keeps failing for a transient reason. */
+  CONSUMER_RETRY_MAX_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /** How long a published outbox row is kept (for debugging: what left, when, after how many attempts). Never an unpublished one. */
   OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
   /**
@@ -132,8 +152,22 @@ export const baseConfigSchema = baseConfigFields.superRefine((config, ctx) => {
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 
 /** The stream limits of the config, for `Bus.connect`. */
-export function streamLimitsOf(config: Pick<BaseConfig, 'NATS_STREAM_MAX_AGE_HOURS' | 'NATS_STREAM_MAX_BYTES'>): StreamLimits {
-  return { maxAgeMs: config.NATS_STREAM_MAX_AGE_HOURS * HOUR_MS, maxBytes: config.NATS_STREAM_MAX_BYTES };
+export function streamLimitsOf(
+  config: Pick<BaseConfig, 'NATS_STREAM_MAX_AGE_HOURS' | 'NATS_STREAM_MAX_BYTES'> &
+    Partial<Pick<BaseConfig, 'NATS_DLQ_MAX_AGE_HOURS' | 'NATS_DLQ_MAX_BYTES'>>,
+): StreamLimits {
+  const { NATS_DLQ_MAX_AGE_HOURS: deadLetterHours, NATS_DLQ_MAX_BYTES: deadLetterBytes } = config;
+  return {
+    maxAgeMs: config.NATS_STREAM_MAX_AGE_HOURS * HOUR_MS,
+    maxBytes: config.NATS_STREAM_MAX_BYTES,
+    ...(deadLetterHours !== undefined && { deadLetterMaxAgeMs: deadLetterHours * HOUR_MS }),
+    ...(deadLetterBytes !== undefined && { deadLetterMaxBytes: deadLetterBytes }),
+  };
+}
+
+/** The retry schedule of the config's consumers (transient failures), for `consumerTask`'s `retry`. */
+export function consumerRetryOf(config: Pick<BaseConfig, 'CONSUMER_RETRY_INITIAL_MS' | 'CONSUMER_RETRY_MAX_MS'>): RetrySchedule {
+  return { initialMs: config.CONSUMER_RETRY_INITIAL_MS, maxMs: Math.max(config.CONSUMER_RETRY_INITIAL_MS, config.CONSUMER_RETRY_MAX_MS) };
 }
 
 /**

@@ -34,7 +34,7 @@ const DURABLE = 'kit-metered-projection';
  * handler the test can hold or make fail) and a request endpoint. It runs on a NATS server of the test's own, so the
  * test can stop NATS.
  */
-function meteredService(nats: OwnNatsServer, handling: { hold?: Promise<void>; failNames: Set<string> }) {
+function meteredService(nats: OwnNatsServer, handling: Handling) {
   const definition: ServiceDefinition<BaseConfig> = {
     name: 'kit-metered',
     schema: `kit_${randomBytes(4).toString('hex')}`,
@@ -52,7 +52,9 @@ function meteredService(nats: OwnNatsServer, handling: { hold?: Promise<void>; f
         handlers: [
           eventHandler(thingCreated, async (event) => {
             await handling.hold;
-            if (handling.failNames.has(event.data.name)) throw new Error('the handler refuses this one');
+            // The database being away is retried; any other error dead-letters the event.
+            if (handling.failNames.has(event.data.name)) throw Object.assign(new Error('database away'), { code: 'ECONNREFUSED' });
+            if (event.data.name.startsWith('poison')) throw new Error('the handler refuses this one');
           }),
         ],
       });
@@ -65,6 +67,12 @@ function meteredService(nats: OwnNatsServer, handling: { hold?: Promise<void>; f
   });
 }
 
+interface Handling {
+  hold?: Promise<void>;
+  /** Events whose handling fails for a transient reason while their name is in here. */
+  failNames: Set<string>;
+}
+
 const sample = (service: RunningService<BaseConfig>, name: string, labels: Record<string, string> = {}) =>
   metricValue(service.app, name, labels);
 
@@ -74,7 +82,7 @@ const record = (service: RunningService<BaseConfig>, name: string) =>
 describe('async path metrics on /metrics', () => {
   let nats: OwnNatsServer;
   let service: RunningService<BaseConfig>;
-  const handling: { hold?: Promise<void>; failNames: Set<string> } = { failNames: new Set() };
+  const handling: Handling = { failNames: new Set() };
 
   beforeAll(async () => {
     nats = await OwnNatsServer.start();
@@ -122,7 +130,7 @@ describe('async path metrics on /metrics', () => {
 
   const durable = () => ({ consumer: service.infra.bus.streamName(DURABLE) });
 
-  it('when the consumer is stopped, then its pending count rises; when it is held, then ack-pending does (bounded: the backlog stays on the server); a failed event shows as redelivered', async () => {
+  it('when the consumer is stopped, then its pending count rises; when it is held, then ack-pending does (bounded: the backlog stays on the server); an event failing for a transient reason shows as redelivered', async () => {
     const consumer = service.background?.[1]; // [relay, consumer]
     if (!consumer) throw new Error('the consumer task is missing');
     await consumer.stop();
@@ -163,6 +171,14 @@ describe('async path metrics on /metrics', () => {
       15_000,
     );
     expect(await sample(service, 'nats_consumer_redelivered_messages', durable())).toBe(0);
+  });
+
+  it('when a handler refuses an event, then it is dead-lettered and counted by consumer and type', async () => {
+    const count = () =>
+      sample(service, 'events_dead_lettered_total', { consumer: DURABLE, type: thingCreated.subject }).then((v) => v ?? 0);
+    const before = await count();
+    await record(service, 'poison-1');
+    await eventually(async () => ((await count()) === before + 1 ? true : undefined), 10_000);
   });
 
   it('when every pool connection is taken, then in-use equals the pool size and a waiting query is counted', async () => {

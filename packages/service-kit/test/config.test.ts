@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, baseConfigSchema, loadConfig, natsCredentials, streamLimitsOf } from '../src/index.js';
+import { ConfigError, baseConfigSchema, consumerRetryOf, loadConfig, natsCredentials, streamLimitsOf } from '../src/index.js';
 
 describe('loadConfig', () => {
   it('when required variables are missing or bad, then it fails naming each of them', () => {
@@ -84,17 +84,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig(baseConfigSchema, { PORT: '1', NATS_USER: 'bookings', NATS_PASSWORD: 'REPLACE_ME' })).toThrow(/NATS_PASSWORD/);
   });
 
-  it('when retention is not configured, then streams keep 7 days and 1 GiB, published outbox rows 24 h and inbox rows 8 days', () => {
+  it('when retention is not configured, then streams keep 7 days and 1 GiB, dead letters 30 days and 128 MiB, published outbox rows 24 h and inbox rows 8 days', () => {
     const config = loadConfig(baseConfigSchema, { PORT: '1' });
     expect(config).toMatchObject({
       NATS_STREAM_MAX_AGE_HOURS: 168,
       NATS_STREAM_MAX_BYTES: 1024 ** 3,
+      NATS_DLQ_MAX_AGE_HOURS: 720,
+      NATS_DLQ_MAX_BYTES: 128 * 1024 ** 2,
       OUTBOX_RETENTION_HOURS: 24,
       INBOX_RETENTION_HOURS: 192,
       RETENTION_SWEEP_BATCH: 5000,
       RETENTION_SWEEP_INTERVAL_MS: 900_000,
     });
-    expect(streamLimitsOf(config)).toEqual({ maxAgeMs: 7 * 24 * 3_600_000, maxBytes: 1024 ** 3 });
+    expect(streamLimitsOf(config)).toEqual({
+      maxAgeMs: 7 * 24 * 3_600_000,
+      maxBytes: 1024 ** 3,
+      deadLetterMaxAgeMs: 30 * 24 * 3_600_000,
+      deadLetterMaxBytes: 128 * 1024 ** 2,
+    });
+  });
+
+  it('when consumer retries are not configured, then they wait 250 ms doubling to 30 s; a max below the first wait is raised to it', () => {
+    expect(consumerRetryOf(loadConfig(baseConfigSchema, { PORT: '1' }))).toEqual({ initialMs: 250, maxMs: 30_000 });
+    const inverted = loadConfig(baseConfigSchema, { PORT: '1', CONSUMER_RETRY_INITIAL_MS: '500', CONSUMER_RETRY_MAX_MS: '100' });
+    expect(consumerRetryOf(inverted)).toEqual({ initialMs: 500, maxMs: 500 });
   });
 
   it('when the inbox would forget an event before the stream does, then the config is refused with the reason', () => {

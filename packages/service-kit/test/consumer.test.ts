@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AckPolicy } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, defineStream } from '@app/contracts';
@@ -48,7 +49,8 @@ describe('startConsumer', () => {
         eventHandler(counted, async (event, tx) => {
           if (failNext) {
             failNext = false;
-            throw new Error('transient failure');
+            // The database going away mid-event, as pg reports it: retried, never dead-lettered.
+            throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
           }
           await tx.query(
             'INSERT INTO counters (name, total) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET total = counters.total + $2',
@@ -82,7 +84,7 @@ describe('startConsumer', () => {
     expect(await total('b')).toBe(5);
   });
 
-  it('when an event is malformed, then it is terminated and later events still flow', async () => {
+  it('when an event is malformed, then it is dead-lettered, terminated, and later events still flow', async () => {
     await publishRaw({ not: 'an envelope' });
     await publishRaw(envelope({ counter: 'c', by: 'many' }));
     await publishRaw(envelope({ counter: 'c-after', by: 1 }));
@@ -95,7 +97,7 @@ describe('startConsumer', () => {
     expect(info.num_redelivered).toBe(0);
   });
 
-  it('when handling fails once, then the event is redelivered and applied once', async () => {
+  it('when handling fails once for a transient reason, then the event is redelivered and applied once', async () => {
     failNext = true;
     await publishRaw(envelope({ counter: 'd', by: 3 }));
     expect(await eventually(() => total('d'))).toBe(3);
@@ -135,24 +137,19 @@ describe('startConsumer', () => {
     expect(await appliedOrder('g')).toHaveLength(30);
   });
 
-  it('when the durable exists with another config (a deploy changed it), then it is updated in place', async () => {
-    const redeployed = await startConsumer(bus, {
-      durable: 'kit-counter-redeployed',
-      stream: STREAM,
-      pool: schema.pool,
-      handlers: [eventHandler(counted, async () => undefined)],
-    });
-    await redeployed.stop();
+  it('when the durable exists with an older config (max_deliver 20, as before dead letters), then it is updated in place', async () => {
+    const stream = bus.streamName(STREAM.name);
+    const durable = bus.streamName('kit-counter-redeployed');
+    await bus.jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, max_deliver: 20 });
     const again = await startConsumer(bus, {
       durable: 'kit-counter-redeployed',
       stream: STREAM,
       pool: schema.pool,
       handlers: [eventHandler(counted, async () => undefined)],
-      maxDeliver: 7,
     });
     await again.stop();
-    const info = await bus.jsm.consumers.info(bus.streamName(STREAM.name), bus.streamName('kit-counter-redeployed'));
-    expect(info.config.max_deliver).toBe(7);
+    const info = await bus.jsm.consumers.info(stream, durable);
+    expect(info.config.max_deliver).toBe(-1);
   });
 
   it('when its stream does not exist yet, then the consumer does not create it, waits, and a stop ends the wait', async () => {

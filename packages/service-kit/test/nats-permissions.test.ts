@@ -1,12 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { PermissionViolationError, type NatsConnection } from '@nats-io/nats-core';
 import {
   availabilityCheckRequest,
   BOOKING_EVENTS,
   bookingCreatedEvent,
   calendarBusyUpdatedEvent,
+  calendarConnectionRemovedEvent,
   NATS_TOPOLOGY,
   scheduleGetRequest,
   SERVICE_NAMES,
@@ -17,10 +19,13 @@ import {
   AppError,
   Bus,
   consumerTask,
+  DEAD_LETTER_ADMIN_USER,
+  DeadLetters,
   eventHandler,
   natsAuthorizationConfig,
   OutboxRelay,
   recordEvent,
+  startConsumer,
   withTransaction,
 } from '../src/index.js';
 import { NatsBinary } from '../src/testing/index.js';
@@ -34,6 +39,8 @@ const PREFIX = `perm_${randomBytes(3).toString('hex')}`;
 const USERS = Object.fromEntries(
   SERVICE_NAMES.map((service) => [service, { user: service, password: `pw-${randomBytes(8).toString('hex')}` }]),
 ) as Record<ServiceName, { user: string; password: string }>;
+/** The `dlq` CLI's user. */
+const DLQ_PASSWORD = `pw-${randomBytes(8).toString('hex')}`;
 
 let nats: NatsBinary;
 const opened: { close(): Promise<void> }[] = [];
@@ -52,8 +59,10 @@ async function busOf(service: ServiceName): Promise<Bus> {
 }
 
 /** A raw connection as `service`'s user (with the inbox prefix its bus uses), recording the server's refusals. */
-async function rawAs(service: ServiceName): Promise<{ nc: NatsConnection; refusals: PermissionViolationError[] }> {
-  const { user, password: pass } = USERS[service];
+async function rawAs(
+  service: ServiceName | typeof DEAD_LETTER_ADMIN_USER,
+): Promise<{ nc: NatsConnection; refusals: PermissionViolationError[] }> {
+  const { user, password: pass } = service === DEAD_LETTER_ADMIN_USER ? { user: service, password: DLQ_PASSWORD } : USERS[service];
   const nc = await connect({ servers: nats.url, user, pass, inboxPrefix: `_INBOX_${service}` });
   opened.push({ close: () => nc.close() });
   const refusals: PermissionViolationError[] = [];
@@ -68,7 +77,7 @@ const refused = (refusals: PermissionViolationError[], operation: string, subjec
   eventually(async () => refusals.find((refusal) => refusal.operation === operation && refusal.subject === subject));
 
 beforeAll(async () => {
-  nats = new NatsBinary(natsAuthorizationConfig(PREFIX, USERS));
+  nats = new NatsBinary(natsAuthorizationConfig(PREFIX, USERS, { password: DLQ_PASSWORD }));
   await nats.start();
 });
 afterAll(async () => {
@@ -183,5 +192,70 @@ describe('NATS users generated from the topology', () => {
       return current.num_ack_pending === 0 && current.num_pending === 0 ? current : undefined;
     });
     expect(info.delivered.stream_seq).toBe(1);
+  });
+
+  it("when scheduling's consumer cannot apply an event, then its user dead-letters it, and the dlq user lists, replays and discards it", async () => {
+    const schema = await kitSchema();
+    opened.push(schema);
+    const calendarSync = await busOf('calendar-sync');
+    await calendarSync.ensureStream(NATS_TOPOLOGY['calendar-sync'].publishes);
+    const scheduling = await busOf('scheduling');
+    let fixed = false;
+    const applied: string[] = [];
+    const { durable, stream } = NATS_TOPOLOGY.scheduling.consumes.calendar;
+    const consumer = await startConsumer(scheduling, {
+      durable,
+      stream,
+      pool: schema.pool,
+      handlers: [
+        eventHandler(calendarBusyUpdatedEvent, async () => undefined),
+        eventHandler(calendarConnectionRemovedEvent, async (event) => {
+          if (!fixed) throw new Error('not yet');
+          applied.push(event.id);
+        }),
+      ],
+    });
+    opened.push({ close: () => consumer.stop() });
+    const id = randomUUID();
+    const removed = { connection_id: randomUUID(), schedule_id: randomUUID() };
+    const envelope = {
+      id,
+      type: calendarConnectionRemovedEvent.subject,
+      schema_version: 1,
+      occurred_at: new Date().toISOString(),
+      organization_id: randomUUID(),
+      correlation_id: null,
+      data: removed,
+    };
+    await calendarSync.publish(calendarConnectionRemovedEvent.subject, envelope, id);
+    await calendarSync.js.publish(calendarSync.subject(calendarConnectionRemovedEvent.subject), 'garbage', { msgID: randomUUID() });
+
+    const admin = await rawAs(DEAD_LETTER_ADMIN_USER);
+    const letters = new DeadLetters(jetstream(admin.nc), await jetstreamManager(admin.nc), PREFIX, ['scheduling']);
+    const found = await eventually(async () => {
+      const listed = await letters.list({ consumer: durable });
+      return listed.length === 2 ? listed : undefined;
+    });
+    expect(found.map((letter) => [letter.reason, letter.eventId])).toEqual([
+      ['failed', id],
+      ['malformed', ''],
+    ]);
+    fixed = true;
+    await letters.replay(found[0]!);
+    expect(await eventually(async () => (applied.length > 0 ? applied : undefined))).toEqual([id]);
+    await letters.discard(found[1]!);
+    expect(await letters.list()).toEqual([]);
+
+    // Neither may do more: the dlq user creates no stream nor publishes another stream's events, bookings writes no dead letters.
+    const create = `$JS.API.STREAM.CREATE.${PREFIX}_DLQ_BOOKINGS`;
+    admin.nc.publish(create, JSON.stringify({ name: `${PREFIX}_DLQ_BOOKINGS` }));
+    expect(await refused(admin.refusals, 'publish', create)).toBeDefined();
+    const catalogEvent = `${PREFIX}.${NATS_TOPOLOGY.catalog.publishes.subjects[0]}`;
+    admin.nc.publish(catalogEvent, 'forged');
+    expect(await refused(admin.refusals, 'publish', catalogEvent)).toBeDefined();
+    const { nc, refusals } = await rawAs('bookings');
+    const forged = `${PREFIX}.dlq.scheduling.${durable}.${calendarConnectionRemovedEvent.subject}`;
+    nc.publish(forged, 'forged');
+    expect(await refused(refusals, 'publish', forged)).toBeDefined();
   });
 });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { NATS_TOPOLOGY } from '@app/contracts';
-import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
+import { consumerRetryOf, OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -24,9 +24,10 @@ export function createServiceDefinition({ now = () => new Date() }: { now?: () =
       const ctx: UseCaseContext = { ...serviceContext(infra, relay, now), prisma };
       await serveRequests(infra.bus, ctx);
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
+      const tuning = { retry: consumerRetryOf(infra.config) };
       return {
         app,
-        background: [relay, bookingsProjection(infra.bus, infra.pool), calendarProjection(infra.bus, infra.pool)],
+        background: [relay, bookingsProjection(infra.bus, infra.pool, tuning), calendarProjection(infra.bus, infra.pool, tuning)],
         close: () => prisma.$disconnect(),
       };
     },

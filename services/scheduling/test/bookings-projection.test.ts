@@ -90,7 +90,7 @@ describe('bookings.booking.* consumer', () => {
     await expect.poll(() => slotStarts(running, schedule.id, DAY), POLL).toEqual(without('09:30', '10:00', '10:30'));
   });
 
-  it('when an event is malformed, then it is dropped and later events are still applied', async () => {
+  it('when an event is malformed, then it is set aside (dead-lettered) and later events are still applied', async () => {
     const schedule = await createSchedule(running, organizationHeaders(), morning);
     await publishEvent(running, bookingCreatedEvent, { ...booking(schedule.id), version: 0 });
     await running.neighbour.publish(bookingCreatedEvent.subject, 'not an envelope', randomUUID());

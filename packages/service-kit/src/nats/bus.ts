@@ -12,7 +12,7 @@ import { addEndpoint, type RequestHandler } from './endpoint.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
 import { inboxPrefix, prefixedName, prefixedSubject } from './naming.js';
 import { readReply } from './reply-envelope.js';
-import { streamLimitsConfig, type StreamLimits } from './stream-limits.js';
+import { streamLimitsConfig, type StreamKind, type StreamLimits } from './stream-limits.js';
 
 export interface BusOptions {
   url: string;
@@ -92,6 +92,11 @@ export class Bus {
     return this.options.metrics;
   }
 
+  /** The service this bus connects as (its NATS user's and its dead-letter stream's name). */
+  get service(): string {
+    return this.options.service;
+  }
+
   subject(name: string): string {
     return prefixedSubject(this.options.prefix, name);
   }
@@ -151,13 +156,14 @@ export class Bus {
   /**
    * Creates the stream, or brings its subjects, limits (max_age, max_bytes) and duplicate window up to date, so an
    * existing deployment gets new limits at its next start. Only its publisher calls it (the outbox relay): the
-   * service's NATS user may create and update its own stream only; consumers wait for theirs to exist.
+   * service's NATS user may create and update its own stream only; consumers wait for theirs to exist. A consuming
+   * service also ensures its dead-letter stream (`kind` 'dead-letters': kept NATS_DLQ_MAX_AGE_HOURS).
    */
-  async ensureStream(stream: Pick<StreamContract, 'name' | 'subjects'>): Promise<string> {
+  async ensureStream(stream: Pick<StreamContract, 'name' | 'subjects'>, kind: StreamKind = 'events'): Promise<string> {
     const name = this.streamName(stream.name);
     const subjects = stream.subjects.map((s) => this.subject(s));
     const given = this.options.streamLimits;
-    const limits = streamLimitsConfig(given ?? DEFAULT_STREAM_LIMITS);
+    const limits = streamLimitsConfig(given ?? DEFAULT_STREAM_LIMITS, kind);
     try {
       const info = await this.jsm.streams.info(name);
       const missing = subjects.filter((s) => !info.config.subjects?.includes(s));

@@ -4,8 +4,12 @@ import type pg from 'pg';
 import { withTransaction } from '../db/transaction.js';
 import { ArrivalQueue } from './arrival-queue.js';
 import type { Bus } from './bus.js';
+import { handleFailure, rejectMalformed, type FailureContext } from './consumer-failures.js';
+import { DeadLetterHeader } from './dead-letter-naming.js';
+import { ensureDeadLetterStream } from './dead-letter.js';
 import { receiveEvent, type EventHandler, type ReceivedEvent } from './event-handler.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
+import { DEFAULT_RETRY, type RetrySchedule } from './retry-schedule.js';
 
 export interface ConsumerOptions {
   /** Durable consumer name; also the inbox key, so it must stay stable across deploys. */
@@ -14,8 +18,13 @@ export interface ConsumerOptions {
   /** One `eventHandler(contract, handle)` per event contract consumed; each event goes to its subject's handler. */
   handlers: readonly EventHandler[];
   pool: pg.Pool;
-  /** Redeliveries before a message that keeps failing is given up on (and logged). */
-  maxDeliver?: number;
+  /** The backoff between deliveries of an event failing for a transient reason (`consumerRetryOf(config)`). */
+  retry?: RetrySchedule;
+  /**
+   * Called once per dead-lettered event, with the durable and the event type (its contract's subject), besides the
+   * count the bus's metrics keep (`events_dead_lettered_total{consumer,type}`).
+   */
+  onDeadLetter?: (consumer: string, type: string) => void;
 }
 
 export interface RunningConsumer {
@@ -23,8 +32,10 @@ export interface RunningConsumer {
 }
 
 /**
- * A durable JetStream consumer with explicit acks: processed → ack; malformed → term (never redelivered);
- * handler failure → nak with backoff; a redelivered event whose id is in the inbox → ack without a second effect.
+ * A durable JetStream consumer with explicit acks: processed → ack; malformed, or a handler failure that is not
+ * transient → dead letter, then term (consumer-failures.ts); a transient failure (database or NATS away) → nak with
+ * capped backoff, without limit (no max_deliver: nothing is ever dropped); a redelivered event whose id is in the
+ * inbox → ack without a second effect; an event replayed from the dead letters of another durable → ack.
  * Events that arrived while the previous ones were being applied are applied together, in order, in one
  * transaction (one inbox statement for all): under load that turns four round trips per event into about
  * one. When such a batch fails, its events are applied one by one, so only the failing one is retried.
@@ -34,7 +45,6 @@ export interface RunningConsumer {
 export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise<RunningConsumer> {
   const stream = bus.streamName(options.stream.name);
   const durable = bus.streamName(options.durable);
-  const maxDeliver = options.maxDeliver ?? 20;
   const [only] = options.handlers;
   const config = {
     durable_name: durable,
@@ -43,7 +53,7 @@ export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise
     // One subject: filter on the server. Several: take the whole stream and skip what is not ours
     // (filter_subjects would need nats-server 2.10; Debian ships 2.9).
     ...(options.handlers.length === 1 && only ? { filter_subject: bus.subject(only.contract.subject) } : {}),
-    max_deliver: maxDeliver,
+    max_deliver: -1, // unlimited: an event that cannot be applied goes to the dead letters, never away
     ack_wait: 30_000_000_000,
   };
   await bus.jsm.consumers.add(stream, config).catch(async (error: unknown) => {
@@ -53,10 +63,22 @@ export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise
     const { durable_name: _name, deliver_policy: _policy, ...updatable } = config;
     await bus.jsm.consumers.update(stream, durable, updatable);
   });
+  await ensureDeadLetterStream(bus);
   const consumer = await bus.js.consumers.get(stream, durable);
   bus.metrics?.watchConsumer(bus.jsm, stream, durable);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: PULL_BATCH });
   const handlers: Handlers = new Map(options.handlers.map((handler) => [bus.subject(handler.contract.subject), handler]));
+  const failures: FailureContext = {
+    bus,
+    durable: options.durable,
+    retry: options.retry ?? DEFAULT_RETRY,
+    onDeadLetter: (consumer, type) => {
+      bus.metrics?.countDeadLetter(consumer, type); // events_dead_lettered_total on the service's /metrics
+      options.onDeadLetter?.(consumer, type);
+    },
+  };
+  const ours = (msg: JsMsg) =>
+    handlers.has(msg.subject) && (msg.headers?.get(DeadLetterHeader.replayFor) || options.durable) === options.durable;
 
   // At most one pull batch waits beside the one being applied: a backlog stays on the server, and no message waits
   // here until its ack_wait runs out and the server sends it again.
@@ -66,7 +88,7 @@ export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise
   })().finally(() => queue.end());
   const applying = (async () => {
     for (let batch = await queue.takeAll(); batch.length > 0; batch = await queue.takeAll())
-      await processBatch(bus, options, handlers, batch, maxDeliver);
+      await processBatch({ options, handlers, failures, ours }, batch);
   })();
   return {
     async stop() {
@@ -83,112 +105,67 @@ const PULL_BATCH = 64;
 /** Handlers by prefixed subject: how an event finds its handler. */
 type Handlers = Map<string, EventHandler>;
 
-async function processBatch(bus: Bus, options: ConsumerOptions, handlers: Handlers, batch: JsMsg[], maxDeliver: number): Promise<void> {
-  const ours = batch.filter((msg) => handlers.has(msg.subject));
-  const events = ours.map((msg) => receive(msg, handlers)).filter((event) => event !== null);
+interface Processing {
+  options: ConsumerOptions;
+  handlers: Handlers;
+  failures: FailureContext;
+  /** An event of this consumer: a subject it handles, and not a replay meant for another durable. */
+  ours: (msg: JsMsg) => boolean;
+}
+
+async function processBatch(p: Processing, batch: JsMsg[]): Promise<void> {
+  const ours = batch.filter(p.ours);
+  const events = ours.map((msg) => receive(msg, p.handlers)).filter((event) => event !== null);
   if (ours.length < 2 || events.length < ours.length) {
-    // Nothing to gain, or a malformed event to terminate on its own: the one-by-one path.
-    for (const msg of batch) await processMessage(bus, options, handlers, msg, maxDeliver);
+    // Nothing to gain, or a malformed event to dead-letter on its own: the one-by-one path.
+    for (const msg of batch) await processMessage(p, msg);
     return;
   }
   try {
-    await withTransaction(options.pool, async (tx) => {
+    await withTransaction(p.options.pool, async (tx) => {
       const { rows: fresh } = await tx.query<{ event_id: string }>(
         `INSERT INTO inbox (consumer, event_id) SELECT $1, id FROM unnest($2::uuid[]) AS id
          ON CONFLICT DO NOTHING RETURNING event_id::text`,
-        [options.durable, events.map((event) => event.id)],
+        [p.options.durable, events.map((event) => event.id)],
       );
       // An id twice in one batch (a redelivery) is applied once; uuids come back in lower case.
       const unseen = new Set(fresh.map((row) => row.event_id));
       for (const event of events) if (unseen.delete(event.id.toLowerCase())) await event.apply(tx);
     });
   } catch {
-    // Which event failed is unknown here: one by one, each gets its own ack or nak.
-    for (const msg of batch) await processMessage(bus, options, handlers, msg, maxDeliver);
+    // Which event failed is unknown here: one by one, each gets its own ack, nak or dead letter.
+    for (const msg of batch) await processMessage(p, msg);
     return;
   }
   for (const msg of batch) msg.ack();
 }
 
-async function processMessage(bus: Bus, options: ConsumerOptions, handlers: Handlers, msg: JsMsg, maxDeliver: number): Promise<void> {
-  if (!handlers.has(msg.subject)) {
-    msg.ack(); // another event type of the same stream: not this consumer's business
+async function processMessage(p: Processing, msg: JsMsg): Promise<void> {
+  const handler = p.handlers.get(msg.subject);
+  if (!handler || !p.ours(msg)) {
+    msg.ack(); // another event type of the same stream, or another durable's replay: not this consumer's business
     return;
   }
-  const event = receive(msg, handlers);
+  const event = receiveEvent(msg, handler);
   if (!event) {
-    bus.log.error({ subject: msg.subject, consumer: options.durable, seq: msg.seq }, 'malformed event terminated');
-    msg.term(); // no reason text: nats-server 2.9 ignores a +TERM that carries one
+    await rejectMalformed(p.failures, msg, handler);
     return;
   }
   try {
-    await withTransaction(options.pool, async (tx) => {
+    await withTransaction(p.options.pool, async (tx) => {
       const { rowCount } = await tx.query('INSERT INTO inbox (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING', [
-        options.durable,
+        p.options.durable,
         event.id,
       ]);
       if (rowCount === 1) await event.apply(tx);
     });
     msg.ack();
   } catch (error) {
-    const attempt = msg.info.deliveryCount;
-    const level = attempt >= maxDeliver ? 'error' : 'warn';
-    bus.log[level]({ err: error, event_id: event.id, type: event.type, attempt }, 'event handling failed');
-    msg.nak(Math.min(30_000, 250 * 2 ** attempt));
+    await handleFailure(p.failures, msg, event, error);
   }
 }
 
 function receive(msg: JsMsg, handlers: Handlers): ReceivedEvent | null {
   const handler = handlers.get(msg.subject);
   return handler ? receiveEvent(msg, handler) : null;
-}
-
-/**
- * A consumer as a background task of a service (started after the app is built, stopped before the bus closes).
- * When its stream does not exist yet (the publishing service has never run), the service starts all the same and
- * the consumer keeps trying in the background until the stream appears; any other failure stops the start.
- */
-export function consumerTask(bus: Bus, options: ConsumerOptions & { retryMs?: number }): { start(): Promise<void>; stop(): Promise<void> } {
-  let running: RunningConsumer | undefined;
-  let stopped = false;
-  let waiting: Promise<void> | undefined;
-  let wake = () => {};
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => (clearTimeout(timer), resolve());
-    });
-  const streamMissing = (error: unknown) => isJetStreamApiError(error, JetStreamCode.StreamNotFound);
-  return {
-    async start() {
-      try {
-        running = await startConsumer(bus, options);
-        return;
-      } catch (error) {
-        if (!streamMissing(error)) throw error;
-      }
-      const stream = bus.streamName(options.stream.name);
-      bus.log.warn({ consumer: options.durable, stream }, 'stream not created by its publisher yet; the consumer waits for it');
-      waiting = (async () => {
-        while (!stopped) {
-          await pause(options.retryMs ?? 2000);
-          if (stopped) return;
-          try {
-            running = await startConsumer(bus, options);
-            bus.log.info({ consumer: options.durable, stream }, 'stream appeared; consuming');
-            return;
-          } catch (error) {
-            if (!streamMissing(error))
-              bus.log.error({ err: error, consumer: options.durable, stream }, 'consumer could not start; retrying');
-          }
-        }
-      })();
-    },
-    async stop() {
-      stopped = true;
-      wake();
-      await waiting;
-      await running?.stop();
-    },
-  };
 }

@@ -61,3 +61,22 @@ export function receiveEvent(msg: JsMsg, handler: EventHandler): ReceivedEvent |
   const apply = envelope.success ? handler.prepare(envelope.data) : null;
   return envelope.success && apply ? { id: envelope.data.id, type: envelope.data.type, apply } : null;
 }
+
+/** Why `receiveEvent` refused the message, for its dead letter: the first problem found, in one line. */
+export function whyMalformed(msg: JsMsg, handler: EventHandler): string {
+  let json: unknown;
+  try {
+    json = msg.json();
+  } catch (error) {
+    return `not JSON (${error instanceof Error ? error.message : String(error)})`;
+  }
+  const envelope = receivedEnvelopeSchema.safeParse(json);
+  if (!envelope.success) return `not an event envelope (${firstIssue(envelope.error)})`;
+  const { schema_version: version } = envelope.data;
+  return `data not of ${handler.contract.subject} schema_version ${version}, or a version this consumer does not know`;
+}
+
+function firstIssue(error: z.ZodError): string {
+  const [issue] = error.issues;
+  return issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid';
+}

@@ -1,4 +1,5 @@
 import type { ServiceTopology } from '@app/contracts';
+import { deadLetterStream, deadLetterSubjectsOf } from './dead-letter-naming.js';
 import { inboxPrefix, prefixedName, prefixedSubject } from './naming.js';
 
 /** One NATS user's rights, as nats-server's `permissions` block takes them. */
@@ -19,6 +20,8 @@ export interface NatsPermissions {
  *   `.<filter subject>` tail when it takes one event type; only servers before 2.9 would want the older
  *   `CONSUMER.DURABLE.CREATE`), `CONSUMER.INFO` (read before pulling), pulls (`CONSUMER.MSG.NEXT`) and acks
  *   (`$JS.ACK`) of that durable only; never the stream itself: a consumer waits for its publisher to create it;
+ * - a consuming service's dead letters: `STREAM.INFO|CREATE|UPDATE` of its own dead-letter stream, and publishing
+ *   on its durables' dead-letter subjects (`dlq.<service>.<durable>.>`) only;
  * - requests it calls: publish; requests it serves: subscribe, with the micro protocol's discovery subjects of its
  *   own name (`nats micro`), and `allow_responses` instead of any right to publish on reply subjects.
  */
@@ -34,7 +37,8 @@ export function natsPermissions(service: string, topology: ServiceTopology, pref
       ...['INFO', 'CREATE', 'UPDATE'].map((verb) => api(`STREAM.${verb}.${stream}`)),
     );
   }
-  for (const consumer of Object.values(topology.consumes)) {
+  const consumers = Object.values(topology.consumes);
+  for (const consumer of consumers) {
     const stream = prefixedName(prefix, consumer.stream.name);
     const durable = prefixedName(prefix, consumer.durable);
     publish.push(
@@ -43,11 +47,36 @@ export function natsPermissions(service: string, topology: ServiceTopology, pref
       api(`CONSUMER.INFO.${stream}.${durable}`),
       api(`CONSUMER.MSG.NEXT.${stream}.${durable}`),
       `$JS.ACK.${stream}.${durable}.>`,
+      subject(deadLetterSubjectsOf(service, consumer.durable)),
     );
+  }
+  if (consumers.length > 0) {
+    const deadLetters = prefixedName(prefix, deadLetterStream(service).name);
+    publish.push(...['INFO', 'CREATE', 'UPDATE'].map((verb) => api(`STREAM.${verb}.${deadLetters}`)));
   }
   publish.push(...topology.calls.map((request) => subject(request.subject)));
   if (topology.serves.length === 0) return { publish: { allow: publish }, subscribe: { allow: subscribe } };
   // The micro protocol's discovery: `$SRV.PING|INFO|STATS`, then the same with its name and with its instance id.
   subscribe.push(...topology.serves.map((request) => subject(request.subject)), '$SRV.*', `$SRV.*.${service}`, `$SRV.*.${service}.*`);
   return { publish: { allow: publish }, subscribe: { allow: subscribe }, allow_responses: true };
+}
+
+/** The NATS user of the `dlq` CLI (`npm run dlq`), and its reply subjects' prefix. */
+export const DEAD_LETTER_ADMIN_USER = 'dlq';
+
+/**
+ * The least the `dlq` CLI needs under `prefix`: read (`STREAM.INFO`, `STREAM.MSG.GET`) and remove
+ * (`STREAM.MSG.DELETE`) messages of every consuming service's dead-letter stream, and publish a replayed event on the
+ * subjects of the streams those services consume. No consumer rights and no stream creation: it reads by sequence.
+ */
+export function deadLetterAdminPermissions(topologies: Readonly<Record<string, ServiceTopology>>, prefix: string): NatsPermissions {
+  const publish = ['$JS.API.INFO'];
+  for (const [service, topology] of Object.entries(topologies)) {
+    const consumers = Object.values(topology.consumes);
+    if (consumers.length === 0) continue;
+    const stream = prefixedName(prefix, deadLetterStream(service).name);
+    publish.push(...['INFO', 'MSG.GET', 'MSG.DELETE'].map((verb) => `$JS.API.STREAM.${verb}.${stream}`));
+    for (const consumer of consumers) publish.push(...consumer.stream.subjects.map((name) => prefixedSubject(prefix, name)));
+  }
+  return { publish: { allow: [...new Set(publish)] }, subscribe: { allow: [`${inboxPrefix(DEAD_LETTER_ADMIN_USER)}.>`] } };
 }

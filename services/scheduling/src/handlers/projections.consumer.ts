@@ -1,6 +1,6 @@
 import { BOOKING_EVENTS, calendarBusyUpdatedEvent, calendarConnectionRemovedEvent, NATS_TOPOLOGY, type BookingState } from '@app/contracts';
 import type pg from 'pg';
-import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable } from '@app/service-kit';
+import { consumerTask, eventHandler, type BackgroundTask, type Bus, type ConsumerOptions, type Queryable } from '@app/service-kit';
 import type { z } from 'zod';
 import { applyBookingState, applyBusySync, ownsSchedule, removeConnection } from '../db/projection.repository.js';
 
@@ -18,19 +18,24 @@ function forOwnSchedule<Data extends { schedule_id: string }>(
   };
 }
 
+/** How both consumers retry transient failures (the config's schedule). */
+type ConsumerTuning = Pick<ConsumerOptions, 'retry'>;
+
 /** Every booking event carries the booking's whole state and version: all of them apply the same way. */
-export function bookingsProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
+export function bookingsProjection(bus: Bus, pool: pg.Pool, tuning: ConsumerTuning = {}): BackgroundTask {
   return consumerTask(bus, {
     ...bookings,
+    ...tuning,
     handlers: BOOKING_EVENTS.map((contract) => eventHandler<z.ZodType<BookingState>>(contract, forOwnSchedule(bus, applyBookingState))),
     pool,
   });
 }
 
 /** Busy windows of connected calendars: a sync replaces its range, a removal drops the connection's windows. */
-export function calendarProjection(bus: Bus, pool: pg.Pool): BackgroundTask {
+export function calendarProjection(bus: Bus, pool: pg.Pool, tuning: ConsumerTuning = {}): BackgroundTask {
   return consumerTask(bus, {
     ...calendar,
+    ...tuning,
     handlers: [
       // A sync skipped as stale (applyBusySync → false) is acked all the same.
       eventHandler(calendarBusyUpdatedEvent, forOwnSchedule(bus, applyBusySync)),

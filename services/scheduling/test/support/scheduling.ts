@@ -15,17 +15,20 @@ export const NOW = new Date('2026-03-02T08:00:00.000Z');
 
 /**
  * The service on the run's database with a NATS prefix of this test file's own, so its consumers and
- * request endpoints (with this file's clock) never share work with another file's instance.
+ * request endpoints (with this file's clock) never share work with another file's instance. `env` adds to its
+ * configuration (a DATABASE_URL in it is the superuser's, as in startTestService).
  */
-export async function startScheduling(now: () => Date = () => NOW): Promise<Running> {
+export async function startScheduling(now: () => Date = () => NOW, env: Record<string, string> = {}): Promise<Running> {
   const NATS_PREFIX = `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
   // The streams it consumes exist before it starts, as once their publishers have run.
   const consumed = Object.values(NATS_TOPOLOGY.scheduling.consumes).map((consumer) => consumer.stream);
   const neighbour = await neighbourBus({ NATS_URL: inject('natsUrl'), NATS_PREFIX, LOG_LEVEL: 'silent' }, consumed);
-  const running = await startTestService(createServiceDefinition({ now }), configSchema, { NATS_PREFIX }).catch(async (error: unknown) => {
-    await neighbour.close();
-    throw error;
-  });
+  const running = await startTestService(createServiceDefinition({ now }), configSchema, { ...env, NATS_PREFIX }).catch(
+    async (error: unknown) => {
+      await neighbour.close();
+      throw error;
+    },
+  );
   return {
     ...running,
     neighbour,
