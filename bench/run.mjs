@@ -2,7 +2,8 @@
 // scenario of bench/scenarios/*.mjs plus baselines measured in the same run (a bare Fastify route, the
 // gateway's trivial route, the bare proxy of bench/ceiling), and — for scenarios marked `ceiling` — the same
 // requests against bench/ceiling's bare proxy and service (BENCH_CEILING=0 skips them); a scenario with `relativeTo` is
-// also compared with the named scenario of the same run (`vs_relative`). Prints one table
+// also compared with the named scenario of the same run (`vs_relative`); every scenario (unless `steady: false`) runs
+// again at a steady half of its maximum rate, against a p99 goal (`steadyP99GoalMs`, 25 ms by default). Prints the tables
 // and writes bench/results/latest.json. Numbers, never pass/fail: a benchmark does not fail on timing.
 import { ensureModernNode } from '../scripts/ensure-node.mjs';
 ensureModernNode();
@@ -24,6 +25,11 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? 'bench-admin-token-0123456789';
 const CEILING = process.env.BENCH_CEILING !== '0';
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+// Latency under a steady load: each scenario again at this share of the rate it just reached (BENCH_STEADY=0 skips).
+const STEADY_SHARE = 0.5;
+const STEADY = process.env.BENCH_STEADY !== '0';
+/** The p99 a scenario must keep at the steady rate, unless it names its own (booking creation: 50 ms). */
+const STEADY_P99_GOAL_MS = 25;
 
 async function main() {
   const target = process.env.BENCH_URL ? await existingTarget() : await ownStack();
@@ -52,6 +58,7 @@ async function main() {
       if (scenario.relativeTo) result.relative_to = scenario.relativeTo;
       if (scenario.verify) result.verified = await scenario.verify(state, ctx).catch((error) => `FAILED: ${error.message}`);
       if (scenario.ceiling && bare) await measureCeiling(scenario, ctx, bare, result);
+      if (STEADY && scenario.steady !== false) await measureSteady(scenario, ctx, result);
       results.push(result);
     }
   } finally {
@@ -203,12 +210,38 @@ async function bareFastifyBaseline() {
   }
 }
 
+/**
+ * The scenario once more (freshly seeded, so writes do not collide) at a fixed rate, STEADY_SHARE of the rate it
+ * reached flat out (autocannon's overallRate): the latency a client sees when the service is busy but not saturated.
+ */
+async function measureSteady(scenario, ctx, result) {
+  const state = await scenario.seed(ctx);
+  const rate = Math.max(1, Math.round(result.rps * STEADY_SHARE));
+  const steady = await measure(`steady ${rate}/s: ${scenario.name}`, ctx, scenario.requests(state, ctx), {
+    ...scenario.options,
+    overallRate: rate,
+  });
+  const goal = scenario.steadyP99GoalMs ?? STEADY_P99_GOAL_MS;
+  result.steady = {
+    rate,
+    rps: steady.rps,
+    p50_ms: steady.p50_ms,
+    p99_ms: steady.p99_ms,
+    p99_9_ms: steady.p99_9_ms,
+    non2xx: steady.non2xx,
+    errors: steady.errors,
+    p99_goal_ms: goal,
+    met: steady.p99_ms <= goal && steady.non2xx + steady.errors === 0,
+  };
+}
+
 function summarize(name, result) {
   return {
     scenario: name,
     rps: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
+    p99_9_ms: result.latency.p99_9,
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
@@ -246,6 +279,7 @@ function report(results) {
   console.log(line(columns));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of results) console.log(line(columns.map((c) => row[c])));
+  reportSteady(results);
   console.log('\nCPU milliseconds per request, by process (client = autocannon, and the bare Fastify route, which runs beside it):');
   const shares = (cpu) =>
     Object.entries(cpu ?? {})
@@ -266,6 +300,22 @@ function report(results) {
     `${JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, duration_s: DURATION, results }, null, 2)}\n`,
   );
   console.log(`\nWritten to ${file}`);
+}
+
+/** Latency at STEADY_SHARE of each scenario's maximum, against its p99 goal. */
+function reportSteady(results) {
+  const rows = results.filter((row) => row.steady);
+  if (rows.length === 0) return;
+  const columns = ['scenario', 'rate', 'rps', 'p50_ms', 'p99_ms', 'p99_9_ms', 'non2xx', 'errors', 'p99_goal_ms', 'met'];
+  const cells = rows.map((row) => [row.scenario, ...columns.slice(1).map((column) => row.steady[column])]);
+  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((cell) => String(cell[i] ?? '').length)));
+  const line = (values) => values.map((value, i) => String(value ?? '').padEnd(widths[i])).join('  ');
+  console.log(`
+At a steady ${STEADY_SHARE * 100} % of each scenario's maximum rate (autocannon overallRate):
+`);
+  console.log(line(columns));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const cell of cells) console.log(line(cell));
 }
 
 await main().catch((error) => {
