@@ -4,8 +4,9 @@ import type pg from 'pg';
 import { withTransaction } from '../db/transaction.js';
 import { ArrivalQueue } from './arrival-queue.js';
 import type { Bus } from './bus.js';
-import { receiveEvent, type EventHandler, type ReceivedEvent } from './event-handler.js';
+import { receiveEvent, type EventHandler } from './event-handler.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
+import { tracedEvent, type TracedEvent } from './event-span.js';
 
 export interface ConsumerOptions {
   /** Durable consumer name; also the inbox key, so it must stay stable across deploys. */
@@ -28,7 +29,8 @@ export interface RunningConsumer {
  * Events that arrived while the previous ones were being applied are applied together, in order, in one
  * transaction (one inbox statement for all): under load that turns four round trips per event into about
  * one. When such a batch fails, its events are applied one by one, so only the failing one is retried.
- * The stream is its publisher's: a consumer never creates it (its NATS user may not), so this fails with
+ * Each event is handled in a CONSUMER span of its own (`process <subject>`), child of its publish span (the
+ * message's traceparent), batched or not. The stream is its publisher's: a consumer never creates it (its NATS user may not), so this fails with
  * JetStream's StreamNotFound until the publisher has started once; `consumerTask` waits for that.
  */
 export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise<RunningConsumer> {
@@ -79,7 +81,7 @@ type Handlers = Map<string, EventHandler>;
 
 async function processBatch(bus: Bus, options: ConsumerOptions, handlers: Handlers, batch: JsMsg[], maxDeliver: number): Promise<void> {
   const ours = batch.filter((msg) => handlers.has(msg.subject));
-  const events = ours.map((msg) => receive(msg, handlers)).filter((event) => event !== null);
+  const events = ours.map((msg) => receive(msg, handlers, options.durable)).filter((event) => event !== null);
   if (ours.length < 2 || events.length < ours.length) {
     // Nothing to gain, or a malformed event to terminate on its own: the one-by-one path.
     for (const msg of batch) await processMessage(bus, options, handlers, msg, maxDeliver);
@@ -94,7 +96,10 @@ async function processBatch(bus: Bus, options: ConsumerOptions, handlers: Handle
       );
       // An id twice in one batch (a redelivery) is applied once; uuids come back in lower case.
       const unseen = new Set(fresh.map((row) => row.event_id));
-      for (const event of events) if (unseen.delete(event.id.toLowerCase())) await event.apply(tx);
+      for (const event of events) {
+        const fresh = unseen.delete(event.id.toLowerCase());
+        await event.traced(() => (fresh ? event.apply(tx) : Promise.resolve()), { duplicate: !fresh });
+      }
     });
   } catch {
     // Which event failed is unknown here: one by one, each gets its own ack or nak.
@@ -109,20 +114,22 @@ async function processMessage(bus: Bus, options: ConsumerOptions, handlers: Hand
     msg.ack(); // another event type of the same stream: not this consumer's business
     return;
   }
-  const event = receive(msg, handlers);
+  const event = receive(msg, handlers, options.durable);
   if (!event) {
     bus.log.error({ subject: msg.subject, consumer: options.durable, seq: msg.seq }, 'malformed event terminated');
     msg.term(); // no reason text: nats-server 2.9 ignores a +TERM that carries one
     return;
   }
   try {
-    await withTransaction(options.pool, async (tx) => {
-      const { rowCount } = await tx.query('INSERT INTO inbox (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING', [
-        options.durable,
-        event.id,
-      ]);
-      if (rowCount === 1) await event.apply(tx);
-    });
+    await event.traced(() =>
+      withTransaction(options.pool, async (tx) => {
+        const { rowCount } = await tx.query('INSERT INTO inbox (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING', [
+          options.durable,
+          event.id,
+        ]);
+        if (rowCount === 1) await event.apply(tx);
+      }),
+    );
     msg.ack();
   } catch (error) {
     const attempt = msg.info.deliveryCount;
@@ -132,9 +139,10 @@ async function processMessage(bus: Bus, options: ConsumerOptions, handlers: Hand
   }
 }
 
-function receive(msg: JsMsg, handlers: Handlers): ReceivedEvent | null {
+function receive(msg: JsMsg, handlers: Handlers, durable: string): TracedEvent | null {
   const handler = handlers.get(msg.subject);
-  return handler ? receiveEvent(msg, handler) : null;
+  const event = handler ? receiveEvent(msg, handler) : null;
+  return handler && event ? tracedEvent(msg, event, handler.contract.subject, durable) : null;
 }
 
 /**
