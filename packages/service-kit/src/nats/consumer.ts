@@ -30,8 +30,9 @@ export interface RunningConsumer {
  * transaction (one inbox statement for all): under load that turns four round trips per event into about
  * one. When such a batch fails, its events are applied one by one, so only the failing one is retried.
  * Each event is handled in a CONSUMER span of its own (`process <subject>`), child of its publish span (the
- * message's traceparent), batched or not. The stream is its publisher's: a consumer never creates it (its NATS user may not), so this fails with
- * JetStream's StreamNotFound until the publisher has started once; `consumerTask` waits for that.
+ * message's traceparent), batched or not. The stream is its publisher's: a consumer never creates it (its NATS
+ * user may not), so this fails with JetStream's StreamNotFound until the publisher has started once;
+ * `consumerTask` waits for that.
  */
 export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise<RunningConsumer> {
   const stream = bus.streamName(options.stream.name);
