@@ -60,32 +60,33 @@ describe('tracing across the stack (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
       receiver.spans.find((s) => s.service === 'gateway' && s.kind === Kind.SERVER && s.name === 'POST /api/v1/bookings'),
     );
     expect(entry.parentSpanId).toBe(''); // the trace starts at the gateway
-    const trace = () => receiver.spans.filter((s) => s.traceId === entry.traceId);
-    const one = (service: string, kind: number, name: string | RegExp) => {
-      const found = trace().filter(
-        (s) => s.service === service && s.kind === kind && (typeof name === 'string' ? s.name === name : name.test(s.name)),
-      );
-      return found.length === 1 ? found[0] : undefined;
-    };
-    // The last span to arrive is the projection's, after the relay published (batched exports, 100 ms).
-    const processed = await eventually(async () => one('scheduling', Kind.CONSUMER, 'process bookings.booking.created'), 15_000);
-
-    const spans = trace();
-    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    // Each process exports on its own schedule (batches every 100 ms): wait until every expected span is in and
+    // every span's parent has arrived too, so the trace is whole before it is judged.
+    const found = await eventually(async () => {
+      const spans = receiver.spans.filter((s) => s.traceId === entry.traceId);
+      const one = (service: string, kind: number, name: string) => {
+        const matching = spans.filter((s) => s.service === service && s.kind === kind && s.name === name);
+        return matching.length === 1 ? matching[0] : undefined;
+      };
+      const byId = new Map(spans.map((s) => [s.spanId, s]));
+      const expected = {
+        proxied: one('gateway', Kind.CLIENT, 'POST'), // undici, the gateway's proxy
+        served: one('bookings', Kind.SERVER, 'POST /api/v1/bookings'),
+        asked: one('bookings', Kind.CLIENT, 'scheduling.availability.check'),
+        answered: one('scheduling', Kind.SERVER, 'scheduling.availability.check'),
+        published: one('bookings', Kind.PRODUCER, 'publish bookings.booking.created'),
+        processed: one('scheduling', Kind.CONSUMER, 'process bookings.booking.created'),
+        written: spans.find((s) => s.service === 'bookings' && s.kind === Kind.CLIENT && s.attributes['db.system.name'] === 'postgresql'),
+      };
+      const whole = spans.every((s) => s === entry || byId.has(s.parentSpanId));
+      const all = Object.values(expected).every((span) => span !== undefined);
+      return whole && all ? { spans, byId, ...(expected as { [K in keyof typeof expected]: ReceivedSpan }) } : undefined;
+    }, 15_000);
+    const { spans, byId, proxied, served, asked, answered, published, processed, written } = found;
     const descends = (span: ReceivedSpan, ancestor: ReceivedSpan) => {
       for (let at = byId.get(span.parentSpanId); at; at = byId.get(at.parentSpanId)) if (at === ancestor) return true;
       return false;
     };
-    const proxied = one('gateway', Kind.CLIENT, 'POST'); // undici, the gateway's proxy
-    const served = one('bookings', Kind.SERVER, 'POST /api/v1/bookings');
-    const asked = one('bookings', Kind.CLIENT, 'scheduling.availability.check');
-    const answered = one('scheduling', Kind.SERVER, 'scheduling.availability.check');
-    const published = one('bookings', Kind.PRODUCER, 'publish bookings.booking.created');
-    const written = spans.find(
-      (s) => s.service === 'bookings' && s.kind === Kind.CLIENT && s.attributes['db.system.name'] === 'postgresql',
-    );
-    for (const span of [proxied, served, asked, answered, published, written]) expect(span).toBeDefined();
-    if (!proxied || !served || !asked || !answered || !published || !written) return;
 
     expect(descends(proxied, entry)).toBe(true);
     expect(served.parentSpanId).toBe(proxied.spanId); // traceparent over HTTP
