@@ -38,6 +38,7 @@ export { DeadLetterHeader, deadLetterStream, deadLetterSubject } from './nats/de
 export { isTransientError } from './transient-errors.js';
 export { eventHandler, type EventHandler } from './nats/event-handler.js';
 export { eventEnvelope, recordEvent, type EventContext } from './outbox/outbox.js';
+export { activeTraceContext, type StoredTraceContext } from './telemetry/trace-context.js';
 export { OutboxRelay, type RelayOptions } from './outbox/relay.js';
 export { RetentionSweeper, retentionOf, type RetentionOptions, type SweepResult } from './outbox/retention-sweeper.js';
 export { DUPLICATE_WINDOW_MS, type StreamLimits } from './nats/stream-limits.js';

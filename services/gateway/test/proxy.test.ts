@@ -49,6 +49,16 @@ describe('proxying', () => {
     expect(echo.headers.authorization).toBeUndefined();
   });
 
+  it("when a client sends its own trace context, then it is not forwarded as sent (the gateway's own span replaces it)", async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const response = await gateway.app.inject({ url: '/api/v1/events', headers: { ...auth, traceparent, tracestate: 'vendor=x' } });
+    const echo: Echo = response.json();
+    // Tracing is off in this process: nothing is added, and the client's copy is gone (with tracing on, the
+    // instrumentation adds the gateway's own; forwarded as well, the service would get two).
+    expect(echo.headers.traceparent).toBeUndefined();
+    expect(echo.headers.tracestate).toBeUndefined();
+  });
+
   it('when a client sends x-organization-id to a route the gateway answers itself, then only the key’s organization counts', async () => {
     const spoofed = { 'x-organization-id': '00000000-0000-4000-8000-000000000000' };
     const withKey = await gateway.app.inject({ url: '/api/v1/ping/gateway', headers: { ...auth, ...spoofed } });

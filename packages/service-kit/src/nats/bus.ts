@@ -13,6 +13,8 @@ import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
 import { inboxPrefix, prefixedName, prefixedSubject } from './naming.js';
 import { readReply } from './reply-envelope.js';
 import { streamLimitsConfig, type StreamKind, type StreamLimits } from './stream-limits.js';
+import { inSpan, natsAttributes, SpanKind } from '../telemetry/spans.js';
+import { injectTraceHeaders, traceHeaders } from '../telemetry/trace-context.js';
 
 export interface BusOptions {
   url: string;
@@ -105,7 +107,11 @@ export class Bus {
     return prefixedName(this.options.prefix, name);
   }
 
-  /** Sends a request and validates the reply; an error reply becomes that AppError, no answer in time a 503. */
+  /**
+   * Sends a request and validates the reply; an error reply becomes that AppError, no answer in time a 503.
+   * A CLIENT span named after the subject covers it, and its traceparent goes in the headers (the endpoint's
+   * SERVER span is its child).
+   */
   async request<Req extends z.ZodType, Res extends z.ZodType>(
     contract: RequestContract<Req, Res>,
     payload: z.input<Req>,
@@ -113,31 +119,34 @@ export class Bus {
   ): Promise<z.output<Res>> {
     this.mustBeListed('calls', contract.subject);
     const body = contract.request.parse(payload);
-    const h = natsHeaders();
-    if (requestId) h.set(REQUEST_ID_HEADER, requestId);
-    const started = performance.now();
-    const observe = (outcome: RequestOutcome) =>
-      this.options.metrics?.observeRequest(contract.subject, outcome, (performance.now() - started) / 1000);
-    let reply: Msg;
-    try {
-      reply = await this.nc.request(this.subject(contract.subject), encoder.encode(JSON.stringify(body)), {
-        timeout: this.options.requestTimeoutMs,
-        headers: h,
-      });
-    } catch (error) {
-      observe('unavailable');
-      // A timeout, or at once when no endpoint listens on the subject (the server answers "no responders").
-      this.log.warn({ err: error, subject: contract.subject }, 'NATS request failed');
-      throw new AppError('UPSTREAM_UNAVAILABLE', 'A service this request needs did not answer in time');
-    }
-    try {
-      const data = readReply(reply, contract, this.log);
-      observe('ok');
-      return data;
-    } catch (error) {
-      observe('error');
-      throw error;
-    }
+    return inSpan(contract.subject, { kind: SpanKind.CLIENT, attributes: natsAttributes(contract.subject) }, async () => {
+      const h = natsHeaders();
+      if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+      injectTraceHeaders(h);
+      const started = performance.now();
+      const observe = (outcome: RequestOutcome) =>
+        this.options.metrics?.observeRequest(contract.subject, outcome, (performance.now() - started) / 1000);
+      let reply: Msg;
+      try {
+        reply = await this.nc.request(this.subject(contract.subject), encoder.encode(JSON.stringify(body)), {
+          timeout: this.options.requestTimeoutMs,
+          headers: h,
+        });
+      } catch (error) {
+        observe('unavailable');
+        // A timeout, or at once when no endpoint listens on the subject (the server answers "no responders").
+        this.log.warn({ err: error, subject: contract.subject }, 'NATS request failed');
+        throw new AppError('UPSTREAM_UNAVAILABLE', 'A service this request needs did not answer in time');
+      }
+      try {
+        const data = readReply(reply, contract, this.log);
+        observe('ok');
+        return data;
+      } catch (error) {
+        observe('error');
+        throw error;
+      }
+    });
   }
 
   /**
@@ -183,12 +192,17 @@ export class Bus {
     return name;
   }
 
-  /** Publishes one domain event; JetStream drops a second copy with the same msgID inside the duplicate window. */
+  /**
+   * Publishes one domain event; JetStream drops a second copy with the same msgID inside the duplicate window.
+   * The active trace context goes with it in the headers (the relay makes it the event's publish span).
+   */
   async publish(subject: string, payload: unknown, msgID: string): Promise<void> {
     this.mustBeListed('publishes', subject);
+    const headers = traceHeaders();
     await this.js.publish(this.subject(subject), encoder.encode(JSON.stringify(payload)), {
       msgID,
       timeout: this.options.requestTimeoutMs,
+      ...(headers && { headers }),
     });
   }
 

@@ -7,7 +7,8 @@ import type { Bus } from './bus.js';
 import { handleFailure, rejectMalformed, type FailureContext } from './consumer-failures.js';
 import { DeadLetterHeader } from './dead-letter-naming.js';
 import { ensureDeadLetterStream } from './dead-letter.js';
-import { receiveEvent, type EventHandler, type ReceivedEvent } from './event-handler.js';
+import { tracedEvent, type TracedEvent } from './event-span.js';
+import { receiveEvent, type EventHandler } from './event-handler.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
 import { DEFAULT_RETRY, type RetrySchedule } from './retry-schedule.js';
 
@@ -39,8 +40,10 @@ export interface RunningConsumer {
  * Events that arrived while the previous ones were being applied are applied together, in order, in one
  * transaction (one inbox statement for all): under load that turns four round trips per event into about
  * one. When such a batch fails, its events are applied one by one, so only the failing one is retried.
- * The stream is its publisher's: a consumer never creates it (its NATS user may not), so this fails with
- * JetStream's StreamNotFound until the publisher has started once; `consumerTask` waits for that.
+ * Each event is handled in a CONSUMER span of its own (`process <subject>`), child of its publish span (the
+ * message's traceparent), batched or not. The stream is its publisher's: a consumer never creates it (its NATS
+ * user may not), so this fails with JetStream's StreamNotFound until the publisher has started once;
+ * `consumerTask` waits for that.
  */
 export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise<RunningConsumer> {
   const stream = bus.streamName(options.stream.name);
@@ -115,7 +118,7 @@ interface Processing {
 
 async function processBatch(p: Processing, batch: JsMsg[]): Promise<void> {
   const ours = batch.filter(p.ours);
-  const events = ours.map((msg) => receive(msg, p.handlers)).filter((event) => event !== null);
+  const events = ours.map((msg) => receive(msg, p.handlers, p.options.durable)).filter((event) => event !== null);
   if (ours.length < 2 || events.length < ours.length) {
     // Nothing to gain, or a malformed event to dead-letter on its own: the one-by-one path.
     for (const msg of batch) await processMessage(p, msg);
@@ -130,7 +133,10 @@ async function processBatch(p: Processing, batch: JsMsg[]): Promise<void> {
       );
       // An id twice in one batch (a redelivery) is applied once; uuids come back in lower case.
       const unseen = new Set(fresh.map((row) => row.event_id));
-      for (const event of events) if (unseen.delete(event.id.toLowerCase())) await event.apply(tx);
+      for (const event of events) {
+        const fresh = unseen.delete(event.id.toLowerCase());
+        await event.traced(() => (fresh ? event.apply(tx) : Promise.resolve()), { duplicate: !fresh });
+      }
     });
   } catch {
     // Which event failed is unknown here: one by one, each gets its own ack, nak or dead letter.
@@ -146,26 +152,29 @@ async function processMessage(p: Processing, msg: JsMsg): Promise<void> {
     msg.ack(); // another event type of the same stream, or another durable's replay: not this consumer's business
     return;
   }
-  const event = receiveEvent(msg, handler);
+  const event = receive(msg, p.handlers, p.options.durable);
   if (!event) {
     await rejectMalformed(p.failures, msg, handler);
     return;
   }
   try {
-    await withTransaction(p.options.pool, async (tx) => {
-      const { rowCount } = await tx.query('INSERT INTO inbox (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING', [
-        p.options.durable,
-        event.id,
-      ]);
-      if (rowCount === 1) await event.apply(tx);
-    });
+    await event.traced(() =>
+      withTransaction(p.options.pool, async (tx) => {
+        const { rowCount } = await tx.query('INSERT INTO inbox (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING', [
+          p.options.durable,
+          event.id,
+        ]);
+        if (rowCount === 1) await event.apply(tx);
+      }),
+    );
     msg.ack();
   } catch (error) {
     await handleFailure(p.failures, msg, event, error);
   }
 }
 
-function receive(msg: JsMsg, handlers: Handlers): ReceivedEvent | null {
+function receive(msg: JsMsg, handlers: Handlers, durable: string): TracedEvent | null {
   const handler = handlers.get(msg.subject);
-  return handler ? receiveEvent(msg, handler) : null;
+  const event = handler ? receiveEvent(msg, handler) : null;
+  return handler && event ? tracedEvent(msg, event, handler.contract.subject, durable) : null;
 }

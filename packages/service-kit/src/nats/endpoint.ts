@@ -4,6 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { isDatabaseBusy } from '../db/pg-errors.js';
 import { AppError, databaseBusy } from '../errors.js';
+import { inSpan, markActiveSpanFailed, natsAttributes, SpanKind } from '../telemetry/spans.js';
+import { contextOfHeaders } from '../telemetry/trace-context.js';
 import { parseJson, respondWithData, respondWithError } from './reply-envelope.js';
 
 /** Answers one request contract: gets the validated request and the caller's request id. */
@@ -28,7 +30,9 @@ export function addEndpoint<Req extends z.ZodType, Res extends z.ZodType>(
     subject,
     handler: (error, msg) => {
       if (error) return log.error({ err: error, subject: contract.subject }, 'NATS endpoint error');
-      void answer(contract, handler, msg, log);
+      // A SERVER span, child of the caller's CLIENT span (its traceparent header): what the handler does nests in it.
+      const span = { kind: SpanKind.SERVER, attributes: natsAttributes(contract.subject), parent: contextOfHeaders(msg.headers) };
+      void inSpan(contract.subject, span, () => answer(contract, handler, msg, log));
     },
   });
 }
@@ -50,7 +54,8 @@ async function answer<Req extends z.ZodType, Res extends z.ZodType>(
       log.warn({ err: error, subject: contract.subject, request_id: requestId }, 'database busy');
       return respondWithError(msg, databaseBusy());
     }
-    // The caller learns only that it failed; what failed stays in this service's log.
+    // The caller learns only that it failed; what failed stays in this service's log (and its span).
+    markActiveSpanFailed(error);
     log.error({ err: error, subject: contract.subject, request_id: requestId }, 'NATS handler failed');
     respondWithError(msg, new AppError('INTERNAL', 'Internal server error', 500));
   }

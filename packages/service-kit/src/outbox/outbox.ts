@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventContract, EventEnvelope } from '@app/contracts';
 import type { z } from 'zod';
 import { queryableOf, type PrismaRaw, type Queryable } from '../db/sql.js';
+import { activeTraceContext } from '../telemetry/trace-context.js';
 
 export interface EventContext {
   organizationId: string;
@@ -31,8 +32,10 @@ export function eventEnvelope<Data extends z.ZodType>(
 /**
  * Records a domain event in the outbox. Call it with the transaction that makes the change,
  * so the event exists exactly when the change commits; the relay publishes it afterwards.
- * `tx` is a pg client inside `withTransaction` or a Prisma interactive transaction.
- * (A single-statement write can insert `eventEnvelope(...)` into `outbox (id, subject, payload)` itself.)
+ * `tx` is a pg client inside `withTransaction` or a Prisma interactive transaction. The active trace context
+ * is stored with it, so its publishing and handling join the trace of this write.
+ * (A single-statement write can insert `eventEnvelope(...)` and `activeTraceContext()` into
+ * `outbox (id, subject, payload, traceparent, tracestate)` itself.)
  */
 export async function recordEvent<Data extends z.ZodType>(
   tx: Queryable | PrismaRaw,
@@ -41,10 +44,10 @@ export async function recordEvent<Data extends z.ZodType>(
   context: EventContext,
 ): Promise<EventEnvelope<z.output<Data>>> {
   const envelope = eventEnvelope(contract, data, context);
-  await queryableOf(tx).query('INSERT INTO outbox (id, subject, payload) VALUES ($1::uuid, $2, $3::jsonb)', [
-    envelope.id,
-    contract.subject,
-    JSON.stringify(envelope),
-  ]);
+  const trace = activeTraceContext();
+  await queryableOf(tx).query(
+    'INSERT INTO outbox (id, subject, payload, traceparent, tracestate) VALUES ($1::uuid, $2, $3::jsonb, $4, $5)',
+    [envelope.id, contract.subject, JSON.stringify(envelope), trace.traceparent, trace.tracestate],
+  );
   return envelope;
 }

@@ -4,8 +4,10 @@ import type { Queryable } from '../db/sql.js';
 import { withTransaction } from '../db/transaction.js';
 import type { Bus } from '../nats/bus.js';
 import { PollingLoop } from '../runtime/polling-loop.js';
+import { inSpan, natsAttributes, SpanKind } from '../telemetry/spans.js';
+import { contextOfStored, type StoredTraceContext } from '../telemetry/trace-context.js';
 
-interface PendingRow {
+interface PendingRow extends StoredTraceContext {
   id: string;
   subject: string;
   payload: unknown;
@@ -66,17 +68,18 @@ export class OutboxRelay {
    * Publishes one batch inside one transaction. The messages go out together (the client writes them in
    * order, so the stream keeps the outbox order) and their acks are awaited together. A failure stops
    * the batch but still commits what was acknowledged (and the failed rows' attempts), so it is reported
-   * rather than thrown.
+   * rather than thrown. Each row gets a publish span of its own, child of the write that recorded it (the batch
+   * is no one request's): its traceparent goes out in the message headers, for the consumers.
    */
   async publishBatch(): Promise<{ published: number; failure?: unknown }> {
     const { pool, bus } = this.options;
     return withTransaction(pool, async (tx) => {
       const { rows } = await tx.query<PendingRow>(
-        `SELECT id::text AS id, subject, payload FROM outbox
+        `SELECT id::text AS id, subject, payload, traceparent, tracestate FROM outbox
           WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.options.batchSize ?? 100],
       );
-      const outcomes = await Promise.allSettled(rows.map((row) => bus.publish(row.subject, row.payload, row.id)));
+      const outcomes = await Promise.allSettled(rows.map((row) => publishRow(bus, row)));
       const published = rows.filter((_, index) => outcomes[index]?.status === 'fulfilled');
       const failed = rows.filter((_, index) => outcomes[index]?.status === 'rejected');
       await markPublished(tx, published);
@@ -90,6 +93,13 @@ export class OutboxRelay {
       return { published: published.length, failure };
     });
   }
+}
+
+function publishRow(bus: Bus, row: PendingRow): Promise<void> {
+  const attributes = natsAttributes(row.subject, { 'messaging.operation.type': 'send', 'messaging.message.id': row.id });
+  return inSpan(`publish ${row.subject}`, { kind: SpanKind.PRODUCER, attributes, parent: contextOfStored(row) }, () =>
+    bus.publish(row.subject, row.payload, row.id),
+  );
 }
 
 async function markPublished(tx: Queryable, rows: PendingRow[]): Promise<void> {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { BaseConfig } from '../config.js';
 
@@ -46,11 +47,22 @@ function serializeRequest(request: IncomingMessage & { id?: unknown }) {
   return { id: request.id, method: request.method, url: loggableUrl(request.url ?? '') };
 }
 
+/**
+ * The active span's ids on every line logged inside it (HTTP request, NATS request, event handling), so a log line
+ * leads to its trace and back. Nothing while tracing is off: no span is ever active then. A new object each time:
+ * pino merges the line's fields into it.
+ */
+function traceIds(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan()?.spanContext();
+  return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {};
+}
+
 /** One pino logger per process, tagged with the service; Fastify adds the request id to every request's lines. */
 export function createLogger(config: Pick<BaseConfig, 'LOG_LEVEL'>, service: string, destination?: DestinationStream): Logger {
   const options = {
     level: config.LOG_LEVEL,
     base: { service },
+    mixin: traceIds,
     timestamp: pino.stdTimeFunctions.isoTime,
     serializers: { req: serializeRequest },
     redact: ['req.headers.authorization', 'headers.authorization', '*.access_token', '*.refresh_token'],

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { loadConfigOrExit, type BaseConfig } from '../config.js';
+import { shutdownTracing } from '../telemetry/shutdown.js';
 import { startService, type ServiceDefinition } from './service.js';
 
 /** The body of every `server.ts`: parse env, start, and shut down gracefully on SIGINT/SIGTERM. */
@@ -22,6 +23,7 @@ export async function runMain<S extends z.ZodType<BaseConfig>>(definition: Servi
     service
       .drain(config.SHUTDOWN_DRAIN_MS)
       .then(() => service.stop())
+      .then(() => shutdownTracing()) // the last requests' spans are exported before the process exits
       .then(
         () => process.exit(0),
         (error: unknown) => {

@@ -1,3 +1,5 @@
+import { outsideAnyTrace } from '../telemetry/trace-context.js';
+
 /**
  * Runs `tick` over and over, never two at once. After a run it waits as long as `tick` returned (in ms);
  * `wake()` starts a run at once, or right after the current one, so work that was just written does not
@@ -31,8 +33,10 @@ export class PollingLoop {
 
   private schedule(ms: number): void {
     clearTimeout(this.timer);
+    // A run belongs to no request's trace, although `wake()` is called from inside one (the request that wrote an
+    // outbox row): without this, the timer would carry that request's context into this run and every later one.
     this.timer = setTimeout(() => {
-      this.running = this.tick()
+      this.running = outsideAnyTrace(() => this.tick())
         .then(
           (delay) => delay,
           () => 1000, // a tick reports its own failures; this only keeps the loop alive

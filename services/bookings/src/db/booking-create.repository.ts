@@ -31,8 +31,8 @@ export async function insertBookingStatement(db: Queryable, booking: Booking, ev
     INSERT INTO bookings (${columns.names})
     SELECT ${columns.values} FROM schedule_lock${first ? ' CROSS JOIN first_response' : ''}
     RETURNING id`;
-  const eventInsert = `INSERT INTO outbox (id, subject, payload)
-    SELECT ${$(event.id)}::uuid, ${$(event.subject)}, ${$(event.payload)}::jsonb FROM booking`;
+  const eventInsert = `INSERT INTO outbox (id, subject, payload, traceparent, tracestate)
+    SELECT ${$(event.id)}::uuid, ${$(event.subject)}, ${$(event.payload)}::jsonb, ${$(event.traceparent)}, ${$(event.tracestate)} FROM booking`;
   const text = `
     WITH schedule_lock AS (${lock})${keyed},
     booking AS (${bookingInsert}),

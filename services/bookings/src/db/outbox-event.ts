@@ -1,9 +1,12 @@
 import type { EventContract } from '@app/contracts';
-import { eventEnvelope, type EventContext } from '@app/service-kit';
+import { activeTraceContext, eventEnvelope, type EventContext, type StoredTraceContext } from '@app/service-kit';
 import type { z } from 'zod';
 
-/** An outbox row of the kit's `outbox` table (id, subject, payload), for a statement that writes it with its change. */
-export interface OutboxEvent {
+/**
+ * An outbox row of the kit's `outbox` table (id, subject, payload, and the trace context of the request that wrote
+ * it), for a statement that writes it with its change.
+ */
+export interface OutboxEvent extends StoredTraceContext {
   id: string;
   subject: string;
   payload: string;
@@ -19,5 +22,5 @@ export function outboxEvent<Data extends z.ZodType>(
   context: EventContext,
 ): OutboxEvent {
   const envelope = eventEnvelope(contract, data, context);
-  return { id: envelope.id, subject: contract.subject, payload: JSON.stringify(envelope) };
+  return { id: envelope.id, subject: contract.subject, payload: JSON.stringify(envelope), ...activeTraceContext() };
 }

@@ -6,6 +6,8 @@ import type { AssertionSigner } from './caller-assertion.js';
 import type { ReplicaPool } from './replica-pool.js';
 import { ROUTE_TABLE, type ServiceName } from './route-table.js';
 
+const TRACE_CONTEXT_HEADERS = ['traceparent', 'tracestate', 'baggage'];
+
 /** The signed caller assertion of each proxied request (signed in the proxy route's preHandler: jose signs asynchronously). */
 const assertions = new WeakMap<Pick<FastifyRequest, 'id'>, string>();
 
@@ -21,6 +23,9 @@ function forwardedHeaders(request: Pick<FastifyRequest, 'id'>, headers: Record<s
   // `Expect: 100-continue` (curl sends it for bodies over 1 MB) was already answered by this server;
   // undici refuses to forward it, which would fail every large upload.
   delete out.expect;
+  // A client's trace context is not passed on as it came: the gateway's own span (a child of it) is what the
+  // service's span hangs from, and the tracing instrumentation adds that one. Forwarded too, it would be a second copy.
+  for (const name of TRACE_CONTEXT_HEADERS) delete out[name];
   out[REQUEST_ID_HEADER] = request.id;
   // The caller, signed: the one thing a service believes about who is asking (a client's copy was dropped).
   out[CALLER_ASSERTION_HEADER] = assertions.get(request);
