@@ -19,3 +19,4 @@ export * from './idempotency.js';
 export * from './examples.js';
 export * from './topology.js';
 export * from './asyncapi.js';
+export * from './webhooks-http.js';
