@@ -18,17 +18,23 @@ const FAST = { WEBHOOKS_RETRY_SCHEDULE_MS: '150,150', WEBHOOKS_POLL_MS: '100', W
  * The service on the run's database with a NATS prefix of this test file's own, so its durable consumers never
  * share events with another file's instance.
  */
-export async function startWebhooks(env: Record<string, string> = {}, options: { resolve?: Resolve } = {}): Promise<Running> {
-  const NATS_PREFIX = `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
+export async function startWebhooks(
+  env: Record<string, string> = {},
+  options: { resolve?: Resolve; natsPrefix?: string } = {},
+): Promise<Running> {
+  // A prefix of its own unless given: a restarted instance takes over the durables of the one before.
+  const NATS_PREFIX = options.natsPrefix ?? `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
   // The streams it consumes exist before it starts, as once their publishers have run.
   const consumed = Object.values(NATS_TOPOLOGY.webhooks.consumes).map((consumer) => consumer.stream);
   const neighbour = await neighbourBus({ NATS_URL: inject('natsUrl'), NATS_PREFIX, LOG_LEVEL: 'silent' }, consumed);
-  const running = await startTestService(createServiceDefinition(options), configSchema, { NATS_PREFIX, ...FAST, ...env }).catch(
-    async (error: unknown) => {
-      await neighbour.close();
-      throw error;
-    },
-  );
+  const running = await startTestService(createServiceDefinition({ resolve: options.resolve }), configSchema, {
+    NATS_PREFIX,
+    ...FAST,
+    ...env,
+  }).catch(async (error: unknown) => {
+    await neighbour.close();
+    throw error;
+  });
   return {
     ...running,
     neighbour,
@@ -41,7 +47,7 @@ export async function startWebhooks(env: Record<string, string> = {}, options: {
 
 /** Publishes a domain event the way a producer's outbox relay does (envelope, msgID = event id). */
 export async function publishEvent<D extends z.ZodType>(
-  running: Running,
+  running: Pick<Running, 'neighbour'>,
   contract: EventContract<D>,
   data: z.input<D>,
   organizationId: string,
