@@ -31,6 +31,11 @@ export function createServiceDefinition({ resolve = systemResolve }: { resolve?:
         targets,
         resolve,
         wakeDeliveries: () => deliveries.wake(),
+        attemptOutcomes: infra.metrics.counter(
+          'webhook_delivery_attempts_total',
+          'Webhook delivery attempts by outcome (succeeded; retry: failed, another is scheduled; failed: the last one failed)',
+          ['outcome'],
+        ),
       };
       const sender = new WebhookSender({
         timeoutMs: config.WEBHOOKS_TIMEOUT_MS,

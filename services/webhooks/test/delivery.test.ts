@@ -8,6 +8,7 @@ import {
   productDeletedEvent,
   scheduleCreatedEvent,
 } from '@app/contracts';
+import { metricValue } from '@app/service-kit/testing';
 import { Receiver, type ReceivedDelivery } from './support/receiver.js';
 import { bookingState, client, data, list, POLL, publishEvent, startWebhooks, type Client, type Running } from './support/webhooks.js';
 
@@ -90,6 +91,7 @@ describe('delivery of domain events', () => {
       { at: expect.any(String), response_status: 200, error: null, duration_ms: expect.any(Number) },
     ]);
     expect(JSON.stringify(detail)).not.toContain('receiver says hello');
+    expect(await metricValue(running.app, 'webhook_delivery_attempts_total', { outcome: 'retry' })).toBeGreaterThanOrEqual(2);
   });
 
   it('when the receiver is down for the whole schedule, then the delivery fails; a manual retry then succeeds', async () => {

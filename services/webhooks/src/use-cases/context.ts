@@ -1,4 +1,4 @@
-import type { ServiceContext } from '@app/service-kit';
+import type { LabelledCounter, ServiceContext } from '@app/service-kit';
 import type { Resolve, TargetPolicy } from '../delivery/target-guard.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
@@ -10,4 +10,6 @@ export interface UseCaseContext extends ServiceContext {
   resolve: Resolve;
   /** Tells the delivery loop that deliveries are due (it also polls). */
   wakeDeliveries: () => void;
+  /** Attempts by what came of them: `succeeded`, `retry` (failed, another is scheduled), `failed` (the last). */
+  attemptOutcomes: LabelledCounter<'outcome'>;
 }

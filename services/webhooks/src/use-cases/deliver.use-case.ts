@@ -54,6 +54,7 @@ export async function deliverOnce(
       nextAttemptAt: next,
     });
     if (!recorded) return;
+    ctx.attemptOutcomes.inc({ outcome: status === 'pending' ? 'retry' : status });
     if (outcome.ok) {
       await endpointSucceeded(tx, claim.endpointId);
       return;
