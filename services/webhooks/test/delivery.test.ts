@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -92,6 +94,29 @@ describe('delivery of domain events', () => {
     ]);
     expect(JSON.stringify(detail)).not.toContain('receiver says hello');
     expect(await metricValue(running.app, 'webhook_delivery_attempts_total', { outcome: 'retry' })).toBeGreaterThanOrEqual(2);
+  });
+
+  it('when the receiver answers a redirect, then it is not followed: the attempt fails with the 3xx', async () => {
+    const api = client(running);
+    const target = await Receiver.start();
+    const redirecting = createServer((_request, response) => response.writeHead(307, { location: target.url }).end());
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hooks`;
+      const id = String(data(await api.post('/api/v1/webhook-endpoints', { url })).id);
+      await publishEvent(running, bookingCreatedEvent, bookingState(), api.organizationId);
+
+      await expect.poll(async () => (await deliveriesOf(api, id))[0]?.attempts, POLL).toBeGreaterThanOrEqual(1);
+      expect((await deliveriesOf(api, id))[0]).toMatchObject({
+        last_response_status: 307,
+        last_error: 'HTTP 307 (redirects are not followed)',
+      });
+      expect(target.received).toEqual([]);
+    } finally {
+      redirecting.closeAllConnections();
+      await new Promise((resolve) => redirecting.close(resolve));
+      await target.close();
+    }
   });
 
   it('when the receiver is down for the whole schedule, then the delivery fails; a manual retry then succeeds', async () => {
