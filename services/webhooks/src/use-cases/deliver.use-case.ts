@@ -44,7 +44,7 @@ export async function deliverOnce(
   const attempts = claim.attempts + 1;
   const next = outcome.ok ? null : nextAttemptAt(settings.retryScheduleMs, attempts, at);
   const status = outcome.ok ? 'succeeded' : next ? 'pending' : 'failed';
-  await withTransaction(ctx.pool, async (tx) => {
+  const recorded = await withTransaction(ctx.pool, async (tx) => {
     const recorded = await recordAttempt(tx, claim, {
       at,
       responseStatus: outcome.status,
@@ -53,16 +53,18 @@ export async function deliverOnce(
       status,
       nextAttemptAt: next,
     });
-    if (!recorded) return;
-    ctx.attemptOutcomes.inc({ outcome: status === 'pending' ? 'retry' : status });
+    if (!recorded) return false;
     if (outcome.ok) {
       await endpointSucceeded(tx, claim.endpointId);
-      return;
+      return true;
     }
     const failingSince = await endpointFailed(tx, claim.endpointId, at);
     if (failingSince && shouldDisable(failingSince, at, settings.disableAfterMs)) {
       await disableEndpoint(tx, claim.endpointId, disabledReason(settings.disableAfterMs));
       ctx.log.warn({ endpoint_id: claim.endpointId }, 'webhook endpoint disabled: every delivery failed');
     }
+    return true;
   });
+  // Counted once committed; an attempt whose lease was lost is the other replica's to count.
+  if (recorded) ctx.attemptOutcomes.inc({ outcome: status === 'pending' ? 'retry' : status });
 }
