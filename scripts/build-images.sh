@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run images`: builds the six service images as docker-compose.yml names them (${IMAGE_PREFIX:-scheduling-shop}/
+# `npm run images`: builds the seven service images as docker-compose.yml names them (${IMAGE_PREFIX:-scheduling-shop}/
 # <service>:${IMAGE_TAG:-latest}), which the test kit starts by default. Sets up podman and the local base images
 # where needed, as test:containers does.
 set -euo pipefail

@@ -24,7 +24,7 @@ const password = write('postgres_password', token());
 // The superuser's URL goes to the `<service>-migrate` one-shots only; each service gets its own role's URL (with a
 // random password of its own), which that one-shot creates.
 const adminUrl = write('database_admin_url', `postgres://postgres:${password}@postgres:5432/scheduling_shop`);
-for (const service of ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar_sync']) {
+for (const service of ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar_sync', 'webhooks']) {
   const own = new URL(adminUrl);
   own.username = `${service}_service`; // the role names of the testkit's serviceRoleName (no build needed here)
   own.password = token();

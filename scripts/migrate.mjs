@@ -5,7 +5,7 @@ ensureModernNode();
 const { execFileSync } = await import('node:child_process');
 const { join } = await import('node:path');
 const ROOT = join(import.meta.dirname, '..');
-const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'];
+const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];
 
 execFileSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
   cwd: ROOT,

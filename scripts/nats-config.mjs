@@ -1,4 +1,4 @@
-// `npm run nats:config -- --passwords DIR [--prefix PREFIX] [--out FILE]`: the nats-server configuration of the six
+// `npm run nats:config -- --passwords DIR [--prefix PREFIX] [--out FILE]`: the nats-server configuration of the seven
 // services' NATS users (`authorization { users = [...] }`), each with the rights the topology in @app/contracts gives
 // it (see the README's "NATS users"). Passwords are read from DIR/nats_password_<service> (calendar-sync:
 // nats_password_calendar_sync), the files compose mounts as secrets; a missing one is written with a random value.
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import bcrypt from 'bcryptjs';
 
 const ROOT = join(import.meta.dirname, '..');
-const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'];
+const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];
 
 /** The file of a service's NATS password in a secrets folder (compose's secret of the same name). */
 export const natsPasswordFile = (service) => `nats_password_${service.replaceAll('-', '_')}`;

@@ -1,4 +1,4 @@
-// `npm run openapi:snapshot`: builds, starts the real stack (gateway + five services, as `npm start` and the e2e tests
+// `npm run openapi:snapshot`: builds, starts the real stack (gateway + six services, as `npm start` and the e2e tests
 // do) on ports the OS picks, with a throwaway database and NATS prefix, writes the gateway's /openapi.json to
 // openapi/openapi.json (prettier-formatted, so the same document always gives the same bytes), and removes
 // everything it started or created. DATABASE_URL and NATS_URL name the servers to use (local defaults).

@@ -1,4 +1,4 @@
-// Starts the whole system as separate processes (gateway + five services), the way `npm start` does;
+// Starts the whole system as separate processes (gateway + six services), the way `npm start` does;
 // also used by the end-to-end tests and the benchmarks. Build first (`npx turbo run build`).
 import { spawn } from 'node:child_process';
 import net from 'node:net';
@@ -19,9 +19,10 @@ export const SERVICES = [
   { name: 'bookings', offset: 1, urlVar: 'BOOKINGS_URL' },
   { name: 'catalog', offset: 3, urlVar: 'CATALOG_URL' },
   { name: 'calendar-sync', offset: 5, urlVar: 'CALENDAR_SYNC_URL' },
+  { name: 'webhooks', offset: 6, urlVar: 'WEBHOOKS_URL' },
 ];
 
-const COLORS = { gateway: 36, bookings: 33, scheduling: 32, catalog: 35, events: 34, 'calendar-sync': 31 };
+const COLORS = { gateway: 36, bookings: 33, scheduling: 32, catalog: 35, events: 34, 'calendar-sync': 31, webhooks: 91 };
 const LEVELS = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 
 /** One readable line from a pino JSON line: time, level, message, request id and the interesting fields. */

@@ -1,4 +1,4 @@
-// `npm start`: builds what changed, checks Postgres and NATS, starts the six processes with readable
+// `npm start`: builds what changed, checks Postgres and NATS, starts the seven processes with readable
 // prefixed logs, waits until all are ready, creates a development organization on first start and prints
 // the gateway URL and its API key. Ctrl-C stops everything cleanly.
 import { ensureModernNode } from './ensure-node.mjs';

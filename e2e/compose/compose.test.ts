@@ -136,6 +136,7 @@ describe('the whole system from docker-compose.yml', () => {
       'events_service',
       'gateway_service',
       'scheduling_service',
+      'webhooks_service',
     ]);
     const bookings = new URL(readFileSync(join(secretsDir, 'bookings_database_url'), 'utf8').trim());
     expect(() => psql('bookings_service', decodeURIComponent(bookings.password), 'SELECT count(*) FROM identity.api_keys')).toThrow(

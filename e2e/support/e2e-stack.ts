@@ -13,7 +13,7 @@ export interface E2eStack extends Stack {
 }
 
 /**
- * The six real processes (built `dist`, as `npm start` runs them) on the run's fresh database and NATS prefix,
+ * The seven real processes (built `dist`, as `npm start` runs them) on the run's fresh database and NATS prefix,
  * each on a port the OS picked and the stack holds until it stops (no race for ports with other suites). Tests talk
  * to the gateway only.
  */

@@ -18,7 +18,7 @@ export interface RunningPgBouncer {
 
 /**
  * PgBouncer (Debian's `pgbouncer`; CI installs it) started by the image's own entrypoint (ops/pgbouncer), in front of
- * the run's Postgres, with the six service roles of the test harness as its users. PgBouncer refuses to run as root:
+ * the run's Postgres, with the service roles of the test harness as its users. PgBouncer refuses to run as root:
  * as root, it runs as `nobody`.
  */
 export async function startPgBouncer(adminUrl: string): Promise<RunningPgBouncer> {

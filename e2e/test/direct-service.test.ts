@@ -52,7 +52,7 @@ describe('a service reached on its own port, past the gateway', () => {
   });
 
   it('when probes and scrapers call a service without an assertion, then /healthz, /readyz and /metrics answer', async () => {
-    for (const name of ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync']) {
+    for (const name of ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks']) {
       for (const path of ['/healthz', '/readyz', '/metrics']) {
         expect((await fetch(`${serviceUrl(stack, name)}${path}`)).status, `${name}${path}`).toBe(200);
       }

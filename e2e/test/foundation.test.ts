@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createdOrganizationSchema, dataEnvelope, errorBodySchema } from '@app/contracts';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 
-const SERVICES = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'];
+const SERVICES = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];
 
 describe('the stack as npm start runs it', () => {
   let stack: E2eStack;

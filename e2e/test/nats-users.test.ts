@@ -10,7 +10,7 @@ import { organizationWithSchedule, quarterHour } from '../support/organization.j
 const attendee = { name: 'Ada Lovelace', email: 'ada@example.com' };
 
 /**
- * The six real processes on a nats-server of this file's own that knows only the users generated from the topology
+ * The seven real processes on a nats-server of this file's own that knows only the users generated from the topology
  * (as compose and Kubernetes run it): each process connects as its own user, and everything that crosses NATS
  * still works: bookings asks scheduling and events, bookings' relay publishes and scheduling's consumer applies it.
  */

@@ -5,7 +5,7 @@ import { startPgBouncer, type RunningPgBouncer } from '../support/pgbouncer.js';
 
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
-/** The PgBouncer option of compose and Kubernetes (transaction pooling): the six services through it, as deployed. */
+/** The PgBouncer option of compose and Kubernetes (transaction pooling): the seven services through it, as deployed. */
 describe('the system behind PgBouncer in transaction pooling mode', () => {
   let pgbouncer: RunningPgBouncer;
   let stack: E2eStack;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { kubePlayPod } from './pod.mjs';
 
-const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'] as const;
+const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'] as const;
 
 function podman(args: string[]): string {
   const result = spawnSync('podman', args, { encoding: 'utf8', timeout: 300_000 });

@@ -13,6 +13,7 @@ const URL_VARIABLES = {
   catalog: 'CATALOG_URL',
   events: 'EVENTS_URL',
   'calendar-sync': 'CALENDAR_SYNC_URL',
+  webhooks: 'WEBHOOKS_URL',
 };
 
 /**

@@ -45,7 +45,7 @@ const named = (kind: string, name: string) => ofKind(kind).find((o) => o.metadat
 const matches = (selector: Labels, labels: Labels) => Object.entries(selector).every(([key, value]) => labels[key] === value);
 const deployments = ofKind('Deployment');
 const drainMs = Number(ofKind('ConfigMap')[0]?.data?.SHUTDOWN_DRAIN_MS);
-const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'];
+const SERVICES = ['gateway', 'bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];
 
 describe('example overlay', () => {
   it('when rendered, then every service has a Deployment, Service, PodDisruptionBudget and migration Job', () => {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { eventEnvelopeSchema, type EventContract } from './messaging.js';
 import { NATS_TOPOLOGY } from './topology.js';
+import { webhookPayloadSchema } from './webhook-payloads.js';
+import { WEBHOOK_EVENT_TYPES } from './webhooks-http.js';
 
 /** The AsyncAPI document's own version; each event's contract is versioned by its `schema_version`. */
 const DOCUMENT_VERSION = '1.0.0';
@@ -19,7 +21,7 @@ export function eventMessageName(subject: string, version: number): string {
  * and `schema_version` as a const. While an event has a previous version, its channel carries both messages:
  * publishers send the current one, consumers accept both. Everything is sorted, so the same contracts always give
  * the same document (the committed snapshot, asyncapi/asyncapi.json, is compared with it by `npm test`).
- * Webhook payloads join it once the webhooks service exists.
+ * It ends with the webhooks: the payloads the webhooks service POSTs to endpoints, one message per public type.
  */
 export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopologyLike>> = NATS_TOPOLOGY): Json {
   const channels: Json = {};
@@ -67,6 +69,8 @@ export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopolo
       }
     }
   }
+  // The webhooks service's deliveries, when the topology has it (the real one does; a test's may not).
+  if (Object.hasOwn(topology, 'webhooks')) addWebhooks({ channels, operations, messages, schemas });
   return {
     asyncapi: '3.0.0',
     info: {
@@ -96,20 +100,11 @@ function versionsOf(contract: EventContract<z.ZodType>): { version: number; data
   return contract.previous ? [current, { version: contract.version - 1, data: contract.previous.data }] : [current];
 }
 
-/**
- * The message of one version of an event. Named schemas it contains (the API records events carry, `.meta({id})` in the
- * contracts) go to `schemas`, the document's `components.schemas`, once, and the payload refers to them there.
- */
+/** The message of one version of an event (named schemas it contains go to `schemas`). */
 function message(contract: EventContract<z.ZodType>, version: number, data: z.ZodType, schemas: Json): Json {
   const envelope = eventEnvelopeSchema.extend({ type: z.literal(contract.subject), schema_version: z.literal(version), data });
   // Input shape: what a consumer accepts (fields it does not know are ignored, not refused).
-  const generated = z.toJSONSchema(envelope, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
-  const {
-    $schema: _dialect,
-    definitions,
-    ...payload
-  } = JSON.parse(JSON.stringify(generated).replaceAll('"#/definitions/', '"#/components/schemas/')) as Json;
-  Object.assign(schemas, definitions);
+  const payload = payloadSchema(envelope, 'input', schemas);
   const properties = payload.properties as Json;
   properties.schema_version = { type: 'integer', const: version, description: "The version of `data`'s schema." };
   return {
@@ -123,6 +118,68 @@ function message(contract: EventContract<z.ZodType>, version: number, data: z.Zo
       properties: { 'Nats-Msg-Id': { type: 'string', description: 'The event id: JetStream drops a duplicate publish.' } },
     },
     payload,
+  };
+}
+
+/**
+ * A message payload's JSON schema. Named schemas in it (the API records, `.meta({id})` in the contracts) go to
+ * `schemas`, the document's `components.schemas`, once, and the payload refers to them there.
+ */
+function payloadSchema(schema: z.ZodType, io: 'input' | 'output', schemas: Json): Json {
+  const generated = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' });
+  const {
+    $schema: _dialect,
+    definitions,
+    ...payload
+  } = JSON.parse(JSON.stringify(generated).replaceAll('"#/definitions/', '"#/components/schemas/')) as Json;
+  Object.assign(schemas, definitions);
+  return payload;
+}
+
+/**
+ * The webhooks: what the webhooks service POSTs to each subscribed endpoint, one message per public type, on one
+ * channel whose address is the endpoint's URL. Not gated by `schema_version` (webhook payloads have none): their
+ * `data` are the API's records, which the OpenAPI gate holds to compatibility.
+ */
+function addWebhooks(document: { channels: Json; operations: Json; messages: Json; schemas: Json }): void {
+  const names = WEBHOOK_EVENT_TYPES.map((type) => {
+    const name = `webhook.${type}`;
+    const payload = payloadSchema(webhookPayloadSchema(type), 'output', document.schemas);
+    document.messages[name] = {
+      name: type,
+      title: `${type} (webhook)`,
+      contentType: 'application/json',
+      headers: {
+        type: 'object',
+        required: ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+        properties: {
+          'webhook-id': { type: 'string', description: 'The domain event id, the same on every retry: deduplicate by it.' },
+          'webhook-timestamp': { type: 'string', description: 'Unix seconds of this attempt.' },
+          'webhook-signature': {
+            type: 'string',
+            description:
+              '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the endpoint secret (Standard ' +
+              'Webhooks); during a secret rotation two such entries separated by a space.',
+          },
+        },
+      },
+      payload,
+    };
+    return name;
+  });
+  document.channels.webhooks = {
+    address: null,
+    title: 'Webhook endpoints',
+    description:
+      "POSTed by the webhooks service to each enabled endpoint of the event's organization subscribed to its type " +
+      '(the address is the endpoint URL), retried on WEBHOOKS_RETRY_SCHEDULE_MS until a 2xx; at least once per endpoint.',
+    messages: Object.fromEntries(names.map((name) => [name, { $ref: `#/components/messages/${name}` }])),
+  };
+  document.operations['webhooks.send'] = {
+    action: 'send',
+    title: 'webhooks delivers to endpoints',
+    channel: { $ref: '#/channels/webhooks' },
+    messages: names.map((name) => ({ $ref: `#/channels/webhooks/messages/${name}` })),
   };
 }
 

@@ -16,6 +16,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   EVENT_NOT_OPEN: 'the event is not published, or is over',
   CONFLICT: 'the request conflicts with the current state (the message says how)',
   IDEMPOTENCY_KEY_REUSED: 'the `Idempotency-Key` was already used with another body',
+  ENDPOINT_DISABLED: 'a test or retry sent to a disabled webhook endpoint',
   REQUEST_TIMEOUT: 'the request (headers and body) did not arrive within the time limit; the connection is closed',
   PAYLOAD_TOO_LARGE: 'the body or upload is over the limit',
   UNSUPPORTED_MEDIA_TYPE: 'the content type is not accepted, or an upload is not an image (judged by its bytes)',

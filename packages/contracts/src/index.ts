@@ -21,3 +21,5 @@ export * from './idempotency.js';
 export * from './examples.js';
 export * from './topology.js';
 export * from './asyncapi.js';
+export * from './webhooks-http.js';
+export * from './webhook-payloads.js';

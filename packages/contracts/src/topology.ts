@@ -48,12 +48,25 @@ export const NATS_TOPOLOGY = {
   catalog: { publishes: CATALOG_STREAM, serves: [], calls: [], consumes: {} },
   events: { publishes: EVENTS_STREAM, serves: [eventTypeGetRequest], calls: [], consumes: {} },
   'calendar-sync': { publishes: CALENDAR_STREAM, serves: [], calls: [scheduleGetRequest], consumes: {} },
+  // Turns the domain events of every stream into signed HTTP deliveries; publishes nothing itself.
+  webhooks: {
+    publishes: null,
+    serves: [],
+    calls: [],
+    consumes: {
+      bookings: { durable: 'webhooks-bookings', stream: BOOKINGS_STREAM },
+      scheduling: { durable: 'webhooks-scheduling', stream: SCHEDULING_STREAM },
+      events: { durable: 'webhooks-events', stream: EVENTS_STREAM },
+      catalog: { durable: 'webhooks-catalog', stream: CATALOG_STREAM },
+      calendar: { durable: 'webhooks-calendar', stream: CALENDAR_STREAM },
+    },
+  },
 } as const satisfies Record<string, ServiceTopology>;
 
 export type ServiceName = keyof typeof NATS_TOPOLOGY;
 export const SERVICE_NAMES = Object.keys(NATS_TOPOLOGY) as ServiceName[];
 
-/** The topology of a service by name, or undefined for a name that is not one of the six (kit tests' buses). */
+/** The topology of a service by name, or undefined for a name that is not one of the seven (kit tests' buses). */
 export function topologyOf(service: string): ServiceTopology | undefined {
   return Object.hasOwn(NATS_TOPOLOGY, service) ? NATS_TOPOLOGY[service as ServiceName] : undefined;
 }

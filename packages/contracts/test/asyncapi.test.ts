@@ -2,7 +2,16 @@ import specs from '@asyncapi/specs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { asyncApiDocument, defineEvent, defineStream, eventEnvelopeSchema, NATS_TOPOLOGY } from '../src/index.js';
+import {
+  asyncApiDocument,
+  defineEvent,
+  defineStream,
+  eventEnvelopeSchema,
+  NATS_TOPOLOGY,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TYPE_OF_SUBJECT,
+  webhookData,
+} from '../src/index.js';
 
 // A publisher whose event is at schema_version 2 (`by` became `amount`), and a consumer of its stream.
 const added = defineEvent('tally.tally.added', z.object({ tally: z.string(), amount: z.number().int() }), {
@@ -36,9 +45,30 @@ describe('asyncApiDocument', () => {
       validateAsyncApi({ ...document, operations: { ...operations, [String(name)]: { ...(operation as Json), action: 'publish' } } }),
     ).toBe(false);
     const subjects = Object.values(NATS_TOPOLOGY).flatMap((service) => service.publishes?.subjects ?? []);
-    expect(Object.keys(at(document, 'channels') as Json).sort()).toEqual([...subjects].sort());
+    expect(Object.keys(at(document, 'channels') as Json).sort()).toEqual([...subjects, 'webhooks'].sort());
     expect(at(document, 'channels', 'bookings.booking.created', 'address')).toBe('bookings.booking.created');
     expect(at(document, 'operations', 'scheduling-bookings.receive.bookings.booking.created', 'action')).toBe('receive');
+  });
+
+  it('when written, then the webhooks channel has one message per public type, whose data is the API record or {id}', () => {
+    const document = asyncApiDocument();
+    const names = Object.keys(at(document, 'channels', 'webhooks', 'messages') as Json);
+    expect(names.sort()).toEqual(WEBHOOK_EVENT_TYPES.map((type) => `webhook.${type}`).sort());
+    const data = (type: string) => at(document, 'components', 'messages', `webhook.${type}`, 'payload', 'properties', 'data');
+    expect(data('booking.created')).toEqual({ $ref: '#/components/schemas/Booking' });
+    expect(at(data('schedule.updated'), 'required')).toEqual(expect.arrayContaining(['id', 'name', 'timezone', 'availability']));
+    expect(at(data('calendar_connection.removed'), 'required')).toEqual(['id']);
+    expect(at(data('webhook.test'), 'required')).toEqual(['endpoint_id']);
+    expect(at(document, 'components', 'messages', 'webhook.booking.created', 'headers', 'required')).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    // Every public type but webhook.test comes from one domain event; internal ones are not offered.
+    expect(Object.values(WEBHOOK_TYPE_OF_SUBJECT).sort()).toEqual(WEBHOOK_EVENT_TYPES.filter((type) => type !== 'webhook.test').sort());
+    expect(WEBHOOK_TYPE_OF_SUBJECT['calendar.busy.updated']).toBeUndefined();
+    expect(webhookData('calendar.connection.removed', { connection_id: 'c1', schedule_id: 's1' })).toEqual({ id: 'c1' });
+    expect(webhookData('bookings.booking.created', { booking_id: 'b1', record: { id: 'b1' } })).toEqual({ id: 'b1' });
   });
 
   it('when an event has a previous version, then its channel carries both messages: publishers send the current, consumers accept both', () => {

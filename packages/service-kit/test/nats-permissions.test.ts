@@ -246,13 +246,14 @@ describe('NATS users generated from the topology', () => {
     await letters.discard(found[1]!);
     expect(await letters.list()).toEqual([]);
 
-    // Neither may do more: the dlq user creates no stream nor publishes another stream's events, bookings writes no dead letters.
+    // Neither may do more: the dlq user creates no stream nor sends anything but events (no request to a service),
+    // bookings writes no dead letters. (It may publish every stream's events: webhooks consumes them all.)
     const create = `$JS.API.STREAM.CREATE.${PREFIX}_DLQ_BOOKINGS`;
     admin.nc.publish(create, JSON.stringify({ name: `${PREFIX}_DLQ_BOOKINGS` }));
     expect(await refused(admin.refusals, 'publish', create)).toBeDefined();
-    const catalogEvent = `${PREFIX}.${NATS_TOPOLOGY.catalog.publishes.subjects[0]}`;
-    admin.nc.publish(catalogEvent, 'forged');
-    expect(await refused(admin.refusals, 'publish', catalogEvent)).toBeDefined();
+    const request = `${PREFIX}.${NATS_TOPOLOGY.scheduling.serves[0].subject}`;
+    admin.nc.publish(request, 'forged');
+    expect(await refused(admin.refusals, 'publish', request)).toBeDefined();
     const { nc, refusals } = await rawAs('bookings');
     const forged = `${PREFIX}.dlq.scheduling.${durable}.${calendarConnectionRemovedEvent.subject}`;
     nc.publish(forged, 'forged');

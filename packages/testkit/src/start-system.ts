@@ -13,6 +13,7 @@ const SERVICES = {
   catalog: { port: 3003, urlVariable: 'CATALOG_URL' },
   events: { port: 3004, urlVariable: 'EVENTS_URL' },
   'calendar-sync': { port: 3005, urlVariable: 'CALENDAR_SYNC_URL' },
+  webhooks: { port: 3006, urlVariable: 'WEBHOOKS_URL' },
 } as const;
 
 export type ServiceName = keyof typeof SERVICES | 'gateway';

@@ -62,6 +62,7 @@ export const configSchema = baseConfigSchema
     CATALOG_URL: upstreams('http://127.0.0.1:3003'),
     EVENTS_URL: upstreams('http://127.0.0.1:3004'),
     CALENDAR_SYNC_URL: upstreams('http://127.0.0.1:3005'),
+    WEBHOOKS_URL: upstreams('http://127.0.0.1:3006'),
     /** Requests per key (or per IP for public routes) per window. */
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),

@@ -43,7 +43,7 @@ export class OpenApiAggregator {
     merged.info = {
       title: 'Scheduling and shop API',
       version: API_VERSION,
-      description: 'Bookings, schedules and slots, events and event types, products and media, calendar connections.',
+      description: 'Bookings, schedules and slots, events and event types, products and media, calendar connections, webhooks.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     };
     // Relative: "Try it out" and generated clients call the gateway that served the document.

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 
-export type ServiceName = 'bookings' | 'scheduling' | 'catalog' | 'events' | 'calendar-sync';
+export type ServiceName = 'bookings' | 'scheduling' | 'catalog' | 'events' | 'calendar-sync' | 'webhooks';
 
 /** Which service owns which path prefix. `public` prefixes need no API key (one, if sent, is still checked). */
 export const ROUTE_TABLE: readonly { prefix: string; service: ServiceName; public?: boolean }[] = [
@@ -14,7 +14,8 @@ export const ROUTE_TABLE: readonly { prefix: string; service: ServiceName; publi
   { prefix: '/api/v1/event-types', service: 'events' },
   { prefix: '/api/v1/calendar-connections', service: 'calendar-sync' },
   { prefix: '/api/calendar-connections', service: 'calendar-sync', public: true },
-  ...(['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'] as const).map((service) => ({
+  { prefix: '/api/v1/webhook-endpoints', service: 'webhooks' },
+  ...(['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'] as const).map((service) => ({
     prefix: `/api/v1/ping/${service}`,
     service,
   })),
@@ -27,6 +28,7 @@ export function upstreamsOf(config: Config): Record<ServiceName, string[]> {
     catalog: config.CATALOG_URL,
     events: config.EVENTS_URL,
     'calendar-sync': config.CALENDAR_SYNC_URL,
+    webhooks: config.WEBHOOKS_URL,
   };
 }
 

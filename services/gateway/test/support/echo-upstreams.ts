@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceName } from '../../src/proxy/route-table.js';
 
-const SERVICES: ServiceName[] = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync'];
+const SERVICES: ServiceName[] = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];
 
 export interface Echo {
   service: ServiceName;
@@ -14,7 +14,7 @@ export interface Echo {
 }
 
 /**
- * Stand-ins for the five services behind the gateway: each answers every request with what it received,
+ * Stand-ins for the six services behind the gateway: each answers every request with what it received,
  * so a test can see where the gateway sent a request and with which headers.
  */
 export interface EchoUpstreams {

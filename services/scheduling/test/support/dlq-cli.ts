@@ -24,7 +24,8 @@ export interface ListedDeadLetter {
 /** Runs `npm run dlq -- <args>` against the service's NATS and prefix, as an operator would; its stdout. */
 export async function dlq(running: Running, ...args: string[]): Promise<string> {
   const { NATS_USER: _user, NATS_PASSWORD: _password, ...env } = process.env;
-  const { stdout } = await promisify(execFile)(process.execPath, [DLQ_SCRIPT, ...args], {
+  // scheduling's dead letters: webhooks consumes too, so the command is told which service's stream to read.
+  const { stdout } = await promisify(execFile)(process.execPath, [DLQ_SCRIPT, ...args, '--service', 'scheduling'], {
     env: { ...env, NATS_URL: inject('natsUrl'), NATS_PREFIX: running.infra.config.NATS_PREFIX },
   });
   return stdout;

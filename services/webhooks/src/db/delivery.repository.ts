@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '@app/service-kit';
+import type { WebhookDelivery } from '../generated/prisma/client.js';
+import type { Db } from './prisma.js';
+
+export type DeliveryRow = WebhookDelivery;
+
+/** An event to fan out: its public type and the body every endpoint receives. */
+export interface OutgoingEvent {
+  id: string;
+  organizationId: string;
+  type: string;
+  body: string;
+}
+
+/**
+ * One pending delivery per enabled endpoint of the event's organization that subscribes to its type, due now.
+ * Runs in the consumer's transaction, beside the inbox row: the event is fanned out exactly once or not at all.
+ */
+export async function fanOut(tx: Queryable, event: OutgoingEvent): Promise<number> {
+  const { rowCount } = await tx.query(
+    `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event_id, event_type, body, next_attempt_at)
+     SELECT gen_random_uuid(), e.organization_id, e.id, $2::uuid, $3, $4, now()
+       FROM webhook_endpoints e
+      WHERE e.organization_id = $1::uuid AND e.enabled AND e.events && ARRAY['*', $3]::text[]
+     ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+    [event.organizationId, event.id, event.type, event.body],
+  );
+  return rowCount ?? 0;
+}
+
+/** A delivery to one endpoint whatever its subscriptions (webhook.test), due now. */
+export function insertDelivery(db: Db, endpointId: string, event: OutgoingEvent): Promise<DeliveryRow> {
+  return db.webhookDelivery.create({
+    data: {
+      id: randomUUID(),
+      organizationId: event.organizationId,
+      endpointId,
+      eventId: event.id,
+      eventType: event.type,
+      body: event.body,
+      nextAttemptAt: new Date(),
+    },
+  });
+}
+
+export async function listDeliveries(
+  db: Db,
+  organizationId: string,
+  endpointId: string,
+  query: { status?: string; limit: number; offset: number },
+): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const where = { organizationId, endpointId, ...(query.status ? { status: query.status } : {}) };
+  const [rows, total] = await Promise.all([
+    db.webhookDelivery.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: query.limit, skip: query.offset }),
+    db.webhookDelivery.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+export function findDelivery(db: Db, organizationId: string, endpointId: string, id: string): Promise<DeliveryRow | null> {
+  return db.webhookDelivery.findFirst({ where: { id, endpointId, organizationId } });
+}
+
+/** Makes a delivery due now again (a manual retry), whatever its status; its attempts and log stay. */
+export async function requeueDelivery(db: Db, organizationId: string, endpointId: string, id: string): Promise<DeliveryRow | null> {
+  const { count } = await db.webhookDelivery.updateMany({
+    where: { id, endpointId, organizationId },
+    data: { status: 'pending', nextAttemptAt: new Date() },
+  });
+  return count === 0 ? null : findDelivery(db, organizationId, endpointId, id);
+}
+
+/** A delivery claimed for one attempt, with what sending it needs. `leaseToken` fences the recording of its result. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  body: string;
+  attempts: number;
+  leaseToken: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/**
+ * Claims up to `limit` due deliveries of enabled endpoints, at most `perEndpoint` in flight per endpoint (counting
+ * those other replicas hold). FOR UPDATE SKIP LOCKED lets replicas claim side by side without taking one row twice;
+ * the lease keeps an attempt to one replica until it is recorded or the lease runs out (a crashed replica's
+ * deliveries are then sent again, with the same webhook-id: at least once). The status and lease conditions are on
+ * the locked rows themselves, so a row another replica claimed meanwhile is re-checked and left out.
+ */
+export async function claimDueDeliveries(db: Queryable, limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.query<ClaimedDelivery>(
+    `WITH candidates AS (
+       SELECT d.id,
+              row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS rank,
+              (SELECT count(*) FROM webhook_deliveries busy
+                WHERE busy.endpoint_id = d.endpoint_id AND busy.status = 'pending' AND busy.lease_expires_at > now()) AS busy
+         FROM webhook_deliveries d
+         JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+          AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= now())
+     ), picked AS (
+       SELECT d.id
+         FROM webhook_deliveries d
+         JOIN candidates c ON c.id = d.id
+        WHERE c.rank + c.busy <= $2::int
+          AND d.status = 'pending' AND d.next_attempt_at <= now()
+          AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= now())
+        ORDER BY d.next_attempt_at
+        LIMIT $1::int
+        FOR UPDATE OF d SKIP LOCKED
+     )
+     UPDATE webhook_deliveries d
+        SET lease_token = gen_random_uuid(), lease_expires_at = now() + make_interval(secs => $3::float8)
+       FROM webhook_endpoints e
+      WHERE d.id IN (SELECT id FROM picked) AND e.id = d.endpoint_id
+  RETURNING d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_id::text AS "eventId", d.body, d.attempts,
+            d.lease_token::text AS "leaseToken", e.url, e.secret, e.previous_secret AS "previousSecret",
+            e.previous_secret_expires_at AS "previousSecretExpiresAt"`,
+    [limit, perEndpoint, leaseMs / 1000],
+  );
+  return rows;
+}
+
+export interface AttemptRecord {
+  at: Date;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The delivery's status after this attempt, and when the next one is due (pending only). */
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAttemptAt: Date | null;
+}
+
+/** Records one attempt and releases the claim; false when the lease was lost (another replica took it over). */
+export async function recordAttempt(tx: Queryable, claim: ClaimedDelivery, attempt: AttemptRecord): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `UPDATE webhook_deliveries
+        SET attempts = attempts + 1, status = $3, next_attempt_at = $4, last_attempt_at = $5,
+            last_response_status = $6, last_error = $7,
+            attempts_log = attempts_log || jsonb_build_array(jsonb_build_object(
+              'at', $8::text, 'response_status', $6::int, 'error', $7::text, 'duration_ms', $9::int)),
+            lease_token = NULL, lease_expires_at = NULL
+      WHERE id = $1::uuid AND lease_token = $2::uuid`,
+    [
+      claim.id,
+      claim.leaseToken,
+      attempt.status,
+      attempt.nextAttemptAt,
+      attempt.at,
+      attempt.responseStatus,
+      attempt.error,
+      attempt.at.toISOString(),
+      attempt.durationMs,
+    ],
+  );
+  return rowCount === 1;
+}
+
+/** A success ends the endpoint's run of failures. */
+export async function endpointSucceeded(tx: Queryable, endpointId: string): Promise<void> {
+  await tx.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1::uuid AND failing_since IS NOT NULL', [endpointId]);
+}
+
+/** A failure starts (or continues) the endpoint's run of failures; returns when that run began. */
+export async function endpointFailed(tx: Queryable, endpointId: string, at: Date): Promise<Date | null> {
+  const { rows } = await tx.query<{ failing_since: Date }>(
+    `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $2) WHERE id = $1::uuid RETURNING failing_since`,
+    [endpointId, at],
+  );
+  return rows[0]?.failing_since ?? null;
+}
+
+export async function disableEndpoint(tx: Queryable, endpointId: string, reason: string): Promise<void> {
+  await tx.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1::uuid AND enabled`, [
+    endpointId,
+    reason,
+  ]);
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { sqlOf } from '@app/service-kit';
+import type { WebhookEndpoint } from '../generated/prisma/client.js';
+import type { Db } from './prisma.js';
+
+export type EndpointRow = WebhookEndpoint;
+
+export interface EndpointFields {
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+}
+
+export function insertEndpoint(db: Db, organizationId: string, fields: EndpointFields & { secret: string }): Promise<EndpointRow> {
+  return db.webhookEndpoint.create({ data: { id: randomUUID(), organizationId, ...fields } });
+}
+
+export function findEndpoint(db: Db, organizationId: string, id: string): Promise<EndpointRow | null> {
+  return db.webhookEndpoint.findFirst({ where: { id, organizationId } });
+}
+
+export async function listEndpoints(
+  db: Db,
+  organizationId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: EndpointRow[]; total: number }> {
+  const where = { organizationId };
+  const [rows, total] = await Promise.all([
+    db.webhookEndpoint.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+    db.webhookEndpoint.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+/** Applies a PATCH; enabling clears the reason it was disabled for and starts its failure clock afresh. */
+export async function updateEndpoint(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: Partial<EndpointFields>,
+): Promise<EndpointRow | null> {
+  const reenabled = changes.enabled === true ? { disabledReason: null, failingSince: null } : {};
+  const { count } = await db.webhookEndpoint.updateMany({
+    where: { id, organizationId },
+    data: { ...changes, ...reenabled, updatedAt: new Date() },
+  });
+  return count === 0 ? null : findEndpoint(db, organizationId, id);
+}
+
+export async function deleteEndpoint(db: Db, organizationId: string, id: string): Promise<boolean> {
+  const { count } = await db.webhookEndpoint.deleteMany({ where: { id, organizationId } });
+  return count > 0;
+}
+
+/** Makes `secret` the current one; the current one becomes the previous, signing beside it until `previousUntil`. */
+export async function rotateSecret(db: Db, organizationId: string, id: string, secret: string, previousUntil: Date): Promise<boolean> {
+  const { rowCount } = await sqlOf(db).query(
+    `UPDATE webhook_endpoints
+        SET previous_secret = secret, secret = $3, previous_secret_expires_at = $4, updated_at = now()
+      WHERE id = $1::uuid AND organization_id = $2::uuid
+  RETURNING id`,
+    [id, organizationId, secret, previousUntil],
+  );
+  return rowCount === 1;
+}

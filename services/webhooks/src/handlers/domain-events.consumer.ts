@@ -1,0 +1,35 @@
+import { NATS_TOPOLOGY, WEBHOOK_TYPE_OF_SUBJECT, webhookData, type EventContract, type EventEnvelope } from '@app/contracts';
+import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable } from '@app/service-kit';
+import type pg from 'pg';
+import type { z } from 'zod';
+import { fanOut } from '../db/delivery.repository.js';
+import { deliveryBody } from '../domain/public-events.js';
+
+/**
+ * One durable consumer per producing stream (names and streams from the topology, which its NATS user's rights
+ * are generated from). Each event offered publicly is fanned out into deliveries in the transaction that records it
+ * in the inbox; internal events of the same streams (calendar.busy.updated) are acked untouched.
+ */
+export function domainEventConsumers(bus: Bus, pool: pg.Pool, wakeDeliveries: () => void): BackgroundTask[] {
+  return Object.values(NATS_TOPOLOGY.webhooks.consumes).map((consumer) =>
+    consumerTask(bus, {
+      ...consumer,
+      handlers: consumer.stream.events
+        .filter((contract) => WEBHOOK_TYPE_OF_SUBJECT[contract.subject])
+        .map((contract) => fanOutHandler(contract, wakeDeliveries)),
+      pool,
+    }),
+  );
+}
+
+function fanOutHandler(contract: EventContract<z.ZodType>, wakeDeliveries: () => void) {
+  const type = WEBHOOK_TYPE_OF_SUBJECT[contract.subject] ?? contract.subject;
+  return eventHandler(contract, async (event: EventEnvelope, tx: Queryable) => {
+    // Every domain event's data is an object (the contracts' z.object schemas).
+    const data = webhookData(contract.subject, event.data as Record<string, unknown>);
+    const body = deliveryBody({ id: event.id, type, occurred_at: event.occurred_at, data });
+    const created = await fanOut(tx, { id: event.id, organizationId: event.organization_id, type, body });
+    // The rows are visible once the consumer commits, just after this returns: a short delay saves waiting a poll.
+    if (created > 0) setTimeout(wakeDeliveries, 20).unref();
+  });
+}

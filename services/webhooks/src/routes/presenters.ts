@@ -1,0 +1,51 @@
+import type {
+  CreatedWebhookEndpoint,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookDeliveryStatus,
+  WebhookEndpointRecord,
+} from '@app/contracts';
+import { isoInstant } from '@app/service-kit';
+import type { DeliveryRow } from '../db/delivery.repository.js';
+import type { EndpointRow } from '../db/endpoint.repository.js';
+
+const instantOrNull = (instant: Date | null): string | null => (instant ? isoInstant(instant) : null);
+
+/** An endpoint as GET, PATCH and the list show it: never its secret. */
+export function presentEndpoint(row: EndpointRow): WebhookEndpointRecord {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    disabled_reason: row.disabledReason,
+    created_at: isoInstant(row.createdAt),
+    updated_at: isoInstant(row.updatedAt),
+  };
+}
+
+/** The answer to a create, the one record that carries the secret. */
+export function presentCreatedEndpoint(row: EndpointRow): CreatedWebhookEndpoint {
+  return { ...presentEndpoint(row), secret: row.secret };
+}
+
+export function presentDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    event_id: row.eventId,
+    event_type: row.eventType,
+    status: row.status as WebhookDeliveryStatus,
+    attempts: row.attempts,
+    next_attempt_at: row.status === 'pending' ? instantOrNull(row.nextAttemptAt) : null,
+    last_attempt_at: instantOrNull(row.lastAttemptAt),
+    last_response_status: row.lastResponseStatus,
+    last_error: row.lastError,
+    created_at: isoInstant(row.createdAt),
+  };
+}
+
+export function presentDeliveryDetail(row: DeliveryRow): WebhookDeliveryDetail {
+  return { ...presentDelivery(row), attempts_log: row.attemptsLog as unknown as WebhookAttempt[] };
+}

@@ -1,0 +1,64 @@
+import { fileURLToPath } from 'node:url';
+import { prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { DeliveryLoop } from './delivery/delivery-loop.js';
+import { WebhookSender } from './delivery/sender.js';
+import { systemResolve, type Resolve } from './delivery/target-guard.js';
+import { PrismaClient } from './generated/prisma/client.js';
+import { domainEventConsumers } from './handlers/domain-events.consumer.js';
+import type { UseCaseContext } from './use-cases/context.js';
+
+export const SCHEMA = 'webhooks';
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+/** Publishes no events: use cases that would wake an outbox relay have none to wake. */
+const NO_RELAY = { wake() {} };
+
+/** The service with an injectable resolver (tests make a name resolve to a private address). */
+export function createServiceDefinition({ resolve = systemResolve }: { resolve?: Resolve } = {}): ServiceDefinition<Config> {
+  return {
+    name: 'webhooks',
+    schema: SCHEMA,
+    migrationsDir: MIGRATIONS_DIR,
+    async build(infra) {
+      const { config } = infra;
+      const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
+      const targets = { allowHttp: config.WEBHOOKS_ALLOW_HTTP, allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS };
+      const ctx: UseCaseContext = {
+        ...serviceContext(infra, NO_RELAY),
+        prisma,
+        targets,
+        resolve,
+        wakeDeliveries: () => deliveries.wake(),
+        attemptOutcomes: infra.metrics.counter(
+          'webhook_delivery_attempts_total',
+          'Webhook delivery attempts by outcome (succeeded; retry: failed, another is scheduled; failed: the last one failed)',
+          ['outcome'],
+        ),
+      };
+      const sender = new WebhookSender({
+        timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+        policy: targets,
+        resolve,
+        connectionsPerOrigin: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
+      });
+      const deliveries = new DeliveryLoop(ctx, sender, {
+        concurrency: config.WEBHOOKS_CONCURRENCY,
+        endpointConcurrency: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
+        pollMs: config.WEBHOOKS_POLL_MS,
+        timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+        retryScheduleMs: config.WEBHOOKS_RETRY_SCHEDULE_MS,
+        disableAfterMs: config.WEBHOOKS_DISABLE_AFTER_MS,
+      });
+      const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
+      return {
+        app,
+        background: [...domainEventConsumers(infra.bus, infra.pool, ctx.wakeDeliveries), deliveries],
+        close: () => prisma.$disconnect(),
+      };
+    },
+  };
+}
+
+export const service = createServiceDefinition();

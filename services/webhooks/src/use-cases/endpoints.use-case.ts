@@ -1,0 +1,82 @@
+import { ALL_WEBHOOK_EVENTS, type CreateWebhookEndpointBody, type UpdateWebhookEndpointBody } from '@app/contracts';
+import { notFound, recordId, type Caller } from '@app/service-kit';
+import {
+  deleteEndpoint as deleteEndpointRow,
+  findEndpoint,
+  insertEndpoint,
+  listEndpoints as listEndpointRows,
+  rotateSecret as rotateSecretOf,
+  updateEndpoint as updateEndpointRow,
+  type EndpointRow,
+} from '../db/endpoint.repository.js';
+import { checkEndpointUrl } from '../delivery/target-guard.js';
+import { newSecret, ROTATION_OVERLAP_MS } from '../domain/secret.js';
+import type { UseCaseContext } from './context.js';
+
+const ENDPOINT = 'Webhook endpoint';
+
+export async function createEndpoint(ctx: UseCaseContext, caller: Caller, body: CreateWebhookEndpointBody): Promise<EndpointRow> {
+  const url = await checkEndpointUrl(body.url, ctx.targets, ctx.resolve);
+  return insertEndpoint(ctx.prisma, caller.organizationId, {
+    url,
+    events: body.events ?? [ALL_WEBHOOK_EVENTS],
+    description: body.description ?? null,
+    enabled: body.enabled ?? true,
+    secret: newSecret(),
+  });
+}
+
+/** An endpoint of the caller's organization; another organization's, an unknown or a malformed id is a 404. */
+export async function getEndpoint(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<EndpointRow> {
+  const endpoint = await findEndpoint(ctx.prisma, caller.organizationId, recordId(rawId, ENDPOINT));
+  if (!endpoint) throw notFound(ENDPOINT);
+  return endpoint;
+}
+
+export function listEndpoints(
+  ctx: UseCaseContext,
+  caller: Caller,
+  page: { limit: number; offset: number },
+): Promise<{ rows: EndpointRow[]; total: number }> {
+  return listEndpointRows(ctx.prisma, caller.organizationId, page);
+}
+
+export async function updateEndpoint(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, patch }: { id: string; patch: UpdateWebhookEndpointBody },
+): Promise<EndpointRow> {
+  const id = recordId(rawId, ENDPOINT);
+  // The record first: another organization's endpoint is a 404 before its new URL is judged.
+  await getEndpoint(ctx, caller, id);
+  const url = patch.url === undefined ? undefined : await checkEndpointUrl(patch.url, ctx.targets, ctx.resolve);
+  const endpoint = await updateEndpointRow(ctx.prisma, caller.organizationId, id, {
+    ...(url === undefined ? {} : { url }),
+    ...(patch.events === undefined ? {} : { events: patch.events }),
+    ...(patch.description === undefined ? {} : { description: patch.description }),
+    ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }),
+  });
+  if (!endpoint) throw notFound(ENDPOINT);
+  // Re-enabled: its pending deliveries are due again.
+  if (patch.enabled === true) ctx.wakeDeliveries();
+  return endpoint;
+}
+
+export async function deleteEndpoint(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+  const id = recordId(rawId, ENDPOINT);
+  if (!(await deleteEndpointRow(ctx.prisma, caller.organizationId, id))) throw notFound(ENDPOINT);
+  return { id, deleted: true };
+}
+
+export async function getSecret(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ secret: string }> {
+  return { secret: (await getEndpoint(ctx, caller, rawId)).secret };
+}
+
+/** A new current secret; the one it replaces keeps signing beside it for 24 h (two signatures per attempt). */
+export async function rotateSecret(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ secret: string }> {
+  const id = recordId(rawId, ENDPOINT);
+  const secret = newSecret();
+  const rotated = await rotateSecretOf(ctx.prisma, caller.organizationId, id, secret, new Date(ctx.now().getTime() + ROTATION_OVERLAP_MS));
+  if (!rotated) throw notFound(ENDPOINT);
+  return { secret };
+}

@@ -1,0 +1,137 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { NATS_TOPOLOGY, type EventContract } from '@app/contracts';
+import type { Bus } from '@app/service-kit';
+import { neighbourBus, organizationHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
+import type { z } from 'zod';
+import { configSchema, type Config } from '../../src/config.js';
+import type { Resolve } from '../../src/delivery/target-guard.js';
+import { createServiceDefinition } from '../../src/service.js';
+
+/** The service, and a bus of its neighbours (the producing services) on its prefix: they publish to it. */
+export type Running = RunningService<Config> & { neighbour: Bus };
+
+/** Short retries and polls, so a whole schedule runs within a test. */
+const FAST = { WEBHOOKS_RETRY_SCHEDULE_MS: '150,150', WEBHOOKS_POLL_MS: '100', WEBHOOKS_TIMEOUT_MS: '2000' };
+
+/**
+ * The service on the run's database with a NATS prefix of this test file's own, so its durable consumers never
+ * share events with another file's instance.
+ */
+export async function startWebhooks(
+  env: Record<string, string> = {},
+  options: { resolve?: Resolve; natsPrefix?: string } = {},
+): Promise<Running> {
+  // A prefix of its own unless given: a restarted instance takes over the durables of the one before.
+  const NATS_PREFIX = options.natsPrefix ?? `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
+  // The streams it consumes exist before it starts, as once their publishers have run.
+  const consumed = Object.values(NATS_TOPOLOGY.webhooks.consumes).map((consumer) => consumer.stream);
+  const neighbour = await neighbourBus({ NATS_URL: inject('natsUrl'), NATS_PREFIX, LOG_LEVEL: 'silent' }, consumed);
+  const running = await startTestService(createServiceDefinition({ resolve: options.resolve }), configSchema, {
+    NATS_PREFIX,
+    ...FAST,
+    ...env,
+  }).catch(async (error: unknown) => {
+    await neighbour.close();
+    throw error;
+  });
+  return {
+    ...running,
+    neighbour,
+    async stop() {
+      await running.stop();
+      await neighbour.close();
+    },
+  };
+}
+
+/** Publishes a domain event the way a producer's outbox relay does (envelope, msgID = event id). */
+export async function publishEvent<D extends z.ZodType>(
+  running: Pick<Running, 'neighbour'>,
+  contract: EventContract<D>,
+  data: z.input<D>,
+  organizationId: string,
+): Promise<string> {
+  const id = randomUUID();
+  const envelope = {
+    id,
+    type: contract.subject,
+    schema_version: contract.version,
+    occurred_at: new Date().toISOString(),
+    organization_id: organizationId,
+    correlation_id: null,
+    data,
+  };
+  await running.neighbour.publish(contract.subject, envelope, id);
+  return id;
+}
+
+export interface Reply {
+  status: number;
+  body: Record<string, unknown> & { data?: unknown; meta?: unknown; error?: string; code?: string; details?: unknown };
+}
+
+/** An API client for one organization, talking to the service the way the gateway does. */
+export function client(running: Running, organizationId: string = randomUUID()) {
+  const headers = organizationHeaders(organizationId);
+  async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<Reply> {
+    const response = await running.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    return { status: response.statusCode, body: response.json() };
+  }
+  return {
+    organizationId,
+    get: (url: string) => call('GET', url),
+    post: (url: string, payload?: unknown) => call('POST', url, payload ?? {}),
+    patch: (url: string, payload: unknown) => call('PATCH', url, payload),
+    delete: (url: string) => call('DELETE', url),
+  };
+}
+export type Client = ReturnType<typeof client>;
+
+export function data(reply: Reply): Record<string, unknown> {
+  return reply.body.data as Record<string, unknown>;
+}
+
+export function list(reply: Reply): Record<string, unknown>[] {
+  return reply.body.data as Record<string, unknown>[];
+}
+
+/** How long `expect.poll` waits for the consumers and the delivery loop. */
+export const POLL = { timeout: 10_000, interval: 50 };
+
+/** Booking state as bookings events carry it. */
+/** The booking record (as GET shows it) that a booking event with `state` carries. */
+export function bookingRecord(state: ReturnType<typeof bookingState>) {
+  return {
+    id: state.booking_id,
+    schedule_id: state.schedule_id,
+    event_type_id: state.event_type_id,
+    start_time: state.start_time,
+    end_time: state.end_time,
+    status: state.status,
+    title: null,
+    timezone: null,
+    location: null,
+    location_type: null,
+    metadata: null,
+    attendee: { name: 'Ada', email: 'ada@example.com', phone: null, timezone: null, notes: null },
+    attendee_name: 'Ada',
+    attendee_email: 'ada@example.com',
+    cancelled: false,
+    created_at: '2031-03-01T09:00:00.000Z',
+    updated_at: '2031-03-01T09:00:00.000Z',
+  };
+}
+
+export function bookingState(overrides: Record<string, unknown> = {}) {
+  return {
+    booking_id: randomUUID(),
+    schedule_id: randomUUID(),
+    event_type_id: null,
+    status: 'PENDING' as const,
+    start_time: '2031-03-03T10:00:00.000Z',
+    end_time: '2031-03-03T10:30:00.000Z',
+    version: 1,
+    ...overrides,
+  };
+}
