@@ -44,6 +44,7 @@ export { RetentionSweeper, retentionOf, type RetentionOptions, type SweepResult 
 export { DUPLICATE_WINDOW_MS, type StreamLimits } from './nats/stream-limits.js';
 export { createLogger } from './runtime/logger.js';
 export { PollingLoop } from './runtime/polling-loop.js';
+export { ClaimingLoop, type ClaimingLoopOptions } from './runtime/claiming-loop.js';
 export { openInfrastructure, type Infrastructure } from './runtime/infrastructure.js';
 export { startService, type ServiceDefinition, type RunningService, type BackgroundTask, type Built } from './runtime/service.js';
 export { runMain } from './runtime/main.js';
