@@ -2,24 +2,11 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import type { DeadLetterSummary } from '@app/service-kit';
 import type { Running } from './scheduling.js';
 
 /** The repository's `npm run dlq` script (it runs against the kit's build, as operators run it). */
 const DLQ_SCRIPT = fileURLToPath(new URL('../../../../scripts/dlq.mjs', import.meta.url));
-
-/** What `npm run dlq -- list --json` prints of one dead letter. */
-export interface ListedDeadLetter {
-  service: string;
-  seq: number;
-  consumer: string;
-  subject: string;
-  eventId: string;
-  type: string;
-  reason: string;
-  error: string;
-  deliveries: number;
-  failedAt: string;
-}
 
 /** Runs `npm run dlq -- <args>` against the service's NATS and prefix, as an operator would; its stdout. */
 export async function dlq(running: Running, ...args: string[]): Promise<string> {
@@ -32,6 +19,6 @@ export async function dlq(running: Running, ...args: string[]): Promise<string> 
 }
 
 /** The dead letters of scheduling's consumer of bookings events, through `dlq list --json`. */
-export async function listedDeadLetters(running: Running): Promise<ListedDeadLetter[]> {
-  return JSON.parse(await dlq(running, 'list', '--json', '--consumer', 'scheduling-bookings')) as ListedDeadLetter[];
+export async function listedDeadLetters(running: Running): Promise<DeadLetterSummary[]> {
+  return JSON.parse(await dlq(running, 'list', '--json', '--consumer', 'scheduling-bookings')) as DeadLetterSummary[];
 }
