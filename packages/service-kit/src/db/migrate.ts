@@ -122,12 +122,19 @@ export async function migrate(options: MigrateOptions): Promise<void> {
 }
 
 /**
+ * How long the migration step waits for a connection. It is a one-shot job, not a request: when every service's step
+ * starts at once (compose starts seven), a busy small Postgres took longer than 5 s to accept them all, and a step that
+ * gave up stopped its service from starting (seen once in CI's compose test).
+ */
+const MIGRATION_CONNECT_TIMEOUT_MS = 30_000;
+
+/**
  * A connection to the database of `url`, which is created first when it does not exist yet (a first start). Only then
  * is the server's `postgres` database asked: a role that may not connect there (managed databases revoke it) never needs to.
  */
 async function connectCreatingDatabase(url: string): Promise<pg.Client> {
   const connect = async () => {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: MIGRATION_CONNECT_TIMEOUT_MS });
     await client.connect();
     return client;
   };
@@ -157,7 +164,7 @@ async function provision(
   serviceRole: ServiceRole,
   timeouts: RoleTimeouts,
 ): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: MIGRATION_CONNECT_TIMEOUT_MS });
   await admin.connect();
   try {
     await withProvisioningLock(admin, () => provisionRoles(admin, database, migrationRole, serviceRole, timeouts));
