@@ -28,6 +28,7 @@ const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : 
 // Latency under a steady load: each scenario again at this share of the rate it just reached (BENCH_STEADY=0 skips).
 const STEADY_SHARE = 0.5;
 const STEADY = process.env.BENCH_STEADY !== '0';
+const BARE_PROXY_TRIVIAL = 'ceiling: bare proxy → bare service, trivial route';
 /** The p99 a scenario must keep at the steady rate, unless it names its own (booking creation: 50 ms). */
 const STEADY_P99_GOAL_MS = 25;
 
@@ -38,15 +39,26 @@ async function main() {
   let bare = null;
   try {
     if (CEILING)
-      bare = await startBareStack({ databaseUrl: target.databaseUrl, organizationId: ctx.organizationId, port: target.port + 90 });
+      bare = await startBareStack({
+        databaseUrl: target.databaseUrl,
+        natsUrl: target.natsUrl,
+        organizationId: ctx.organizationId,
+        port: target.port + 90,
+      });
     results.push(await bareFastifyBaseline());
     results.push(await measure('baseline: gateway → authenticated trivial route', ctx, [{ method: 'GET', path: '/api/v1/ping/events' }]));
-    if (bare)
-      results.push(
-        await measure('ceiling: bare proxy → bare service, trivial route', { ...ctx, baseUrl: bare.url }, [
-          { method: 'GET', path: '/ping' },
-        ]),
-      );
+    if (bare) {
+      const bareProxy = await measure(BARE_PROXY_TRIVIAL, { ...ctx, baseUrl: bare.url }, [{ method: 'GET', path: '/ping' }]);
+      results.push(bareProxy);
+      // The gateway's own cost: the same bare service behind it, with every feature on (auth, limits, logs, metrics).
+      if (target.startGateway) {
+        const gatewayUrl = await target.startGateway(target.port + 95, { EVENTS_URL: bare.serviceUrl });
+        const own = await measure('gateway → bare service, authenticated trivial route', { ...ctx, baseUrl: gatewayUrl }, [
+          { method: 'GET', path: '/api/v1/ping/events' },
+        ]);
+        results.push({ ...own, relative_to: BARE_PROXY_TRIVIAL, goal: '>= 0.85 of the bare proxy' });
+      }
+    }
     for (const scenario of await loadScenarios()) {
       if (only && !only.test(scenario.name)) continue;
       process.stdout.write(`seeding: ${scenario.name} ... `);
@@ -93,6 +105,8 @@ async function ownStack() {
     RATE_LIMIT_MAX: '100000000',
     CALENDAR_ENCRYPTION_KEYS: process.env.CALENDAR_ENCRYPTION_KEYS ?? `bench:${Buffer.alloc(32, 7).toString('base64')}`,
     OAUTH_STATE_SECRET: process.env.OAUTH_STATE_SECRET ?? 'bench-oauth-state-secret-0123456789',
+    // BENCH_CPU_PROF=dir: every service writes a V8 CPU profile there when the stack stops (open it in Chrome's DevTools).
+    ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {}),
   };
   const port = Number(process.env.BENCH_PORT ?? 3200);
   const stack = await startStack({ port, env, output: 'errors' });
@@ -100,13 +114,19 @@ async function ownStack() {
     await stack.stop();
     await deleteStreams(natsUrl, natsPrefix);
   };
-  return { url: stack.gatewayUrl, port, databaseUrl, stop };
+  return { url: stack.gatewayUrl, port, databaseUrl, natsUrl, startGateway: stack.startGateway, stop };
 }
 
 async function existingTarget() {
   if (!process.env.DATABASE_URL) throw new Error('With BENCH_URL, also set DATABASE_URL (seeding writes bulk rows) and ADMIN_TOKEN.');
   const url = process.env.BENCH_URL.replace(/\/$/, '');
-  return { url, port: Number(new URL(url).port || 80), databaseUrl: process.env.DATABASE_URL, stop: async () => undefined };
+  return {
+    url,
+    port: Number(new URL(url).port || 80),
+    databaseUrl: process.env.DATABASE_URL,
+    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    stop: async () => undefined,
+  };
 }
 
 /** What a scenario's seed and requests get: the gateway, an organization and its key, HTTP and SQL helpers. */

@@ -185,11 +185,17 @@ export async function startStack({
       await waitReady(`http://127.0.0.1:${entry.port}`, child, readyTimeoutMs);
       return children[children.length - 1];
     };
+    /** One more gateway on `gatewayPort`, its upstream URLs overridden (the bench puts its bare service behind one). */
+    const startGateway = async (gatewayPort, upstreams) => {
+      const child = spawnService('gateway', gatewayPort, { ...urls, ...upstreams });
+      await waitReady(`http://127.0.0.1:${gatewayPort}`, child, readyTimeoutMs);
+      return `http://127.0.0.1:${gatewayPort}`;
+    };
     const stop = async () => {
       await stopAll(children);
       release();
     };
-    return { gatewayUrl, children, restart, stop };
+    return { gatewayUrl, children, restart, startGateway, stop };
   } catch (error) {
     await stopAll(children);
     release();

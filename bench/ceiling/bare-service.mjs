@@ -1,22 +1,23 @@
 // The least a service could do for the bench's scenarios: node:http, no framework, no validation, no
-// auth, no events published — only the services' own data access (their built statements and slot
-// generator) on their own schemas. What it serves behind bare-proxy.mjs bounds what any implementation of
+// auth — only the services' own data access (their built statements and slot generator) on their own schemas,
+// and for a booking the whole of its necessary work (bare-booking-path.mjs). What it serves behind bare-proxy.mjs bounds what any implementation of
 // gateway → service → Postgres can serve on this machine. Run by bench/run.mjs; never part of the stack.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { bookingCreatedEvent, createBookingBodySchema, slotsQuerySchema } from '@app/contracts';
 import { createPool } from '@app/service-kit';
-import { insertBookingStatement } from '../../services/bookings/dist/db/booking-create.repository.js';
 import { outboxEvent } from '../../services/bookings/dist/db/outbox-event.js';
 import { bookingState, newBooking } from '../../services/bookings/dist/domain/booking.js';
 import { presentBooking } from '../../services/bookings/dist/routes/presenters.js';
 import { listProducts } from '../../services/catalog/dist/db/product-list.query.js';
 import { listEvents } from '../../services/events/dist/db/event-list.repository.js';
 import { findSlots } from '../../services/scheduling/dist/use-cases/slots.use-case.js';
+import { bareBookingPath } from './bare-booking-path.mjs';
 
-const { DATABASE_URL, ORGANIZATION_ID, PORT } = process.env;
+const { DATABASE_URL, NATS_URL, ORGANIZATION_ID, PORT } = process.env;
 const pool = (schema) => createPool(DATABASE_URL, { max: 10, log: console, schema });
-const pools = { bookings: pool('bookings'), catalog: pool('catalog'), events: pool('events'), scheduling: pool('scheduling') };
+const pools = { catalog: pool('catalog'), events: pool('events'), scheduling: pool('scheduling') };
+const bookingPath = await bareBookingPath({ databaseUrl: DATABASE_URL, natsUrl: NATS_URL, log: console });
 const pageOf = (query) => ({ limit: Number(query.get('limit') ?? 50), offset: Number(query.get('offset') ?? 0) });
 const cents = (dollars) => (dollars === null ? undefined : Math.round(Number(dollars) * 100));
 
@@ -54,7 +55,7 @@ const routes = {
     const data = { ...bookingState(booking), record };
     const event = outboxEvent(bookingCreatedEvent, data, { organizationId: ORGANIZATION_ID, correlationId: booking.id });
     // Ceilings run on free slots only: an overlap would be a 500 here, and the bench reports non-2xx.
-    await insertBookingStatement(pools.bookings, booking, event);
+    await bookingPath.create(booking, event, ORGANIZATION_ID);
     return [201, { data: record }];
   },
 };
@@ -75,9 +76,13 @@ http
       if (route) [status, body] = await route(url.searchParams, await readJson(request));
     } catch (error) {
       [status, body] = [500, { error: String(error) }];
+      if (process.env.BARE_DEBUG) console.error(error);
     }
     const text = JSON.stringify(body);
     response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
     response.end(text);
   })
   .listen(Number(PORT), '127.0.0.1', () => console.log('ready'));
+
+// Stopped by the bench with SIGTERM: the JetStream stream it made goes with it.
+process.once('SIGTERM', () => void bookingPath.stop().finally(() => process.exit(0)));

@@ -16,10 +16,11 @@ async function startProcess(script, env) {
   return child;
 }
 
-/** The bare pair on `port` (proxy) and `port + 1` (service); `stop()` ends both. */
-export async function startBareStack({ databaseUrl, organizationId, port }) {
+/** The bare pair on `port` (proxy, `url`) and `port + 1` (service, `serviceUrl`); `stop()` ends both. */
+export async function startBareStack({ databaseUrl, natsUrl, organizationId, port }) {
   const service = await startProcess('bare-service.mjs', {
     DATABASE_URL: databaseUrl,
+    NATS_URL: natsUrl,
     ORGANIZATION_ID: organizationId,
     PORT: String(port + 1),
   });
@@ -31,6 +32,7 @@ export async function startBareStack({ databaseUrl, organizationId, port }) {
   );
   return {
     url: `http://127.0.0.1:${port}`,
+    serviceUrl: `http://127.0.0.1:${port + 1}`,
     async stop() {
       for (const child of [proxy, service]) {
         if (child.exitCode !== null) continue;

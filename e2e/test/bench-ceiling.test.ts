@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startBareStack } from '../../bench/ceiling/bare-stack.mjs';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
@@ -23,7 +23,7 @@ describe('the bench ceiling’s bare service', () => {
     const schedule = await stack.call('POST', '/api/v1/schedules', { key, body: { name: 'Ceiling', timezone: 'UTC', slot_duration: 30 } });
     scheduleId = (schedule.body as { data: { id: string } }).data.id;
     const port = 20_000 + Math.floor(Math.random() * 20_000);
-    bare = await startBareStack({ databaseUrl: inject('databaseUrl'), organizationId, port });
+    bare = await startBareStack({ databaseUrl: inject('databaseUrl'), natsUrl: inject('natsUrl'), organizationId, port });
   });
   afterAll(async () => {
     await bare?.stop();
@@ -39,7 +39,7 @@ describe('the bench ceiling’s bare service', () => {
     expect(await response.json()).toMatchObject({ data: [], meta: { total: 0 } });
   });
 
-  it('when slots and a booking are asked, then it answers them as the services do', async () => {
+  it('when slots and a booking are asked, then it answers them as the services do, and the booking reaches the projection', async () => {
     const slots = await fetch(`${bare.url}/api/bookings/slots?scheduleId=${scheduleId}&startDate=2030-01-07&endDate=2030-01-07`);
     expect(slots.status).toBe(200);
     expect(await slots.json()).toMatchObject({ schedule: { id: scheduleId }, days: expect.any(Array) });
@@ -47,13 +47,26 @@ describe('the bench ceiling’s bare service', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        schedule_id: randomUUID(),
+        schedule_id: scheduleId,
         start_time: '2030-01-07T09:00:00Z',
         end_time: '2030-01-07T09:30:00Z',
         attendee: { name: 'Ceiling', email: 'ceiling@example.com' },
       }),
     });
     expect(booking.status).toBe(201);
-    expect(await booking.json()).toMatchObject({ data: { status: 'PENDING', start_time: '2030-01-07T09:00:00.000Z' } });
+    const { data } = (await booking.json()) as { data: { id: string } };
+    expect(data).toMatchObject({ status: 'PENDING', start_time: '2030-01-07T09:00:00.000Z' });
+    // The fair ceiling does all a booking's necessary work: published by its relay, applied by its projection.
+    const db = new pg.Client({ connectionString: inject('databaseUrl') });
+    await db.connect();
+    try {
+      const projected = async () =>
+        (await db.query('SELECT status FROM bench_ceiling.booking_intervals WHERE booking_id = $1::uuid', [data.id])).rows;
+      await expect.poll(projected, { timeout: 5000, interval: 50 }).toEqual([{ status: 'PENDING' }]);
+      const { rows } = await db.query('SELECT published_at IS NOT NULL AS published FROM bench_ceiling.outbox');
+      expect(rows).toEqual([{ published: true }]);
+    } finally {
+      await db.end();
+    }
   });
 });

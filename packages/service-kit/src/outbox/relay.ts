@@ -1,6 +1,5 @@
 import type { StreamContract } from '@app/contracts';
 import type pg from 'pg';
-import type { Queryable } from '../db/sql.js';
 import { withTransaction } from '../db/transaction.js';
 import type { Bus } from '../nats/bus.js';
 import { PollingLoop } from '../runtime/polling-loop.js';
@@ -65,32 +64,35 @@ export class OutboxRelay {
   }
 
   /**
-   * Publishes one batch inside one transaction. The messages go out together (the client writes them in
-   * order, so the stream keeps the outbox order) and their acks are awaited together. A failure stops
-   * the batch but still commits what was acknowledged (and the failed rows' attempts), so it is reported
-   * rather than thrown. Each row gets a publish span of its own, child of the write that recorded it (the batch
-   * is no one request's): its traceparent goes out in the message headers, for the consumers.
+   * Publishes one batch inside one transaction. Its rows are claimed and marked published in one statement (the
+   * success path is one round trip besides BEGIN and COMMIT); a row whose publish fails is unmarked again before
+   * the commit. The messages go out together, in outbox order (the client writes them in order, so the stream
+   * keeps it), and their acks are awaited together. A failure stops the batch but still commits what was
+   * acknowledged (and the failed rows' attempts), so it is reported rather than thrown. Each row gets a publish span
+   * of its own, child of the write that recorded it (the batch is no one request's): its traceparent goes out in the
+   * message headers, for the consumers.
    */
   async publishBatch(): Promise<{ published: number; failure?: unknown }> {
     const { pool, bus } = this.options;
     return withTransaction(pool, async (tx) => {
-      const { rows } = await tx.query<PendingRow>(
-        `SELECT id::text AS id, subject, payload, traceparent, tracestate FROM outbox
-          WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      const { rows: claimed } = await tx.query<PendingRow & { seq: string }>(
+        `UPDATE outbox SET published_at = now() WHERE id IN (
+           SELECT id FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING id::text AS id, seq::text AS seq, subject, payload, traceparent, tracestate`,
         [this.options.batchSize ?? 100],
       );
+      // RETURNING keeps no order: the stream must get the outbox's.
+      const rows = claimed.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
       const outcomes = await Promise.allSettled(rows.map((row) => publishRow(bus, row)));
-      const published = rows.filter((_, index) => outcomes[index]?.status === 'fulfilled');
       const failed = rows.filter((_, index) => outcomes[index]?.status === 'rejected');
-      await markPublished(tx, published);
       const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')?.reason;
       if (failed.length > 0) {
-        await tx.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::uuid[])', [
+        await tx.query('UPDATE outbox SET published_at = NULL, attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::uuid[])', [
           failed.map((row) => row.id),
           String(failure),
         ]);
       }
-      return { published: published.length, failure };
+      return { published: rows.length - failed.length, failure };
     });
   }
 }
@@ -100,9 +102,4 @@ function publishRow(bus: Bus, row: PendingRow): Promise<void> {
   return inSpan(`publish ${row.subject}`, { kind: SpanKind.PRODUCER, attributes, parent: contextOfStored(row) }, () =>
     bus.publish(row.subject, row.payload, row.id),
   );
-}
-
-async function markPublished(tx: Queryable, rows: PendingRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
 }

@@ -19,17 +19,36 @@ export async function ownsSchedule(tx: Queryable, organizationId: string, schedu
   return rowCount === 1;
 }
 
-/** Upserts a booking's state unless the projection already holds this or a newer version. */
-export async function applyBookingState(tx: Queryable, booking: BookingState): Promise<void> {
-  await tx.query(
-    `INSERT INTO booking_intervals (booking_id, schedule_id, status, start_time, end_time, version, updated_at)
-     VALUES ($1::uuid, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6, now())
-     ON CONFLICT (booking_id) DO UPDATE
-        SET schedule_id = EXCLUDED.schedule_id, status = EXCLUDED.status, start_time = EXCLUDED.start_time,
-            end_time = EXCLUDED.end_time, version = EXCLUDED.version, updated_at = now()
-      WHERE booking_intervals.version < EXCLUDED.version`,
-    [booking.booking_id, booking.schedule_id, booking.status, booking.start_time, booking.end_time, booking.version],
-  );
+/**
+ * Upserts a booking's state unless the projection already holds this or a newer version, when the booking's
+ * schedule is the organization's (see ownsSchedule), in one statement: it runs once per booking event. Returns
+ * whether the schedule is the organization's (false: nothing was written).
+ */
+export async function applyBookingState(tx: Queryable, organizationId: string, booking: BookingState): Promise<boolean> {
+  const { rows } = await tx.query<{ owned: boolean }>({
+    name: 'scheduling-apply-booking-state',
+    text: `
+      WITH owned AS (SELECT 1 FROM schedules WHERE id = $2::uuid AND organization_id = $7::uuid),
+      applied AS (
+        INSERT INTO booking_intervals (booking_id, schedule_id, status, start_time, end_time, version, updated_at)
+        SELECT $1::uuid, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6, now() FROM owned
+        ON CONFLICT (booking_id) DO UPDATE
+           SET schedule_id = EXCLUDED.schedule_id, status = EXCLUDED.status, start_time = EXCLUDED.start_time,
+               end_time = EXCLUDED.end_time, version = EXCLUDED.version, updated_at = now()
+         WHERE booking_intervals.version < EXCLUDED.version
+        RETURNING 1)
+      SELECT EXISTS (SELECT 1 FROM owned) AS owned`,
+    values: [
+      booking.booking_id,
+      booking.schedule_id,
+      booking.status,
+      booking.start_time,
+      booking.end_time,
+      booking.version,
+      organizationId,
+    ],
+  });
+  return rows[0]?.owned === true;
 }
 
 export interface BusySync {
