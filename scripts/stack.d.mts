@@ -32,4 +32,5 @@ export function startStack(options?: {
 }): Promise<Stack>;
 export function stopAll(children: StackChild[]): Promise<void>;
 export function recreateDatabase(url: string): Promise<void>;
+export function dropDatabase(url: string): Promise<void>;
 export function deleteStreams(natsUrl: string, prefix: string): Promise<void>;
