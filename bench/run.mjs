@@ -8,21 +8,16 @@
 import { ensureModernNode } from '../scripts/ensure-node.mjs';
 ensureModernNode();
 
-const { execFileSync } = await import('node:child_process');
 const { existsSync, mkdirSync, readdirSync, writeFileSync } = await import('node:fs');
 const { join } = await import('node:path');
 const { pathToFileURL } = await import('node:url');
-const { default: autocannon } = await import('autocannon');
 const { default: Fastify } = await import('fastify');
-const { default: pg } = await import('pg');
-const { startStack, checkInfrastructure, deleteStreams, recreateDatabase } = await import('../scripts/stack.mjs');
-const { cpuMeter } = await import('./process-cpu.mjs');
+const { context, existingTarget, ownStack } = await import('./lib/target.mjs');
+const lib = await import('./lib/measure.mjs');
 const { startBareStack } = await import('./ceiling/bare-stack.mjs');
 
-const ROOT = join(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? 'bench-admin-token-0123456789';
 const CEILING = process.env.BENCH_CEILING !== '0';
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 // Latency under a steady load: each scenario again at this share of the rate it just reached (BENCH_STEADY=0 skips).
@@ -33,7 +28,12 @@ const BARE_PROXY_TRIVIAL = 'ceiling: bare proxy → bare service, trivial route'
 const STEADY_P99_GOAL_MS = 25;
 
 async function main() {
-  const target = process.env.BENCH_URL ? await existingTarget() : await ownStack();
+  const target = process.env.BENCH_URL
+    ? await existingTarget()
+    : await ownStack({
+        databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop_bench',
+        port: Number(process.env.BENCH_PORT ?? 3200),
+      });
   const ctx = await context(target);
   const results = [];
   let bare = null;
@@ -81,86 +81,6 @@ async function main() {
   report(results);
 }
 
-/** A stack of our own, on a fresh database and NATS prefix, quiet logs, no effective rate limit. */
-async function ownStack() {
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop_bench';
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-  const natsPrefix = `bench_${Date.now().toString(36)}`;
-  const problem = await checkInfrastructure(databaseUrl, natsUrl);
-  if (problem) throw new Error(problem);
-  await recreateDatabase(databaseUrl);
-  execFileSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-  });
-  const env = {
-    ...process.env,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl,
-    NATS_URL: natsUrl,
-    NATS_PREFIX: natsPrefix,
-    ADMIN_TOKEN,
-    RATE_LIMIT_MAX: '100000000',
-    CALENDAR_ENCRYPTION_KEYS: process.env.CALENDAR_ENCRYPTION_KEYS ?? `bench:${Buffer.alloc(32, 7).toString('base64')}`,
-    OAUTH_STATE_SECRET: process.env.OAUTH_STATE_SECRET ?? 'bench-oauth-state-secret-0123456789',
-    // BENCH_CPU_PROF=dir: every service writes a V8 CPU profile there when the stack stops (open it in Chrome's DevTools).
-    ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {}),
-  };
-  const port = Number(process.env.BENCH_PORT ?? 3200);
-  const stack = await startStack({ port, env, output: 'errors' });
-  const stop = async () => {
-    await stack.stop();
-    await deleteStreams(natsUrl, natsPrefix);
-  };
-  return { url: stack.gatewayUrl, port, databaseUrl, natsUrl, startGateway: stack.startGateway, stop };
-}
-
-async function existingTarget() {
-  if (!process.env.DATABASE_URL) throw new Error('With BENCH_URL, also set DATABASE_URL (seeding writes bulk rows) and ADMIN_TOKEN.');
-  const url = process.env.BENCH_URL.replace(/\/$/, '');
-  return {
-    url,
-    port: Number(new URL(url).port || 80),
-    databaseUrl: process.env.DATABASE_URL,
-    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    stop: async () => undefined,
-  };
-}
-
-/** What a scenario's seed and requests get: the gateway, an organization and its key, HTTP and SQL helpers. */
-async function context(target) {
-  const created = await fetch(`${target.url}/admin/v1/organizations`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `Bench ${new Date().toISOString()}`, timezone: 'UTC' }),
-  });
-  if (created.status !== 201) throw new Error(`cannot create the bench organization: ${created.status} ${await created.text()}`);
-  const { data } = await created.json();
-  const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 4 });
-  const auth = { authorization: `Bearer ${data.api_key}` };
-  return {
-    baseUrl: target.url,
-    apiKey: data.api_key,
-    organizationId: data.id,
-    headers: auth,
-    async api(method, path, body) {
-      const response = await fetch(`${target.url}${path}`, {
-        method,
-        headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
-    async sql(text, params = []) {
-      return (await pool.query(text, params)).rows;
-    },
-    close: () => pool.end(),
-  };
-}
-
 async function loadScenarios() {
   const dir = join(import.meta.dirname, 'scenarios');
   if (!existsSync(dir)) return [];
@@ -172,30 +92,8 @@ async function loadScenarios() {
   return scenarios;
 }
 
-function toAutocannonRequests(requests, ctx) {
-  return requests.map(({ path, body, headers, ...rest }) => ({
-    ...rest,
-    path,
-    headers: { ...ctx.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  }));
-}
-
-async function measure(name, ctx, requests, options = {}) {
-  process.stdout.write(`running: ${name} ... `);
-  const meter = cpuMeter();
-  const result = await autocannon({
-    url: ctx.baseUrl,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    requests: toAutocannonRequests(requests, ctx),
-    ...options,
-  });
-  const summary = summarize(name, result);
-  summary.cpu_ms_per_request = meter.perRequest(result.requests.total);
-  console.log(`${summary.rps} req/s`);
-  return summary;
-}
+const measure = (name, ctx, requests, options) =>
+  lib.measure(name, ctx, requests, { connections: CONNECTIONS, duration: DURATION, ...options });
 
 /**
  * The same scenario against the bare proxy and service of bench/ceiling (freshly seeded, so writes do not
@@ -252,20 +150,6 @@ async function measureSteady(scenario, ctx, result) {
     errors: steady.errors,
     p99_goal_ms: goal,
     met: steady.p99_ms <= goal && steady.non2xx + steady.errors === 0,
-  };
-}
-
-function summarize(name, result) {
-  return {
-    scenario: name,
-    rps: Math.round(result.requests.average),
-    p50_ms: result.latency.p50,
-    p99_ms: result.latency.p99,
-    p99_9_ms: result.latency.p99_9,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    status_codes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count])),
   };
 }
 

@@ -11,6 +11,8 @@ export interface Stack {
   children: StackChild[];
   /** Starts a child again on its port (after it was killed; with `port: 0` the stack held it) and waits until it is ready. */
   restart(child: StackChild): Promise<StackChild>;
+  /** One more gateway on `port`, with some upstream URLs overridden (EVENTS_URL, …); resolves to its URL once ready. */
+  startGateway(port: number, upstreams: Record<string, string>): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -32,4 +34,5 @@ export function startStack(options?: {
 }): Promise<Stack>;
 export function stopAll(children: StackChild[]): Promise<void>;
 export function recreateDatabase(url: string): Promise<void>;
+export function dropDatabase(url: string): Promise<void>;
 export function deleteStreams(natsUrl: string, prefix: string): Promise<void>;

@@ -1,0 +1,42 @@
+// One autocannon run of a scenario's requests through the gateway, summarized, with the CPU each process spent.
+import autocannon from 'autocannon';
+import { cpuMeter } from '../process-cpu.mjs';
+
+function toAutocannonRequests(requests, ctx) {
+  return requests.map(({ path, body, headers, ...rest }) => ({
+    ...rest,
+    path,
+    headers: { ...ctx.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  }));
+}
+
+/** `options` are autocannon's, `connections` and `duration` included (the callers' defaults differ). */
+export async function measure(name, ctx, requests, options) {
+  return (await measureRun(name, ctx, requests, options)).summary;
+}
+
+/** The summary and autocannon's raw result (its start and finish give a mean finer than its whole-ms percentiles). */
+export async function measureRun(name, ctx, requests, options) {
+  process.stdout.write(`running: ${name} ... `);
+  const meter = cpuMeter();
+  const result = await autocannon({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), ...options });
+  const summary = summarize(name, result);
+  summary.cpu_ms_per_request = meter.perRequest(result.requests.total);
+  console.log(`${summary.rps} req/s`);
+  return { summary, result };
+}
+
+function summarize(name, result) {
+  return {
+    scenario: name,
+    rps: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    p99_9_ms: result.latency.p99_9,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    status_codes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count])),
+  };
+}
