@@ -7,7 +7,7 @@ const CONTENDED_SLOTS = 20;
 const MINUTE_MS = 60_000;
 
 /** A schedule of its own for each run, open around the clock, so runs never collide with earlier ones. */
-async function openSchedule(ctx, name) {
+export async function openSchedule(ctx, name) {
   const reply = await ctx.api('POST', '/api/v1/schedules', {
     name,
     timezone: 'UTC',
@@ -19,13 +19,13 @@ async function openSchedule(ctx, name) {
 }
 
 /** Midnight UTC two days ahead: clear of any minimum notice. */
-function firstSlot() {
+export function firstSlot() {
   const now = new Date();
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 2);
 }
 
 /** A POST /api/v1/bookings whose body is built per request by `pick(n)` (n = 0, 1, 2, … across all connections). */
-function creation(scheduleId, base, pick) {
+export function creation(scheduleId, base, pick) {
   let n = 0;
   return {
     method: 'POST',

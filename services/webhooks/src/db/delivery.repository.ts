@@ -91,28 +91,38 @@ export interface ClaimedDelivery {
  * the lease keeps an attempt to one replica until it is recorded or the lease runs out (a crashed replica's
  * deliveries are then sent again, with the same webhook-id: at least once). The status and lease conditions are on
  * the locked rows themselves, so a row another replica claimed meanwhile is re-checked and left out.
+ * Its cost does not grow with the backlog: `waiting` finds the endpoints with pending deliveries by a loose scan (one
+ * index probe each), and per endpoint only its leased rows and its oldest `perEndpoint` due ones are read
+ * (migration 0002).
  */
 export async function claimDueDeliveries(db: Queryable, limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery>(
-    `WITH candidates AS (
-       SELECT d.id,
-              row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS rank,
-              (SELECT count(*) FROM webhook_deliveries busy
-                WHERE busy.endpoint_id = d.endpoint_id AND busy.status = 'pending' AND busy.lease_expires_at > now()) AS busy
-         FROM webhook_deliveries d
-         JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-          AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= now())
+    `WITH RECURSIVE waiting AS (
+       (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+                WHERE d.status = 'pending' AND d.endpoint_id > w.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+         FROM waiting w
+        WHERE w.endpoint_id IS NOT NULL
      ), picked AS (
-       SELECT d.id
-         FROM webhook_deliveries d
-         JOIN candidates c ON c.id = d.id
-        WHERE c.rank + c.busy <= $2::int
-          AND d.status = 'pending' AND d.next_attempt_at <= now()
-          AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= now())
-        ORDER BY d.next_attempt_at
+       SELECT due.id
+         FROM waiting w
+         JOIN webhook_endpoints e ON e.id = w.endpoint_id AND e.enabled
+         CROSS JOIN LATERAL (
+           SELECT count(*)::int AS n FROM webhook_deliveries busy
+            WHERE busy.endpoint_id = e.id AND busy.status = 'pending' AND busy.lease_token IS NOT NULL
+              AND busy.lease_expires_at > now()
+         ) busy
+         CROSS JOIN LATERAL (
+           SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+            WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+              AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= now())
+            ORDER BY d.next_attempt_at, d.id
+            LIMIT greatest($2::int - busy.n, 0)
+            FOR UPDATE OF d SKIP LOCKED
+         ) due
+        ORDER BY due.next_attempt_at
         LIMIT $1::int
-        FOR UPDATE OF d SKIP LOCKED
      )
      UPDATE webhook_deliveries d
         SET lease_token = gen_random_uuid(), lease_expires_at = now() + make_interval(secs => $3::float8)
@@ -136,34 +146,40 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
+/** Records one attempt and releases the claim, if the lease is still this replica's. */
+const RECORD_ATTEMPT = `UPDATE webhook_deliveries
+    SET attempts = attempts + 1, status = $3, next_attempt_at = $4, last_attempt_at = $5,
+        last_response_status = $6, last_error = $7,
+        attempts_log = attempts_log || jsonb_build_array(jsonb_build_object(
+          'at', $8::text, 'response_status', $6::int, 'error', $7::text, 'duration_ms', $9::int)),
+        lease_token = NULL, lease_expires_at = NULL
+  WHERE id = $1::uuid AND lease_token = $2::uuid`;
+
+function attemptParameters(claim: ClaimedDelivery, attempt: AttemptRecord): unknown[] {
+  const { at, status, nextAttemptAt, responseStatus, error, durationMs } = attempt;
+  return [claim.id, claim.leaseToken, status, nextAttemptAt, at, responseStatus, error, at.toISOString(), durationMs];
+}
+
 /** Records one attempt and releases the claim; false when the lease was lost (another replica took it over). */
 export async function recordAttempt(tx: Queryable, claim: ClaimedDelivery, attempt: AttemptRecord): Promise<boolean> {
-  const { rowCount } = await tx.query(
-    `UPDATE webhook_deliveries
-        SET attempts = attempts + 1, status = $3, next_attempt_at = $4, last_attempt_at = $5,
-            last_response_status = $6, last_error = $7,
-            attempts_log = attempts_log || jsonb_build_array(jsonb_build_object(
-              'at', $8::text, 'response_status', $6::int, 'error', $7::text, 'duration_ms', $9::int)),
-            lease_token = NULL, lease_expires_at = NULL
-      WHERE id = $1::uuid AND lease_token = $2::uuid`,
-    [
-      claim.id,
-      claim.leaseToken,
-      attempt.status,
-      attempt.nextAttemptAt,
-      attempt.at,
-      attempt.responseStatus,
-      attempt.error,
-      attempt.at.toISOString(),
-      attempt.durationMs,
-    ],
-  );
+  const { rowCount } = await tx.query(RECORD_ATTEMPT, attemptParameters(claim, attempt));
   return rowCount === 1;
 }
 
-/** A success ends the endpoint's run of failures. */
-export async function endpointSucceeded(tx: Queryable, endpointId: string): Promise<void> {
-  await tx.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1::uuid AND failing_since IS NOT NULL', [endpointId]);
+/**
+ * Records a successful attempt and ends the endpoint's run of failures, atomically in one statement: one round trip
+ * where a transaction took four (BEGIN, two updates, COMMIT), which is most of what a delivery costs Postgres and the
+ * service. False when the lease was lost (another replica took it over).
+ */
+export async function recordSuccess(db: Queryable, claim: ClaimedDelivery, attempt: AttemptRecord): Promise<boolean> {
+  const { rows } = await db.query<{ recorded: number }>(
+    `WITH recorded AS (${RECORD_ATTEMPT} RETURNING endpoint_id),
+          cleared AS (UPDATE webhook_endpoints SET failing_since = NULL
+                       WHERE id IN (SELECT endpoint_id FROM recorded) AND failing_since IS NOT NULL)
+     SELECT count(*)::int AS recorded FROM recorded`,
+    attemptParameters(claim, attempt),
+  );
+  return rows[0]?.recorded === 1;
 }
 
 /** A failure starts (or continues) the endpoint's run of failures; returns when that run began. */
