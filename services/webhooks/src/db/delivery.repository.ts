@@ -146,40 +146,73 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
-/** Records one attempt and releases the claim, if the lease is still this replica's. */
-const RECORD_ATTEMPT = `UPDATE webhook_deliveries
-    SET attempts = attempts + 1, status = $3, next_attempt_at = $4, last_attempt_at = $5,
-        last_response_status = $6, last_error = $7,
-        attempts_log = attempts_log || jsonb_build_array(jsonb_build_object(
-          'at', $8::text, 'response_status', $6::int, 'error', $7::text, 'duration_ms', $9::int)),
-        lease_token = NULL, lease_expires_at = NULL
-  WHERE id = $1::uuid AND lease_token = $2::uuid`;
-
-function attemptParameters(claim: ClaimedDelivery, attempt: AttemptRecord): unknown[] {
-  const { at, status, nextAttemptAt, responseStatus, error, durationMs } = attempt;
-  return [claim.id, claim.leaseToken, status, nextAttemptAt, at, responseStatus, error, at.toISOString(), durationMs];
-}
-
 /** Records one attempt and releases the claim; false when the lease was lost (another replica took it over). */
 export async function recordAttempt(tx: Queryable, claim: ClaimedDelivery, attempt: AttemptRecord): Promise<boolean> {
-  const { rowCount } = await tx.query(RECORD_ATTEMPT, attemptParameters(claim, attempt));
+  const { rowCount } = await tx.query(
+    `UPDATE webhook_deliveries
+        SET attempts = attempts + 1, status = $3, next_attempt_at = $4, last_attempt_at = $5,
+            last_response_status = $6, last_error = $7,
+            attempts_log = attempts_log || jsonb_build_array(jsonb_build_object(
+              'at', $8::text, 'response_status', $6::int, 'error', $7::text, 'duration_ms', $9::int)),
+            lease_token = NULL, lease_expires_at = NULL
+      WHERE id = $1::uuid AND lease_token = $2::uuid`,
+    [
+      claim.id,
+      claim.leaseToken,
+      attempt.status,
+      attempt.nextAttemptAt,
+      attempt.at,
+      attempt.responseStatus,
+      attempt.error,
+      attempt.at.toISOString(),
+      attempt.durationMs,
+    ],
+  );
   return rowCount === 1;
 }
 
+/** A successful attempt of a claimed delivery, to record. */
+export interface Success {
+  claim: ClaimedDelivery;
+  at: Date;
+  responseStatus: number;
+  durationMs: number;
+}
+
 /**
- * Records a successful attempt and ends the endpoint's run of failures, atomically in one statement: one round trip
- * where a transaction took four (BEGIN, two updates, COMMIT), which is most of what a delivery costs Postgres and the
- * service. False when the lease was lost (another replica took it over).
+ * Records successful attempts and ends their endpoints' runs of failures, atomically in one statement: one round trip
+ * and one commit for a whole batch, where each delivery took a transaction of four (BEGIN, two updates, COMMIT) —
+ * most of what a delivery cost Postgres and the service. Returns the ids recorded; one missing lost its lease
+ * (another replica took it over).
  */
-export async function recordSuccess(db: Queryable, claim: ClaimedDelivery, attempt: AttemptRecord): Promise<boolean> {
-  const { rows } = await db.query<{ recorded: number }>(
-    `WITH recorded AS (${RECORD_ATTEMPT} RETURNING endpoint_id),
-          cleared AS (UPDATE webhook_endpoints SET failing_since = NULL
-                       WHERE id IN (SELECT endpoint_id FROM recorded) AND failing_since IS NOT NULL)
-     SELECT count(*)::int AS recorded FROM recorded`,
-    attemptParameters(claim, attempt),
+export async function recordSuccesses(db: Queryable, successes: readonly Success[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string }>(
+    `WITH recorded AS (
+       UPDATE webhook_deliveries d
+          SET attempts = d.attempts + 1, status = 'succeeded', next_attempt_at = NULL, last_attempt_at = s.at,
+              last_response_status = s.response_status, last_error = NULL,
+              attempts_log = d.attempts_log || jsonb_build_array(jsonb_build_object(
+                'at', s.at_text, 'response_status', s.response_status, 'error', NULL, 'duration_ms', s.duration_ms)),
+              lease_token = NULL, lease_expires_at = NULL
+         FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::text[], $5::int[], $6::int[])
+              AS s(id, lease_token, at, at_text, response_status, duration_ms)
+        WHERE d.id = s.id AND d.lease_token = s.lease_token
+       RETURNING d.id, d.endpoint_id
+     ), cleared AS (
+       UPDATE webhook_endpoints SET failing_since = NULL
+        WHERE id IN (SELECT endpoint_id FROM recorded) AND failing_since IS NOT NULL
+     )
+     SELECT id::text FROM recorded`,
+    [
+      successes.map((s) => s.claim.id),
+      successes.map((s) => s.claim.leaseToken),
+      successes.map((s) => s.at),
+      successes.map((s) => s.at.toISOString()),
+      successes.map((s) => s.responseStatus),
+      successes.map((s) => s.durationMs),
+    ],
   );
-  return rows[0]?.recorded === 1;
+  return new Set(rows.map((row) => row.id));
 }
 
 /** A failure starts (or continues) the endpoint's run of failures; returns when that run began. */

@@ -1,14 +1,8 @@
 import { withTransaction } from '@app/service-kit';
 import { Webhook } from 'standardwebhooks';
-import {
-  disableEndpoint,
-  endpointFailed,
-  recordAttempt,
-  recordSuccess,
-  type AttemptRecord,
-  type ClaimedDelivery,
-} from '../db/delivery.repository.js';
+import { disableEndpoint, endpointFailed, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../db/delivery.repository.js';
 import type { WebhookSender } from '../delivery/sender.js';
+import type { SuccessRecorder } from '../delivery/success-recorder.js';
 import { disabledReason, nextAttemptAt, shouldDisable } from '../domain/retry-policy.js';
 import { signingSecrets } from '../domain/secret.js';
 import type { UseCaseContext } from './context.js';
@@ -41,6 +35,7 @@ function signedHeaders(claim: ClaimedDelivery, at: Date): Record<string, string>
 export async function deliverOnce(
   ctx: UseCaseContext,
   sender: WebhookSender,
+  recorder: SuccessRecorder,
   settings: DeliverySettings,
   claim: ClaimedDelivery,
   stopping: AbortSignal,
@@ -51,15 +46,17 @@ export async function deliverOnce(
   const attempts = claim.attempts + 1;
   const next = outcome.ok ? null : nextAttemptAt(settings.retryScheduleMs, attempts, at);
   const status = outcome.ok ? 'succeeded' : next ? 'pending' : 'failed';
-  const attempt: AttemptRecord = {
-    at,
-    responseStatus: outcome.status,
-    error: outcome.error,
-    durationMs: outcome.durationMs,
-    status,
-    nextAttemptAt: next,
-  };
-  const recorded = outcome.ok ? await recordSuccess(ctx.pool, claim, attempt) : await recordFailure(ctx, settings, claim, attempt);
+  const recorded =
+    outcome.ok && outcome.status !== null
+      ? await recorder.record({ claim, at, responseStatus: outcome.status, durationMs: outcome.durationMs })
+      : await recordFailure(ctx, settings, claim, {
+          at,
+          responseStatus: outcome.status,
+          error: outcome.error,
+          durationMs: outcome.durationMs,
+          status,
+          nextAttemptAt: next,
+        });
   // Counted once committed; an attempt whose lease was lost is the other replica's to count.
   if (recorded) ctx.attemptOutcomes.inc({ outcome: status === 'pending' ? 'retry' : status });
 }
