@@ -1,26 +1,41 @@
 // Where a scenario's CPU goes: the CPU time of each process of the stack (and of this client) over a run,
 // divided by the requests it served. Read from /proc, so Linux only; elsewhere the breakdown is left out.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const CLOCK_TICKS_PER_MS = 0.1; // USER_HZ is 100 on Linux: one tick is 10 ms
 
-/** The process group a command line belongs to: a service by its dist path, a bare ceiling process, Postgres, NATS, or none. */
-function groupOf(commandLine) {
-  const service = /services\/([\w-]+)\/dist\//.exec(commandLine)?.[1];
-  if (service) return service;
-  const bare = /bench\/ceiling\/(bare-\w+)\.mjs/.exec(commandLine)?.[1];
-  if (bare) return bare;
-  if (commandLine.startsWith('postgres')) return 'postgres';
+const ROOT = join(import.meta.dirname, '..');
+
+/**
+ * The process group a command line belongs to: a service by its dist path, a bare ceiling process, the bench's webhook
+ * receiver, Postgres, NATS, or none. Only this checkout's processes and Postgres's backends of `database` count: on a
+ * machine shared with other stacks, theirs are not the scenario's.
+ */
+function groupOf(commandLine, database) {
+  const service = /^\S+ (\S+)\/services\/([\w-]+)\/dist\//.exec(commandLine);
+  if (service) return service[1] === ROOT ? service[2] : null;
+  if (commandLine.includes(`${ROOT}/bench/`)) {
+    const bare = /bench\/ceiling\/(bare-\w+)\.mjs/.exec(commandLine)?.[1];
+    if (bare) return bare;
+    // The webhook scenarios' receiver plays the customer's server: load-generating side, like autocannon.
+    if (commandLine.includes('bench/webhook-receiver.mjs')) return 'client';
+  }
+  if (commandLine.startsWith('postgres')) {
+    // A backend reads "postgres: <cluster>: <user> <database> <client> <state>"; background processes have no database.
+    const backendOf = /^postgres: [^:]+: \S+ (\S+) (?:\[local\]|\S+\(\d+\))/.exec(commandLine)?.[1];
+    return !database || !backendOf || backendOf === database ? 'postgres' : null;
+  }
   if (commandLine.includes('nats-server')) return 'nats';
   return null;
 }
 
 /** CPU milliseconds so far of every process of a group, by pid; this process's own under `client`. */
-function snapshot() {
+function snapshot(database) {
   const processes = new Map();
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      const group = groupOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+      const group = groupOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '), database);
       if (!group) continue;
       // Fields after the parenthesised command: utime and stime are the 12th and 13th.
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -39,14 +54,14 @@ function snapshot() {
  * 0.05 ms left out). Differences are taken per process: a pooled Postgres connection that closes during
  * the run (idle timeout) must not take its earlier CPU time out of the sum. Its last moments are lost.
  */
-export function cpuMeter() {
+export function cpuMeter({ database } = {}) {
   if (!existsSync('/proc/self/stat')) return { perRequest: () => null };
-  const before = snapshot();
+  const before = snapshot(database);
   return {
     perRequest(requests) {
       if (!requests) return null;
       const totals = {};
-      for (const [pid, { group, ms }] of snapshot()) totals[group] = (totals[group] ?? 0) + ms - (before.get(pid)?.ms ?? 0);
+      for (const [pid, { group, ms }] of snapshot(database)) totals[group] = (totals[group] ?? 0) + ms - (before.get(pid)?.ms ?? 0);
       const shares = Object.entries(totals)
         .map(([group, ms]) => [group, ms / requests])
         .filter(([, ms]) => ms >= 0.05)

@@ -3,8 +3,10 @@
 // gateway's trivial route, the bare proxy of bench/ceiling), and — for scenarios marked `ceiling` — the same
 // requests against bench/ceiling's bare proxy and service (BENCH_CEILING=0 skips them); a scenario with `relativeTo` is
 // also compared with the named scenario of the same run (`vs_relative`); every scenario (unless `steady: false`) runs
-// again at a steady half of its maximum rate, against a p99 goal (`steadyP99GoalMs`, 25 ms by default). Prints the tables
-// and writes bench/results/latest.json. Numbers, never pass/fail: a benchmark does not fail on timing.
+// again at a steady half of its maximum rate, against a p99 goal (`steadyP99GoalMs`, 25 ms by default). A scenario's
+// `report(state, ctx)` adds numbers of its own (a table per `measuresTable`), and `teardown(state, ctx)` undoes what its
+// seeding set up. Prints the tables and writes bench/results/latest.json. Numbers, never pass/fail: a benchmark does not
+// fail on timing.
 import { ensureModernNode } from '../scripts/ensure-node.mjs';
 ensureModernNode();
 
@@ -61,17 +63,19 @@ async function main() {
     }
     for (const scenario of await loadScenarios()) {
       if (only && !only.test(scenario.name)) continue;
-      process.stdout.write(`seeding: ${scenario.name} ... `);
-      const seededAt = Date.now();
-      const state = await scenario.seed(ctx);
-      console.log(`${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
-      const result = await measure(scenario.name, ctx, scenario.requests(state, ctx), scenario.options);
-      result.goal = scenario.goal;
-      if (scenario.relativeTo) result.relative_to = scenario.relativeTo;
-      if (scenario.verify) result.verified = await scenario.verify(state, ctx).catch((error) => `FAILED: ${error.message}`);
-      if (scenario.ceiling && bare) await measureCeiling(scenario, ctx, bare, result);
-      if (STEADY && scenario.steady !== false) await measureSteady(scenario, ctx, result);
-      results.push(result);
+      // Every state seeded (the ceiling and steady runs seed again), so `teardown` undoes each.
+      const seeded = [];
+      const seed = async (c) => {
+        const state = await scenario.seed(c);
+        seeded.push(state);
+        return state;
+      };
+      try {
+        results.push(await runScenario({ ...scenario, seed }, ctx, bare));
+      } finally {
+        // What a scenario set up (webhook endpoints, a receiver process) must not reach the scenarios after it.
+        for (const state of seeded) await scenario.teardown?.(state, ctx);
+      }
     }
   } finally {
     await bare?.stop();
@@ -79,6 +83,22 @@ async function main() {
     await target.stop();
   }
   report(results);
+}
+
+async function runScenario(scenario, ctx, bare) {
+  process.stdout.write(`seeding: ${scenario.name} ... `);
+  const seededAt = Date.now();
+  const state = await scenario.seed(ctx);
+  console.log(`${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
+  const result = await measure(scenario.name, ctx, scenario.requests(state, ctx), scenario.options);
+  result.goal = scenario.goal;
+  if (scenario.relativeTo) result.relative_to = scenario.relativeTo;
+  if (scenario.verify) result.verified = await scenario.verify(state, ctx).catch((error) => `FAILED: ${error.message}`);
+  // Numbers of the scenario's own beyond the HTTP ones (webhook delivery latency), printed in their own table.
+  if (scenario.report) result.measures = { table: scenario.measuresTable ?? 'Measures', ...(await scenario.report(state, ctx)) };
+  if (scenario.ceiling && bare) await measureCeiling(scenario, ctx, bare, result);
+  if (STEADY && scenario.steady !== false) await measureSteady(scenario, ctx, result);
+  return result;
 }
 
 async function loadScenarios() {
@@ -184,6 +204,7 @@ function report(results) {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of results) console.log(line(columns.map((c) => row[c])));
   reportSteady(results);
+  reportMeasures(results);
   console.log('\nCPU milliseconds per request, by process (client = autocannon, and the bare Fastify route, which runs beside it):');
   const shares = (cpu) =>
     Object.entries(cpu ?? {})
@@ -220,6 +241,24 @@ At a steady ${STEADY_SHARE * 100} % of each scenario's maximum rate (autocannon 
   console.log(line(columns));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const cell of cells) console.log(line(cell));
+}
+
+/** What scenarios reported beyond the HTTP numbers (`report`), one table per `measuresTable`. */
+function reportMeasures(results) {
+  const tables = Map.groupBy(
+    results.filter((row) => row.measures),
+    (row) => row.measures.table,
+  );
+  for (const [table, rows] of tables) {
+    const columns = ['scenario', ...new Set(rows.flatMap((row) => Object.keys(row.measures).filter((key) => key !== 'table')))];
+    const cells = rows.map((row) => [row.scenario, ...columns.slice(1).map((column) => row.measures[column])]);
+    const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((cell) => String(cell[i] ?? '').length)));
+    const line = (values) => values.map((value, i) => String(value ?? '').padEnd(widths[i])).join('  ');
+    console.log(`\n${table}:\n`);
+    console.log(line(columns));
+    console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+    for (const cell of cells) console.log(line(cell));
+  }
 }
 
 await main().catch((error) => {

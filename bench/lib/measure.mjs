@@ -19,7 +19,8 @@ export async function measure(name, ctx, requests, options) {
 /** The summary and autocannon's raw result (its start and finish give a mean finer than its whole-ms percentiles). */
 export async function measureRun(name, ctx, requests, options) {
   process.stdout.write(`running: ${name} ... `);
-  const meter = cpuMeter();
+  // Only this stack's Postgres backends count (ctx.database): other databases on the machine are not its cost.
+  const meter = cpuMeter({ database: ctx.database });
   const result = await autocannon({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), ...options });
   const summary = summarize(name, result);
   summary.cpu_ms_per_request = meter.perRequest(result.requests.total);

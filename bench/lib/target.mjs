@@ -31,6 +31,10 @@ export async function ownStack({ databaseUrl, port }) {
     RATE_LIMIT_MAX: '100000000',
     CALENDAR_ENCRYPTION_KEYS: process.env.CALENDAR_ENCRYPTION_KEYS ?? `bench:${Buffer.alloc(32, 7).toString('base64')}`,
     OAUTH_STATE_SECRET: process.env.OAUTH_STATE_SECRET ?? 'bench-oauth-state-secret-0123456789',
+    // The webhook scenarios' receiver listens on http://127.0.0.1, which production refuses (https and public
+    // addresses only); the address is still checked at every connect, under this looser policy.
+    WEBHOOKS_ALLOW_HTTP: 'true',
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     // BENCH_CPU_PROF=dir: every service writes a V8 CPU profile there when the stack stops (open it in Chrome's DevTools).
     ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {}),
   };
@@ -75,6 +79,8 @@ export async function context(target) {
     baseUrl: target.url,
     apiKey: organization.apiKey,
     organizationId: organization.id,
+    /** The stack's database: its Postgres backends are the ones whose CPU counts (bench/process-cpu.mjs). */
+    database: new URL(target.databaseUrl).pathname.slice(1),
     headers: auth,
     async api(method, path, body) {
       const response = await fetch(`${target.url}${path}`, {

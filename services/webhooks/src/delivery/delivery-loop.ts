@@ -3,6 +3,7 @@ import { claimDueDeliveries, type ClaimedDelivery } from '../db/delivery.reposit
 import type { UseCaseContext } from '../use-cases/context.js';
 import { deliverOnce, type DeliverySettings } from '../use-cases/deliver.use-case.js';
 import type { WebhookSender } from './sender.js';
+import { SuccessRecorder } from './success-recorder.js';
 
 export interface DeliveryLoopSettings extends DeliverySettings {
   /** Attempts in flight at once in this replica. */
@@ -16,7 +17,8 @@ export interface DeliveryLoopSettings extends DeliverySettings {
 /**
  * Polls for due deliveries and sends up to `concurrency` at once, at most `endpointConcurrency` per endpoint, so one
  * slow receiver holds only its own share and never delays the others. New deliveries and retries wake it at once.
- * A claim's lease outlasts an attempt (its timeout) and its recording, with a margin.
+ * A claim's lease outlasts an attempt (its timeout) and its recording, with a margin. Successes are recorded in
+ * batches (SuccessRecorder): under load, one statement and one commit for many deliveries.
  */
 export class DeliveryLoop extends ClaimingLoop<ClaimedDelivery> {
   constructor(
@@ -24,13 +26,14 @@ export class DeliveryLoop extends ClaimingLoop<ClaimedDelivery> {
     private readonly sender: WebhookSender,
     settings: DeliveryLoopSettings,
   ) {
+    const recorder = new SuccessRecorder(ctx.pool);
     super({
       concurrency: settings.concurrency,
       pollMs: settings.pollMs,
       log: ctx.log,
       what: 'webhook deliveries',
       claim: (limit) => claimDueDeliveries(ctx.pool, limit, settings.endpointConcurrency, settings.timeoutMs * 2 + 10_000),
-      work: (claim, stopping) => deliverOnce(ctx, sender, settings, claim, stopping),
+      work: (claim, stopping) => deliverOnce(ctx, sender, recorder, settings, claim, stopping),
     });
   }
 

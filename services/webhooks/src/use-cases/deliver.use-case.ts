@@ -1,7 +1,8 @@
 import { withTransaction } from '@app/service-kit';
 import { Webhook } from 'standardwebhooks';
-import { disableEndpoint, endpointFailed, endpointSucceeded, recordAttempt, type ClaimedDelivery } from '../db/delivery.repository.js';
+import { disableEndpoint, endpointFailed, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../db/delivery.repository.js';
 import type { WebhookSender } from '../delivery/sender.js';
+import type { SuccessRecorder } from '../delivery/success-recorder.js';
 import { disabledReason, nextAttemptAt, shouldDisable } from '../domain/retry-policy.js';
 import { signingSecrets } from '../domain/secret.js';
 import type { UseCaseContext } from './context.js';
@@ -34,6 +35,7 @@ function signedHeaders(claim: ClaimedDelivery, at: Date): Record<string, string>
 export async function deliverOnce(
   ctx: UseCaseContext,
   sender: WebhookSender,
+  recorder: SuccessRecorder,
   settings: DeliverySettings,
   claim: ClaimedDelivery,
   stopping: AbortSignal,
@@ -44,27 +46,30 @@ export async function deliverOnce(
   const attempts = claim.attempts + 1;
   const next = outcome.ok ? null : nextAttemptAt(settings.retryScheduleMs, attempts, at);
   const status = outcome.ok ? 'succeeded' : next ? 'pending' : 'failed';
-  const recorded = await withTransaction(ctx.pool, async (tx) => {
-    const recorded = await recordAttempt(tx, claim, {
-      at,
-      responseStatus: outcome.status,
-      error: outcome.error,
-      durationMs: outcome.durationMs,
-      status,
-      nextAttemptAt: next,
-    });
-    if (!recorded) return false;
-    if (outcome.ok) {
-      await endpointSucceeded(tx, claim.endpointId);
-      return true;
-    }
-    const failingSince = await endpointFailed(tx, claim.endpointId, at);
-    if (failingSince && shouldDisable(failingSince, at, settings.disableAfterMs)) {
+  const recorded =
+    outcome.ok && outcome.status !== null
+      ? await recorder.record({ claim, at, responseStatus: outcome.status, durationMs: outcome.durationMs })
+      : await recordFailure(ctx, settings, claim, {
+          at,
+          responseStatus: outcome.status,
+          error: outcome.error,
+          durationMs: outcome.durationMs,
+          status,
+          nextAttemptAt: next,
+        });
+  // Counted once committed; an attempt whose lease was lost is the other replica's to count.
+  if (recorded) ctx.attemptOutcomes.inc({ outcome: status === 'pending' ? 'retry' : status });
+}
+
+/** A failed attempt, and the endpoint's run of failures: disabled in the same transaction once it lasted `disableAfterMs`. */
+function recordFailure(ctx: UseCaseContext, settings: DeliverySettings, claim: ClaimedDelivery, attempt: AttemptRecord): Promise<boolean> {
+  return withTransaction(ctx.pool, async (tx) => {
+    if (!(await recordAttempt(tx, claim, attempt))) return false;
+    const failingSince = await endpointFailed(tx, claim.endpointId, attempt.at);
+    if (failingSince && shouldDisable(failingSince, attempt.at, settings.disableAfterMs)) {
       await disableEndpoint(tx, claim.endpointId, disabledReason(settings.disableAfterMs));
       ctx.log.warn({ endpoint_id: claim.endpointId }, 'webhook endpoint disabled: every delivery failed');
     }
     return true;
   });
-  // Counted once committed; an attempt whose lease was lost is the other replica's to count.
-  if (recorded) ctx.attemptOutcomes.inc({ outcome: status === 'pending' ? 'retry' : status });
 }
