@@ -150,7 +150,7 @@ async function bareFastifyBaseline() {
 
 /**
  * The scenario once more (freshly seeded, so writes do not collide) at a fixed rate, STEADY_SHARE of the rate it
- * reached flat out (autocannon's overallRate): the latency a client sees when the service is busy but not saturated.
+ * reached flat out, evenly spaced (bench/lib/steady-load.mjs): the latency a client sees when the service is busy but not saturated.
  */
 async function measureSteady(scenario, ctx, result) {
   const state = await scenario.seed(ctx);
@@ -236,7 +236,7 @@ function reportSteady(results) {
   const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((cell) => String(cell[i] ?? '').length)));
   const line = (values) => values.map((value, i) => String(value ?? '').padEnd(widths[i])).join('  ');
   console.log(`
-At a steady ${STEADY_SHARE * 100} % of each scenario's maximum rate (autocannon overallRate):
+At a steady ${STEADY_SHARE * 100} % of each scenario's maximum rate (evenly spaced requests, bench/lib/steady-load.mjs):
 `);
   console.log(line(columns));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));

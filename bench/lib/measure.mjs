@@ -1,6 +1,7 @@
 // One autocannon run of a scenario's requests through the gateway, summarized, with the CPU each process spent.
 import autocannon from 'autocannon';
 import { cpuMeter } from '../process-cpu.mjs';
+import { steadyLoad } from './steady-load.mjs';
 
 function toAutocannonRequests(requests, ctx) {
   return requests.map(({ path, body, headers, ...rest }) => ({
@@ -11,9 +12,22 @@ function toAutocannonRequests(requests, ctx) {
   }));
 }
 
-/** `options` are autocannon's, `connections` and `duration` included (the callers' defaults differ). */
+/**
+ * `options` are autocannon's, `connections` and `duration` included (the callers' defaults differ). With
+ * `overallRate`, the requests go evenly spaced at that rate instead (steady-load.mjs: autocannon's rate is bursty).
+ */
 export async function measure(name, ctx, requests, options) {
-  return (await measureRun(name, ctx, requests, options)).summary;
+  if (!options.overallRate) return (await measureRun(name, ctx, requests, options)).summary;
+  process.stdout.write(`running: ${name} ... `);
+  const meter = cpuMeter({ database: ctx.database });
+  const { connections, duration, overallRate: rate } = options;
+  const summary = {
+    scenario: name,
+    ...(await steadyLoad({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), rate, duration, connections })),
+  };
+  summary.cpu_ms_per_request = meter.perRequest(summary.requests);
+  console.log(`${summary.rps} req/s`);
+  return summary;
 }
 
 /** The summary and autocannon's raw result (its start and finish give a mean finer than its whole-ms percentiles). */
