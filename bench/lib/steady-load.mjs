@@ -3,6 +3,7 @@
 // second starts with a burst at full concurrency and its latencies are those of a saturated service.
 // Each request's latency counts from the moment it was due, not from when it could be sent, so a backlog (a slow
 // service holding every connection) shows in the numbers instead of quietly lowering the rate (coordinated omission).
+import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 
 /**
