@@ -1,4 +1,5 @@
 import { createOrganization } from '../lib/target.mjs';
+import { seedEvents } from '../scenarios/events.mjs';
 
 const REGISTRATIONS_PER_EVENT = 2;
 
@@ -13,23 +14,7 @@ export default {
   sizes: [100, 1_000, 10_000, 100_000],
   async seed(ctx, size) {
     const organization = await createOrganization(ctx.baseUrl, `Growth events ${size}`);
-    await ctx.sql(
-      `INSERT INTO events.events (id, organization_id, title, start_date, start_time, end_time, timezone,
-                                  starts_at, ends_at, cost_cents, slots, status)
-       SELECT gen_random_uuid(), $1::uuid, 'Growth event ' || g, day, '18:00', '20:00', 'UTC',
-              (day + time '18:00') AT TIME ZONE 'UTC', (day + time '20:00') AT TIME ZONE 'UTC', 1500, 10, 'published'
-         FROM generate_series(1, $2::int) AS g,
-              LATERAL (SELECT date '2030-01-01' + (g % 3650) AS day) AS d`,
-      [organization.id, size],
-    );
-    await ctx.sql(
-      `INSERT INTO events.registrations (id, organization_id, event_id, name, email, quantity)
-       SELECT gen_random_uuid(), e.organization_id, e.id, 'Guest ' || n, 'guest' || n || '@example.com', 1
-         FROM events.events AS e, generate_series(1, $2::int) AS n
-        WHERE e.organization_id = $1::uuid`,
-      [organization.id, REGISTRATIONS_PER_EVENT],
-    );
-    await ctx.sql('VACUUM (ANALYZE) events.events, events.registrations');
+    await seedEvents(ctx, organization.id, size, REGISTRATIONS_PER_EVENT);
     return { headers: organization.headers };
   },
   requests: () => [{ method: 'GET', path: '/api/v1/events?limit=50&include_counts=true' }],
