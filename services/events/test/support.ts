@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { organizationHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
+import { organizationClient, startTestService, type InjectedReply, type RunningService } from '@app/service-kit/testing';
 import { configSchema, type Config } from '../src/config.js';
 import { service } from '../src/service.js';
 
@@ -9,26 +8,11 @@ export function startEvents(): Promise<Running> {
   return startTestService(service, configSchema);
 }
 
-export interface Reply {
-  status: number;
-  // Response bodies are whatever the service sent; tests assert on their shape.
-  body: Record<string, unknown> & { data?: unknown; meta?: unknown; error?: string; code?: string };
-}
+export type Reply = InjectedReply;
 
 /** An API client for one organization, talking to the service the way the gateway does. */
-export function client(running: Running, organizationId: string = randomUUID(), timezone = 'UTC') {
-  const headers = organizationHeaders(organizationId, timezone);
-  async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<Reply> {
-    const response = await running.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-    return { status: response.statusCode, body: response.json() };
-  }
-  return {
-    organizationId,
-    get: (url: string) => call('GET', url),
-    post: (url: string, payload: unknown) => call('POST', url, payload),
-    patch: (url: string, payload: unknown) => call('PATCH', url, payload),
-    delete: (url: string) => call('DELETE', url),
-  };
+export function client(running: Running, organizationId?: string, timezone?: string) {
+  return organizationClient(running.app, organizationId, timezone);
 }
 export type Client = ReturnType<typeof client>;
 

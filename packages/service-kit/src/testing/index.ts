@@ -6,8 +6,8 @@ export { OwnNatsServer } from './nats-server.js';
 export { NatsBinary } from './nats-binary.js';
 // A port of the test's own for as long as it runs, forwarding to a backend that may move (or to nothing: a service that is down).
 export { PortForwarder } from '@app/testkit';
-export { startTestService, organizationHeaders } from './service-harness.js';
-export { neighbourBus } from './neighbour-bus.js';
+export { startTestService, organizationClient, organizationHeaders, type InjectedReply } from './service-harness.js';
+export { neighbourBus, publishDomainEvent } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion, type AssertionOptions } from './caller-assertion.js';
 export { generateCallerAssertionKeys, type CallerAssertionKeys } from './caller-assertion-keys.js';
 export type { RunningService } from '../runtime/service.js';

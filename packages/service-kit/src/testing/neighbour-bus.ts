@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import type { EventContract } from '@app/contracts';
+import type { z } from 'zod';
 import { baseConfigFields, streamLimitsOf, type BaseConfig } from '../config.js';
 import { Bus } from '../nats/bus.js';
 import { createLogger } from '../runtime/logger.js';
@@ -30,4 +33,28 @@ export async function neighbourBus(
   });
   for (const stream of streams) await bus.ensureStream(stream);
   return bus;
+}
+
+/**
+ * Publishes a domain event as its producer's outbox relay would (the envelope, msgID = event id); returns the id.
+ * `data` is not parsed by the contract, so a test can also send what a consumer must refuse.
+ */
+export async function publishDomainEvent<D extends z.ZodType>(
+  neighbour: Bus,
+  contract: EventContract<D>,
+  data: z.input<D>,
+  options: { organizationId: string; id?: string },
+): Promise<string> {
+  const id = options.id ?? randomUUID();
+  const envelope = {
+    id,
+    type: contract.subject,
+    schema_version: contract.version,
+    occurred_at: new Date().toISOString(),
+    organization_id: options.organizationId,
+    correlation_id: null,
+    data,
+  };
+  await neighbour.publish(contract.subject, envelope, id);
+  return id;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
 import { inject } from 'vitest';
@@ -35,5 +36,27 @@ export function organizationHeaders(organizationId: string = randomUUID(), timez
     [ORGANIZATION_HEADER]: organizationId,
     [ORGANIZATION_TIMEZONE_HEADER]: timezone,
     [CALLER_ASSERTION_HEADER]: callerAssertion({ organizationId, timezone }),
+  };
+}
+
+/** A reply as a test reads it: the status and whatever body the service sent (tests assert on its shape). */
+export interface InjectedReply {
+  status: number;
+  body: Record<string, unknown> & { data?: unknown; meta?: unknown; error?: string; code?: string; details?: unknown };
+}
+
+/** An API client for one organization (a fresh one unless given), calling the app the way the gateway does. */
+export function organizationClient(app: Pick<FastifyInstance, 'inject'>, organizationId: string = randomUUID(), timezone = 'UTC') {
+  const headers = organizationHeaders(organizationId, timezone);
+  async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<InjectedReply> {
+    const response = await app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    return { status: response.statusCode, body: response.json() };
+  }
+  return {
+    organizationId,
+    get: (url: string) => call('GET', url),
+    post: (url: string, payload: unknown = {}) => call('POST', url, payload),
+    patch: (url: string, payload: unknown) => call('PATCH', url, payload),
+    delete: (url: string) => call('DELETE', url),
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { NATS_TOPOLOGY, type EventContract, type ScheduleRecord, type SlotsResponse } from '@app/contracts';
 import type { Bus } from '@app/service-kit';
-import { anonymousHeaders, neighbourBus, startTestService, type RunningService } from '@app/service-kit/testing';
+import { anonymousHeaders, neighbourBus, publishDomainEvent, startTestService, type RunningService } from '@app/service-kit/testing';
 import type { z } from 'zod';
 import { configSchema, type Config } from '../../src/config.js';
 import { createServiceDefinition } from '../../src/service.js';
@@ -69,19 +69,8 @@ export async function publishEvent<D extends z.ZodType>(
   data: z.input<D>,
   options: { organizationId?: string; id?: string } = {},
 ): Promise<string> {
-  const id = options.id ?? randomUUID();
   const organizationId = options.organizationId ?? (await scheduleOwner(running, data));
-  const envelope = {
-    id,
-    type: contract.subject,
-    schema_version: contract.version,
-    occurred_at: new Date().toISOString(),
-    organization_id: organizationId,
-    correlation_id: null,
-    data,
-  };
-  await running.neighbour.publish(contract.subject, envelope, id);
-  return id;
+  return publishDomainEvent(running.neighbour, contract, data, { organizationId, ...(options.id ? { id: options.id } : {}) });
 }
 
 /** How long `expect.poll` waits for a consumer or the relay to catch up. */

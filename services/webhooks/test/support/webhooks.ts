@@ -2,7 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { NATS_TOPOLOGY, type EventContract } from '@app/contracts';
 import type { Bus } from '@app/service-kit';
-import { neighbourBus, organizationHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
+import {
+  neighbourBus,
+  organizationClient,
+  publishDomainEvent,
+  startTestService,
+  type InjectedReply,
+  type RunningService,
+} from '@app/service-kit/testing';
 import type { z } from 'zod';
 import { configSchema, type Config } from '../../src/config.js';
 import type { Resolve } from '../../src/delivery/target-guard.js';
@@ -45,46 +52,21 @@ export async function startWebhooks(
   };
 }
 
-/** Publishes a domain event the way a producer's outbox relay does (envelope, msgID = event id). */
-export async function publishEvent<D extends z.ZodType>(
+/** Publishes a domain event of `organizationId` the way its producer's outbox relay does; returns its id. */
+export function publishEvent<D extends z.ZodType>(
   running: Pick<Running, 'neighbour'>,
   contract: EventContract<D>,
   data: z.input<D>,
   organizationId: string,
 ): Promise<string> {
-  const id = randomUUID();
-  const envelope = {
-    id,
-    type: contract.subject,
-    schema_version: contract.version,
-    occurred_at: new Date().toISOString(),
-    organization_id: organizationId,
-    correlation_id: null,
-    data,
-  };
-  await running.neighbour.publish(contract.subject, envelope, id);
-  return id;
+  return publishDomainEvent(running.neighbour, contract, data, { organizationId });
 }
 
-export interface Reply {
-  status: number;
-  body: Record<string, unknown> & { data?: unknown; meta?: unknown; error?: string; code?: string; details?: unknown };
-}
+export type Reply = InjectedReply;
 
 /** An API client for one organization, talking to the service the way the gateway does. */
-export function client(running: Running, organizationId: string = randomUUID()) {
-  const headers = organizationHeaders(organizationId);
-  async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<Reply> {
-    const response = await running.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-    return { status: response.statusCode, body: response.json() };
-  }
-  return {
-    organizationId,
-    get: (url: string) => call('GET', url),
-    post: (url: string, payload?: unknown) => call('POST', url, payload ?? {}),
-    patch: (url: string, payload: unknown) => call('PATCH', url, payload),
-    delete: (url: string) => call('DELETE', url),
-  };
+export function client(running: Running, organizationId?: string) {
+  return organizationClient(running.app, organizationId);
 }
 export type Client = ReturnType<typeof client>;
 
