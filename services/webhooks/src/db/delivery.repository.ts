@@ -92,8 +92,8 @@ export interface ClaimedDelivery {
  * deliveries are then sent again, with the same webhook-id: at least once). The status and lease conditions are on
  * the locked rows themselves, so a row another replica claimed meanwhile is re-checked and left out.
  * Its cost does not grow with the backlog: `waiting` finds the endpoints with pending deliveries by a loose scan (one
- * index probe each), and per endpoint only its leased rows and its oldest `perEndpoint` due ones are read
- * (migration 0002).
+ * index probe each), and per endpoint only its unexpired leases and its oldest `perEndpoint` due ones are read
+ * (migrations 0002 and 0003).
  */
 export async function claimDueDeliveries(db: Queryable, limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery>(
