@@ -132,6 +132,7 @@ async function measureCeiling(scenario, ctx, bare, result) {
     console.warn(`  the ceiling run answered ${ceiling.non2xx} non-2xx and had ${ceiling.errors} errors`);
   result.ceiling_rps = ceiling.rps;
   result.ceiling_cpu_ms_per_request = ceiling.cpu_ms_per_request;
+  result.ceiling_pg_statements = ceiling.pg_statements;
   result.vs_ceiling = +(result.rps / ceiling.rps).toFixed(3);
 }
 
@@ -218,6 +219,7 @@ function report(results) {
       if (shares(cpu)) console.log(`${label}: ${shares(cpu)}`);
     }
   }
+  reportStatements(results);
   mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
   const file = join(import.meta.dirname, 'results', 'latest.json');
   writeFileSync(
@@ -225,6 +227,22 @@ function report(results) {
     `${JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, duration_s: DURATION, results }, null, 2)}\n`,
   );
   console.log(`\nWritten to ${file}`);
+}
+
+/** The top Postgres statements of each run (pg-statements.mjs), when pg_stat_statements is loaded. */
+function reportStatements(results) {
+  if (!results.some((row) => row.pg_statements?.length)) return;
+  console.log('\nPostgres statements per request (pg_stat_statements: calls, and execution time with lock waits, in ms):');
+  for (const row of results) {
+    for (const [label, statements] of [
+      [`  ${row.scenario}`, row.pg_statements],
+      ['    its ceiling', row.ceiling_pg_statements],
+    ]) {
+      if (!statements?.length) continue;
+      console.log(`${label}:`);
+      for (const s of statements) console.log(`      ${s.calls_per_request} × ${s.ms_per_call} = ${s.ms_per_request}  ${s.statement}`);
+    }
+  }
 }
 
 /** Latency at STEADY_SHARE of each scenario's maximum, against its p99 goal. */

@@ -1,6 +1,7 @@
 // One autocannon run of a scenario's requests through the gateway, summarized, with the CPU each process spent.
 import autocannon from 'autocannon';
 import { cpuMeter } from '../process-cpu.mjs';
+import { statementMeter } from './pg-statements.mjs';
 import { steadyLoad } from './steady-load.mjs';
 
 function toAutocannonRequests(requests, ctx) {
@@ -19,6 +20,7 @@ function toAutocannonRequests(requests, ctx) {
 export async function measure(name, ctx, requests, options) {
   if (!options.overallRate) return (await measureRun(name, ctx, requests, options)).summary;
   process.stdout.write(`running: ${name} ... `);
+  const statements = await statementMeter(ctx);
   const meter = cpuMeter({ database: ctx.database });
   const { connections, duration, overallRate: rate } = options;
   const summary = {
@@ -26,6 +28,7 @@ export async function measure(name, ctx, requests, options) {
     ...(await steadyLoad({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), rate, duration, connections })),
   };
   summary.cpu_ms_per_request = meter.perRequest(summary.requests);
+  summary.pg_statements = await statements.perRequest(summary.requests);
   console.log(`${summary.rps} req/s`);
   return summary;
 }
@@ -34,10 +37,12 @@ export async function measure(name, ctx, requests, options) {
 export async function measureRun(name, ctx, requests, options) {
   process.stdout.write(`running: ${name} ... `);
   // Only this stack's Postgres backends count (ctx.database): other databases on the machine are not its cost.
+  const statements = await statementMeter(ctx);
   const meter = cpuMeter({ database: ctx.database });
   const result = await autocannon({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), ...options });
   const summary = summarize(name, result);
   summary.cpu_ms_per_request = meter.perRequest(result.requests.total);
+  summary.pg_statements = await statements.perRequest(result.requests.total);
   console.log(`${summary.rps} req/s`);
   return { summary, result };
 }

@@ -15,7 +15,14 @@ it('books a slot through the gateway', async () => {
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: body && JSON.stringify(body),
     });
-  const schedule = (await (await api('/api/v1/schedules', { name: 'Desk', timezone: 'UTC' })).json()) as { data: { id: string } };
+  // Open every day: the default hours (Mon–Fri) would leave no slot tomorrow on a Friday or Saturday.
+  const availability = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({
+    day,
+    start: '09:00',
+    end: '17:00',
+  }));
+  const created = await api('/api/v1/schedules', { name: 'Desk', timezone: 'UTC', availability });
+  const schedule = (await created.json()) as { data: { id: string } };
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const booking = await api('/api/v1/bookings', {
     schedule_id: schedule.data.id,
