@@ -108,7 +108,13 @@ describe('the Kubernetes manifests under podman kube play', () => {
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
-    const created = await api('/api/v1/schedules', { name: 'Desk', timezone: 'UTC' });
+    // Open every day: the default hours (Mon–Fri) would leave no slot tomorrow on a Friday or Saturday.
+    const availability = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({
+      day,
+      start: '09:00',
+      end: '17:00',
+    }));
+    const created = await api('/api/v1/schedules', { name: 'Desk', timezone: 'UTC', availability });
     expect(created.status).toBe(201);
     const schedule = (await created.json()) as { data: { id: string } };
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
