@@ -30,7 +30,7 @@ export function createServiceDefinition({ resolve = systemResolve }: { resolve?:
         prisma,
         targets,
         resolve,
-        wakeDeliveries: () => deliveries.wake(),
+        wakeDeliveries: () => deliveries.deliveriesWritten(),
         attemptOutcomes: infra.metrics.counter(
           'webhook_delivery_attempts_total',
           'Webhook delivery attempts by outcome (succeeded; retry: failed, another is scheduled; failed: the last one failed)',

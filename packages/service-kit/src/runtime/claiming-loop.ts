@@ -3,8 +3,8 @@ import { PollingLoop } from './polling-loop.js';
 import type { BackgroundTask } from './service.js';
 
 export interface ClaimingLoopOptions<Claim extends { id: string }> {
-  /** Work items in flight at once in this replica. */
-  concurrency: number;
+  /** Work items in flight at once in this replica: a number, or asked before each claim (a pacer's current limit). */
+  concurrency: number | (() => number);
   pollMs: number;
   log: FastifyBaseLogger;
   /** What a failed claim is logged as ("calendar connections to sync"). */
@@ -45,7 +45,8 @@ export class ClaimingLoop<Claim extends { id: string }> implements BackgroundTas
   }
 
   private async tick(): Promise<void> {
-    const free = this.options.concurrency - this.inFlight.size;
+    const { concurrency } = this.options;
+    const free = (typeof concurrency === 'number' ? concurrency : concurrency()) - this.inFlight.size;
     if (this.stopping.signal.aborted || free <= 0) return;
     let claims: Claim[];
     try {

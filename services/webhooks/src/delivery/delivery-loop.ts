@@ -1,12 +1,13 @@
 import { ClaimingLoop } from '@app/service-kit';
 import { claimDueDeliveries, type ClaimedDelivery } from '../db/delivery.repository.js';
+import { ClaimPacer } from './claim-pacer.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { deliverOnce, type DeliverySettings } from '../use-cases/deliver.use-case.js';
 import type { WebhookSender } from './sender.js';
 import { SuccessRecorder } from './success-recorder.js';
 
 export interface DeliveryLoopSettings extends DeliverySettings {
-  /** Attempts in flight at once in this replica. */
+  /** Attempts in flight at once in this replica, at most (fewer while the database is busy: ClaimPacer). */
   concurrency: number;
   /** Attempts in flight at once to one endpoint. */
   endpointConcurrency: number;
@@ -14,27 +15,54 @@ export interface DeliveryLoopSettings extends DeliverySettings {
   timeoutMs: number;
 }
 
+/** An attempt waiting on its receiver this long is stalled: it costs neither CPU nor Postgres meanwhile. */
+const STALLED_MS = 1000;
+
 /**
  * Polls for due deliveries and sends up to `concurrency` at once, at most `endpointConcurrency` per endpoint, so one
  * slow receiver holds only its own share and never delays the others. New deliveries and retries wake it at once.
  * A claim's lease outlasts an attempt (its timeout) and its recording, with a margin. Successes are recorded in
- * batches (SuccessRecorder): under load, one statement and one commit for many deliveries.
+ * batches (SuccessRecorder): under load, one statement and one commit for many deliveries. While claims are slow,
+ * fewer attempts are made at once while bookings are being written (ClaimPacer), so a burst of bookings is not slowed
+ * by its own deliveries; stalled attempts do not count against that limit.
  */
 export class DeliveryLoop extends ClaimingLoop<ClaimedDelivery> {
+  private readonly pacer: ClaimPacer;
+
   constructor(
     ctx: UseCaseContext,
     private readonly sender: WebhookSender,
     settings: DeliveryLoopSettings,
   ) {
     const recorder = new SuccessRecorder(ctx.pool);
+    const pacer = new ClaimPacer(settings.concurrency);
+    // When each attempt began: a stalled one no longer counts against the pacer's limit, so a slow receiver cannot hold
+    // the few attempts a busy moment allows.
+    const started = new Map<string, number>();
+    const stalled = (): number => [...started.values()].filter((at) => performance.now() - at > STALLED_MS).length;
     super({
-      concurrency: settings.concurrency,
+      concurrency: () => Math.min(settings.concurrency, pacer.limit + stalled()),
       pollMs: settings.pollMs,
       log: ctx.log,
       what: 'webhook deliveries',
-      claim: (limit) => claimDueDeliveries(ctx.pool, limit, settings.endpointConcurrency, settings.timeoutMs * 2 + 10_000),
-      work: (claim, stopping) => deliverOnce(ctx, sender, recorder, settings, claim, stopping),
+      claim: async (limit) => {
+        const claiming = performance.now();
+        const claims = await claimDueDeliveries(ctx.pool, limit, settings.endpointConcurrency, settings.timeoutMs * 2 + 10_000);
+        pacer.observe(performance.now() - claiming, Date.now());
+        return claims;
+      },
+      work: (claim, stopping) => {
+        started.set(claim.id, performance.now());
+        return deliverOnce(ctx, sender, recorder, settings, claim, stopping).finally(() => started.delete(claim.id));
+      },
     });
+    this.pacer = pacer;
+  }
+
+  /** New deliveries were written (a fan-out, a test, a manual retry): claim them now, and tell the pacer. */
+  deliveriesWritten(): void {
+    this.pacer.noteWrite(Date.now());
+    this.wake();
   }
 
   override async stop(): Promise<void> {
