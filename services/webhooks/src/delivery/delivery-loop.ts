@@ -22,9 +22,9 @@ const STALLED_MS = 1000;
  * Polls for due deliveries and sends up to `concurrency` at once, at most `endpointConcurrency` per endpoint, so one
  * slow receiver holds only its own share and never delays the others. New deliveries and retries wake it at once.
  * A claim's lease outlasts an attempt (its timeout) and its recording, with a margin. Successes are recorded in
- * batches (SuccessRecorder): under load, one statement and one commit for many deliveries. While claims are slow,
- * fewer attempts are made at once while bookings are being written (ClaimPacer), so a burst of bookings is not slowed
- * by its own deliveries; stalled attempts do not count against that limit.
+ * batches (SuccessRecorder): under load, one statement and one commit for many deliveries. While bookings are being
+ * written and claims run slow, fewer attempts are made at once (ClaimPacer), so a burst of bookings is not slowed by
+ * its own deliveries; stalled attempts do not count against that limit.
  */
 export class DeliveryLoop extends ClaimingLoop<ClaimedDelivery> {
   private readonly pacer: ClaimPacer;
