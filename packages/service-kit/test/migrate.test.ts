@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -34,5 +35,40 @@ describe('migrate', () => {
       'widgets',
     ]);
     expect(applied.rows.map((r) => r.name)).toEqual(['0001_init', '0002_color']);
+  });
+
+  it('when Postgres cannot be reached at first, then the step keeps trying and migrates once it can', async () => {
+    const schema = `mig_${randomBytes(4).toString('hex')}`;
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    writeFileSync(join(dir, '0001_init.sql'), 'CREATE TABLE widgets (id uuid PRIMARY KEY);');
+    const target = new URL(inject('databaseUrl'));
+    // A port nobody listens on yet: connections are refused until the forwarder to Postgres opens on it.
+    const forwarder = createServer((socket) => {
+      const upstream = connect(Number(target.port || 5432), target.hostname);
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
+    const { port } = forwarder.address() as AddressInfo;
+    await new Promise<void>((resolve) => forwarder.close(() => resolve()));
+    const databaseUrl = new URL(target);
+    databaseUrl.hostname = '127.0.0.1';
+    databaseUrl.port = String(port);
+
+    const migrating = migrate({ databaseUrl: databaseUrl.toString(), schema, dir });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    forwarder.listen(port, '127.0.0.1');
+    try {
+      await migrating;
+    } finally {
+      forwarder.close();
+    }
+
+    const client = new pg.Client({ connectionString: target.toString() });
+    await client.connect();
+    const applied = await client.query<{ name: string }>(`SELECT name FROM "${schema}".migrations`);
+    await client.end();
+    expect(applied.rows.map((r) => r.name)).toEqual(['0001_init']);
   });
 });

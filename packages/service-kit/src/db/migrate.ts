@@ -1,7 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 import pg from 'pg';
 import type { BaseConfig } from '../config.js';
+import { isTransientError } from '../transient-errors.js';
 import { identifier } from './identifiers.js';
 import { assertMigrated } from './migration-check.js';
 import { adminUrlOf, ensureDatabase } from './pool.js';
@@ -129,21 +131,39 @@ export async function migrate(options: MigrateOptions): Promise<void> {
 const MIGRATION_CONNECT_TIMEOUT_MS = 30_000;
 
 /**
+ * How long it goes on trying while the server cannot be reached or does not answer: once, in CI's compose test, one
+ * step's connect hung for the whole timeout while Postgres was up and its six siblings had connected (a container's
+ * network not ready yet), and a second try would have found it.
+ */
+const MIGRATION_CONNECT_PATIENCE_MS = 120_000;
+
+/** A connected client, tried again every second on a transient failure until MIGRATION_CONNECT_PATIENCE_MS. */
+async function connectPatiently(connectionString: string): Promise<pg.Client> {
+  const deadline = Date.now() + MIGRATION_CONNECT_PATIENCE_MS;
+  for (;;) {
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: MIGRATION_CONNECT_TIMEOUT_MS });
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (!isTransientError(error) || Date.now() > deadline) throw error;
+      await sleep(1000);
+    }
+  }
+}
+
+/**
  * A connection to the database of `url`, which is created first when it does not exist yet (a first start). Only then
  * is the server's `postgres` database asked: a role that may not connect there (managed databases revoke it) never needs to.
  */
 async function connectCreatingDatabase(url: string): Promise<pg.Client> {
-  const connect = async () => {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: MIGRATION_CONNECT_TIMEOUT_MS });
-    await client.connect();
-    return client;
-  };
   try {
-    return await connect();
+    return await connectPatiently(url);
   } catch (error) {
     if ((error as { code?: string }).code !== INVALID_CATALOG_NAME) throw error;
     await ensureDatabase(url);
-    return connect();
+    return connectPatiently(url);
   }
 }
 
@@ -164,8 +184,7 @@ async function provision(
   serviceRole: ServiceRole,
   timeouts: RoleTimeouts,
 ): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: MIGRATION_CONNECT_TIMEOUT_MS });
-  await admin.connect();
+  const admin = await connectPatiently(adminUrl);
   try {
     await withProvisioningLock(admin, () => provisionRoles(admin, database, migrationRole, serviceRole, timeouts));
   } finally {

@@ -29,16 +29,16 @@ const BUSY_STATES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * pg-pool's message when no connection freed up within `connectionTimeoutMillis` (every one is in use), and pg's
- * when the server did not accept a new one in time.
- */
-/**
  * Prisma's transaction API error: mostly "Unable to start a transaction in the given time" (no pooled connection came
  * within its maxWait, 2 s by default), else a transaction that outlived its timeout. Both are load, not the request.
  */
 const PRISMA_TRANSACTION_NOT_STARTED = 'P2028';
 
-const POOL_TIMEOUT = /timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
+/**
+ * pg-pool's message when no connection freed up within `connectionTimeoutMillis` (every one is in use), and pg's
+ * when the server did not accept a new one in time (a pooled connection's, or a lone client's "timeout expired").
+ */
+const POOL_TIMEOUT = /timeout exceeded when trying to connect|Connection terminated due to connection timeout|^timeout expired$/;
 
 /** What Postgres said about a failed statement: its SQLSTATE and, for constraint violations, the constraint. */
 export interface PgFailure {
