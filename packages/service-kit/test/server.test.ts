@@ -113,6 +113,7 @@ describe('request log lines', () => {
       '/things?code=[redacted]&state=[redacted]&attendee_email=[redacted]&limit=5&offset=10&scheduleId=s1&startDate=2026-03-08',
     );
     const all = lines.join('\n');
-    for (const secret of ['secret-code', 'signed.state.token', 'ada', 'example.com']) expect(all).not.toContain(secret);
+    // The address's local part with what follows it: a bare 'ada' also turns up in a request id's hex once in a while.
+    for (const secret of ['secret-code', 'signed.state.token', 'ada%40', 'ada@', 'example.com']) expect(all).not.toContain(secret);
   });
 });
