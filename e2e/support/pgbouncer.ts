@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@app/contracts';
 import { serviceDatabaseEnv } from '@app/testkit';
+import { freePorts } from './free-ports.js';
 
 const ENTRYPOINT = join(import.meta.dirname, '..', '..', 'ops', 'pgbouncer', 'entrypoint.sh');
 
@@ -29,7 +29,7 @@ export async function startPgBouncer(adminUrl: string): Promise<RunningPgBouncer
     writeFileSync(file, serviceDatabaseEnv(adminUrl, service).DATABASE_URL, { mode: 0o644 });
   }
   const upstream = new URL(adminUrl);
-  const port = await unusedPort();
+  const port = await freePorts(); // PgBouncer takes no port 0
   const env = {
     ...process.env,
     PGBOUNCER_USERS_DIR: users,
@@ -68,15 +68,4 @@ export async function startPgBouncer(adminUrl: string): Promise<RunningPgBouncer
       await exited;
     },
   };
-}
-
-/** A port nothing listens on now (PgBouncer takes no port 0): closed before PgBouncer binds it, a small race. */
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
 }

@@ -1,29 +1,8 @@
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startBareStack } from '../../bench/ceiling/bare-stack.mjs';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-
-/** Whether `port` can be listened on now. */
-function canListen(port: number): Promise<boolean> {
-  const server = createServer();
-  return new Promise((resolve) => {
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * A port that is free with the one after it (the bare stack takes both). Below Linux's ephemeral range (32768 and up),
- * so no connection another test opens meanwhile, and no server on port 0, can be given it: a random pick inside that
- * range once found its port taken by then (EADDRINUSE in CI).
- */
-async function freePortPair(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if ((await canListen(port)) && (await canListen(port + 1))) return port;
-  }
-}
+import { freePorts } from '../support/free-ports.js';
 
 /**
  * `npm run bench` measures every scenario against a bare service built from the services' own statements (built
@@ -44,7 +23,7 @@ describe('the bench ceiling’s bare service', () => {
     const { id: organizationId, api_key: key } = (created.body as { data: { id: string; api_key: string } }).data;
     const schedule = await stack.call('POST', '/api/v1/schedules', { key, body: { name: 'Ceiling', timezone: 'UTC', slot_duration: 30 } });
     scheduleId = (schedule.body as { data: { id: string } }).data.id;
-    const port = await freePortPair();
+    const port = await freePorts(2); // the proxy's and the service's
     bare = await startBareStack({ databaseUrl: inject('databaseUrl'), natsUrl: inject('natsUrl'), organizationId, port });
   });
   afterAll(async () => {
