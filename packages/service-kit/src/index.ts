@@ -57,5 +57,5 @@ export {
   callerAssertionClaims,
   type AssertedCaller,
 } from './caller-assertion/claims.js';
-export { callerAssertionKeyIdSchema, callerAssertionPrivateKeySchema } from './caller-assertion/keys.js';
+export { callerAssertionKeyIdSchema, callerAssertionPrivateKeySchema, type CallerAssertionPublicKeys } from './caller-assertion/keys.js';
 export type { AsyncPathMetrics, LabelledCounter } from './metrics/async-path-metrics.js';

@@ -1,5 +1,4 @@
 import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
-import type { JSONWebKeySet } from 'jose';
 import { z } from 'zod';
 
 const BASE64URL_ED25519 = /^[A-Za-z0-9_-]{43}$/;
@@ -38,8 +37,10 @@ export const callerAssertionPublicKeysSchema = z
     z.object({ keys: z.array(publicJwkSchema).min(1) }).refine(({ keys }) => new Set(keys.map((key) => key.kid)).size === keys.length, {
       message: 'has a kid twice',
     }),
-  )
-  .transform((set): JSONWebKeySet => set);
+  );
+
+/** The gateway's public keys as the services hold them (the parsed `CALLER_ASSERTION_PUBLIC_KEYS`). */
+export type CallerAssertionPublicKeys = z.output<typeof callerAssertionPublicKeysSchema>;
 
 /** `CALLER_ASSERTION_PRIVATE_KEY` of the gateway: an Ed25519 private key as a PKCS#8 PEM or as a JWK (JSON). */
 export const callerAssertionPrivateKeySchema = z.string().transform((text, ctx): KeyObject => {

@@ -5,15 +5,14 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import type pg from 'pg';
-import type { JSONWebKeySet } from 'jose';
-import { Bus, createPool, migrate, type StreamLimits } from '../../src/index.js';
+import { Bus, createPool, migrate, type CallerAssertionPublicKeys, type StreamLimits } from '../../src/index.js';
 import { useCallerAssertionKeys } from '../../src/http/caller-assertion.js';
 
 export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 /** Gives an app built with buildService the run's caller assertion public keys, as startService does from the config. */
 export function useRunCallerKeys(app: object): void {
-  useCallerAssertionKeys(app, JSON.parse(inject('callerAssertionPublicKeys')) as JSONWebKeySet);
+  useCallerAssertionKeys(app, JSON.parse(inject('callerAssertionPublicKeys')) as CallerAssertionPublicKeys);
 }
 
 /** A schema of the test's own with the kit's tables (outbox, inbox) migrated into it. */

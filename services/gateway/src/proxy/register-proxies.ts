@@ -8,16 +8,17 @@ import { ROUTE_TABLE, type ServiceName } from './route-table.js';
 
 const TRACE_CONTEXT_HEADERS = ['traceparent', 'tracestate', 'baggage'];
 
-/** The signed caller assertion of each proxied request (signed in the proxy route's preHandler: jose signs asynchronously). */
-const assertions = new WeakMap<Pick<FastifyRequest, 'id'>, string>();
-
 const UPSTREAM_UNAVAILABLE: ErrorBody = { error: 'A service this request needs did not answer in time', code: 'UPSTREAM_UNAVAILABLE' };
 
 /**
  * What the gateway adds to or removes from a proxied request. The organization headers are already the
  * verified ones here: the auth hook drops whatever a client sent under those names and stamps the key's.
  */
-function forwardedHeaders(request: Pick<FastifyRequest, 'id'>, headers: Record<string, string | string[] | undefined>) {
+function forwardedHeaders(
+  request: Pick<FastifyRequest, 'id' | 'apiKey'>,
+  headers: Record<string, string | string[] | undefined>,
+  signAssertion: AssertionSigner,
+) {
   const out: Record<string, string | string[] | undefined> = { ...headers };
   delete out.authorization; // services trust the stamped organization, never the key
   // `Expect: 100-continue` (curl sends it for bodies over 1 MB) was already answered by this server;
@@ -28,7 +29,7 @@ function forwardedHeaders(request: Pick<FastifyRequest, 'id'>, headers: Record<s
   for (const name of TRACE_CONTEXT_HEADERS) delete out[name];
   out[REQUEST_ID_HEADER] = request.id;
   // The caller, signed: the one thing a service believes about who is asking (a client's copy was dropped).
-  out[CALLER_ASSERTION_HEADER] = assertions.get(request);
+  out[CALLER_ASSERTION_HEADER] = signAssertion(request);
   return out;
 }
 
@@ -45,17 +46,10 @@ export async function registerProxies(
       upstream: '',
       prefix: route.prefix,
       rewritePrefix: route.prefix,
-      // In the callback form the proxy's types ask for, so it calls `done` rather than returning a promise.
-      preHandler: (request, _reply, done) => {
-        deps.signAssertion(request).then((token) => {
-          assertions.set(request, token);
-          done();
-        }, done);
-      },
       undici: { headersTimeout: deps.timeoutMs, bodyTimeout: deps.timeoutMs, connect: { timeout: 2000 } },
       replyOptions: {
         getUpstream: () => replicas.pick(),
-        rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers),
+        rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, deps.signAssertion),
         onError: (reply, { error }) => {
           reply.log.warn({ err: error, service: route.service }, 'upstream unavailable');
           void reply.code(503).header('retry-after', '1').type('application/json').send(UPSTREAM_UNAVAILABLE);
