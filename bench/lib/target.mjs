@@ -38,7 +38,12 @@ export async function ownStack({ databaseUrl, port }) {
     // BENCH_CPU_PROF=dir: every service writes a V8 CPU profile there when the stack stops (open it in Chrome's DevTools).
     ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {}),
   };
-  const stack = await startStack({ port, env, output: 'errors' });
+  // A stack that fails to start (a port taken) still made the streams of the services that came up: each reserves
+  // its JetStream storage, and enough of them left behind make NATS refuse new streams for everyone on the machine.
+  const stack = await startStack({ port, env, output: 'errors' }).catch(async (error) => {
+    await deleteStreams(natsUrl, natsPrefix);
+    throw error;
+  });
   const stop = async () => {
     await stack.stop();
     await deleteStreams(natsUrl, natsPrefix);
