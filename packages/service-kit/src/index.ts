@@ -48,7 +48,7 @@ export { ClaimingLoop, type ClaimingLoopOptions } from './runtime/claiming-loop.
 export { openInfrastructure, type Infrastructure } from './runtime/infrastructure.js';
 export { startService, type ServiceDefinition, type RunningService, type BackgroundTask, type Built } from './runtime/service.js';
 export { runMain } from './runtime/main.js';
-export { trustCaller } from './http/caller-assertion.js';
+export { callerAssertionVerifier, trustCaller } from './http/caller-assertion.js';
 export {
   CALLER_ASSERTION_ALGORITHM,
   CALLER_ASSERTION_AUDIENCE,

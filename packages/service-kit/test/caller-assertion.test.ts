@@ -1,7 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createSigner } from 'fast-jwt';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CALLER_ASSERTION_HEADER } from '@app/contracts';
-import { baseConfigSchema, buildService, ConfigError, loadConfig, optionalCallerOf, type ServiceApp } from '../src/index.js';
+import {
+  baseConfigSchema,
+  buildService,
+  ConfigError,
+  loadConfig,
+  optionalCallerOf,
+  type CallerAssertionPublicKeys,
+  type ServiceApp,
+} from '../src/index.js';
 import { useCallerAssertionKeys } from '../src/http/caller-assertion.js';
 import { anonymousHeaders, callerAssertion, generateCallerAssertionKeys, organizationHeaders } from '../src/testing/index.js';
 import { silentLog, useRunCallerKeys } from './support/kit-env.js';
@@ -82,6 +91,51 @@ describe('caller assertions on a service', () => {
     for (const url of ['/healthz', '/readyz', '/metrics', '/openapi.json']) {
       expect((await app.inject({ url })).statusCode, url).toBe(200);
     }
+  });
+});
+
+describe('caller assertions under two kids (a rotation)', () => {
+  const next = generateKeyPairSync('ed25519');
+  let app: ServiceApp;
+
+  beforeAll(async () => {
+    app = await buildService({ name: 'kit-rotate', log: silentLog });
+    const run = (JSON.parse(inject('callerAssertionPublicKeys')) as CallerAssertionPublicKeys).keys;
+    const keys = {
+      keys: [
+        { ...(next.publicKey.export({ format: 'jwk' }) as { x: string }), kty: 'OKP' as const, crv: 'Ed25519' as const, kid: 'next' },
+        ...run,
+      ],
+    };
+    useCallerAssertionKeys(app, keys);
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  /** Signed with the next key (as a gateway given it would sign), under `kid`. */
+  const signedByNext = (kid: string, organizationId: string) =>
+    createSigner({
+      key: next.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      algorithm: 'EdDSA',
+      kid,
+      iss: 'gateway',
+      aud: 'services',
+      expiresIn: 60_000,
+    })({ organization_id: organizationId, request_id: randomUUID() });
+  const ping = (headers: Record<string, string>) => app.inject({ url: '/api/v1/ping/kit-rotate', headers });
+
+  it('when assertions come signed by either key under its own kid, then both run as their organization', async () => {
+    const [byRun, byNext] = [randomUUID(), randomUUID()];
+    const responses = [await ping(organizationHeaders(byRun)), await ping(assertion(signedByNext('next', byNext)))];
+    expect(responses.map((response) => [response.statusCode, response.json().data?.organization_id])).toEqual([
+      [200, byRun],
+      [200, byNext],
+    ]);
+  });
+
+  it('when an assertion signed by one key names the other key’s kid, then 401 (the kid picks the key)', async () => {
+    const response = await ping(assertion(signedByNext(inject('callerAssertionKeyId'), randomUUID())));
+    expect([response.statusCode, response.json()]).toEqual([401, UNAUTHORIZED]);
   });
 });
 

@@ -81,14 +81,15 @@ export function useCallerAssertionKeys(app: object, keys: CallerAssertionPublicK
       'Invalid configuration:\n  CALLER_ASSERTION_PUBLIC_KEYS: is required to serve requests (the JWKS of the gateway public keys for caller assertions)',
     );
   }
-  slot.verify = verifierOf(keys);
+  slot.verify = callerAssertionVerifier(keys);
 }
 
 /**
  * One synchronous fast-jwt verifier per kid of the set (node:crypto, about half the CPU of WebCrypto's thread-pool
  * job on every request); the token's own `kid` picks it, and a kid outside the set is refused like a bad signature.
+ * Exported for bench/caller-assertion-cost.mjs, which measures this very function.
  */
-function verifierOf(keys: CallerAssertionPublicKeys): Verify {
+export function callerAssertionVerifier(keys: CallerAssertionPublicKeys): Verify {
   const byKid = new Map(
     keys.keys.map(({ kid, ...jwk }) => {
       const pem = createPublicKey({ key: jwk, format: 'jwk' }).export({ format: 'pem', type: 'spki' }).toString();
