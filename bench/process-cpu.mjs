@@ -16,7 +16,7 @@ function groupOf(commandLine, database) {
   const service = /^\S+ (\S+)\/services\/([\w-]+)\/dist\//.exec(commandLine);
   if (service) return service[1] === ROOT ? service[2] : null;
   if (commandLine.includes(`${ROOT}/bench/`)) {
-    const bare = /bench\/ceiling\/(bare-\w+)\.mjs/.exec(commandLine)?.[1];
+    const bare = /bench\/ceiling\/((?:bare|framework)-\w+)\.mjs/.exec(commandLine)?.[1];
     if (bare) return bare;
     // The webhook scenarios' receiver plays the customer's server: load-generating side, like autocannon.
     if (commandLine.includes('bench/webhook-receiver.mjs')) return 'client';

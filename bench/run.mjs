@@ -1,7 +1,8 @@
 // `npm run bench`: starts the stack on its own database (or targets BENCH_URL), seeds data, runs every
 // scenario of bench/scenarios/*.mjs plus baselines measured in the same run (a bare Fastify route, the
-// gateway's trivial route, the bare proxy of bench/ceiling), and — for scenarios marked `ceiling` — the same
-// requests against bench/ceiling's bare proxy and service (BENCH_CEILING=0 skips them); a scenario with `relativeTo` is
+// gateway's trivial route, the bare proxy of bench/ceiling and the gateway's framework with no feature), and — for
+// scenarios marked `ceiling` — the same requests against bench/ceiling's bare proxy and service (BENCH_CEILING=0 skips
+// them); a scenario with `relativeTo` is
 // also compared with the named scenario of the same run (`vs_relative`); every scenario (unless `steady: false`) runs
 // again at a steady half of its maximum rate, against a p99 goal (`steadyP99GoalMs`, 25 ms by default). A scenario's
 // `report(state, ctx)` adds numbers of its own (a table per `measuresTable`), and `teardown(state, ctx)` undoes what its
@@ -26,6 +27,7 @@ const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : 
 const STEADY_SHARE = 0.5;
 const STEADY = process.env.BENCH_STEADY !== '0';
 const BARE_PROXY_TRIVIAL = 'ceiling: bare proxy → bare service, trivial route';
+const FRAMEWORK_PROXY_TRIVIAL = 'floor: Fastify + @fastify/http-proxy → bare service, trivial route';
 /** The p99 a scenario must keep at the steady rate, unless it names its own (booking creation: 50 ms). */
 const STEADY_P99_GOAL_MS = 25;
 
@@ -52,6 +54,9 @@ async function main() {
     if (bare) {
       const bareProxy = await measure(BARE_PROXY_TRIVIAL, { ...ctx, baseUrl: bare.url }, [{ method: 'GET', path: '/ping' }]);
       results.push(bareProxy);
+      // What the gateway's framework alone keeps of the bare proxy's rate: the part of the gap no feature accounts for.
+      const framework = await measure(FRAMEWORK_PROXY_TRIVIAL, { ...ctx, baseUrl: bare.frameworkUrl }, [{ method: 'GET', path: '/ping' }]);
+      results.push({ ...framework, relative_to: BARE_PROXY_TRIVIAL });
       // The gateway's own cost: the same bare service behind it, with every feature on (auth, limits, logs, metrics).
       if (target.startGateway) {
         const gatewayUrl = await target.startGateway(target.port + 95, { EVENTS_URL: bare.serviceUrl });

@@ -1,5 +1,5 @@
-// Starts bare-service.mjs behind bare-proxy.mjs (see those files): the ceiling the bench compares the
-// real stack with. Same database and organization as the scenarios, so they serve the same data.
+// Starts bare-service.mjs behind bare-proxy.mjs, and behind framework-proxy.mjs (see those files): the ceiling the
+// bench compares the real stack with, and the floor of the gateway's framework. Same database and organization as the scenarios, so they serve the same data.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -16,7 +16,10 @@ async function startProcess(script, env) {
   return child;
 }
 
-/** The bare pair on `port` (proxy, `url`) and `port + 1` (service, `serviceUrl`); `stop()` ends both. */
+/**
+ * The bare pair on `port` (proxy, `url`) and `port + 1` (service, `serviceUrl`), and the framework's proxy to the same
+ * service on `port + 2` (`frameworkUrl`); `stop()` ends the three.
+ */
 export async function startBareStack({ databaseUrl, natsUrl, organizationId, port }) {
   const service = await startProcess('bare-service.mjs', {
     DATABASE_URL: databaseUrl,
@@ -24,21 +27,26 @@ export async function startBareStack({ databaseUrl, natsUrl, organizationId, por
     ORGANIZATION_ID: organizationId,
     PORT: String(port + 1),
   });
-  const proxy = await startProcess('bare-proxy.mjs', { UPSTREAM_URL: `http://127.0.0.1:${port + 1}`, PORT: String(port) }).catch(
-    (error) => {
-      service.kill();
-      throw error;
-    },
-  );
+  const children = [service];
+  const stop = async () => {
+    for (const child of [...children].reverse()) {
+      if (child.exitCode !== null) continue;
+      child.kill();
+      await once(child, 'exit');
+    }
+  };
+  const upstream = { UPSTREAM_URL: `http://127.0.0.1:${port + 1}` };
+  try {
+    children.push(await startProcess('bare-proxy.mjs', { ...upstream, PORT: String(port) }));
+    children.push(await startProcess('framework-proxy.mjs', { ...upstream, PORT: String(port + 2) }));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     serviceUrl: `http://127.0.0.1:${port + 1}`,
-    async stop() {
-      for (const child of [proxy, service]) {
-        if (child.exitCode !== null) continue;
-        child.kill();
-        await once(child, 'exit');
-      }
-    },
+    frameworkUrl: `http://127.0.0.1:${port + 2}`,
+    stop,
   };
 }

@@ -11,7 +11,7 @@ import { freePorts } from '../support/free-ports.js';
  */
 describe('the bench ceiling’s bare service', () => {
   let stack: E2eStack;
-  let bare: { url: string; stop(): Promise<void> };
+  let bare: { url: string; frameworkUrl: string; stop(): Promise<void> };
   let scheduleId: string;
 
   beforeAll(async () => {
@@ -23,7 +23,7 @@ describe('the bench ceiling’s bare service', () => {
     const { id: organizationId, api_key: key } = (created.body as { data: { id: string; api_key: string } }).data;
     const schedule = await stack.call('POST', '/api/v1/schedules', { key, body: { name: 'Ceiling', timezone: 'UTC', slot_duration: 30 } });
     scheduleId = (schedule.body as { data: { id: string } }).data.id;
-    const port = await freePorts(2); // the proxy's and the service's
+    const port = await freePorts(3); // the bare proxy's, the service's and the framework proxy's
     bare = await startBareStack({ databaseUrl: inject('databaseUrl'), natsUrl: inject('natsUrl'), organizationId, port });
   });
   afterAll(async () => {
@@ -38,6 +38,13 @@ describe('the bench ceiling’s bare service', () => {
     const response = await fetch(`${bare.url}${path}`, { method });
     expect(response.status).toBe(status);
     expect(await response.json()).toMatchObject({ data: [], meta: { total: 0 } });
+  });
+
+  it('when the framework proxy is asked, then it forwards to the bare service as the bare proxy does', async () => {
+    const path = '/api/v1/events?include_counts=true&limit=50';
+    const [direct, framework] = await Promise.all([fetch(`${bare.url}${path}`), fetch(`${bare.frameworkUrl}${path}`)]);
+    expect(framework.status).toBe(200);
+    expect(await framework.json()).toEqual(await direct.json());
   });
 
   it('when slots and a booking are asked, then it answers them as the services do, and the booking reaches the projection', async () => {
