@@ -167,3 +167,81 @@ describe('startConsumer', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });
+
+const tallied = defineEvent('kit.tally.added', z.object({ by: z.number().int() }));
+const TALLY_STREAM = defineStream('KIT_TALLY', [tallied]);
+
+describe('startConsumer with organizationsConcerned', () => {
+  const concerned = randomUUID();
+  const unconcerned = randomUUID();
+  let bus: Bus;
+  let schema: Awaited<ReturnType<typeof kitSchema>>;
+  let consumer: RunningConsumer;
+  let askingFails = false;
+
+  const publish = async (organizationId: string, by: number) => {
+    const id = randomUUID();
+    const event = { ...envelope({ by }, id), type: tallied.subject, organization_id: organizationId };
+    await bus.js.publish(bus.subject(tallied.subject), JSON.stringify(event), { msgID: id });
+    return id;
+  };
+  const tallies = async () =>
+    (await schema.pool.query<{ organization_id: string; by: number }>('SELECT organization_id::text, by FROM tallies ORDER BY by')).rows;
+  const inboxed = async (ids: string[]) =>
+    (
+      await schema.pool.query<{ event_id: string }>(
+        "SELECT event_id::text FROM inbox WHERE consumer = 'kit-tally' AND event_id = ANY($1::uuid[]) ORDER BY event_id",
+        [ids],
+      )
+    ).rows.map((row) => row.event_id);
+  const allAcked = async () => {
+    const info = await bus.jsm.consumers.info(bus.streamName(TALLY_STREAM.name), bus.streamName('kit-tally'));
+    return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
+  };
+
+  beforeAll(async () => {
+    bus = await kitBus();
+    schema = await kitSchema();
+    await schema.pool.query('CREATE TABLE tallies (organization_id uuid NOT NULL, by integer NOT NULL)');
+    await bus.ensureStream(TALLY_STREAM);
+    consumer = await startConsumer(bus, {
+      durable: 'kit-tally',
+      stream: TALLY_STREAM,
+      pool: schema.pool,
+      organizationsConcerned: async (organizationIds) => {
+        if (askingFails) throw new Error('Connection terminated unexpectedly');
+        return new Set(organizationIds.filter((id) => id === concerned));
+      },
+      handlers: [
+        eventHandler(tallied, async (event, tx) => {
+          await tx.query('INSERT INTO tallies (organization_id, by) VALUES ($1, $2)', [event.organization_id, event.data.by]);
+        }),
+      ],
+    });
+  });
+  afterAll(async () => {
+    await consumer.stop();
+    await bus.close();
+    await schema.close();
+  });
+
+  it('when events of an organization it has nothing to do for arrive, then they are acked with no effect and no inbox row', async () => {
+    const skipped = await Promise.all([publish(unconcerned, 1), publish(unconcerned, 2)]);
+    const applied = await publish(concerned, 3);
+    await eventually(async () => ((await tallies()).length > 0 ? true : undefined));
+    await eventually(allAcked);
+    expect(await tallies()).toEqual([{ organization_id: concerned, by: 3 }]);
+    expect(await inboxed([...skipped, applied])).toEqual([applied]);
+  });
+
+  it('when asking which organizations are concerned fails, then the events are applied as usual', async () => {
+    askingFails = true;
+    try {
+      const id = await publish(unconcerned, 4);
+      await eventually(async () => ((await tallies()).some((row) => row.by === 4) ? true : undefined));
+      expect(await inboxed([id])).toEqual([id]);
+    } finally {
+      askingFails = false;
+    }
+  });
+});

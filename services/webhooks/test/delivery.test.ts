@@ -190,6 +190,28 @@ describe('delivery of domain events', () => {
     expect((await deliveriesOf(mine, id)).map((delivery) => delivery.event_id)).toEqual([myEvent]);
   });
 
+  it('when an organization has no enabled endpoint, then its events leave no inbox row; once it has one, they are delivered', async () => {
+    const api = client(running);
+    const inboxOf = async (eventId: string) =>
+      (await running.infra.pool.query<{ consumer: string }>('SELECT consumer FROM inbox WHERE event_id = $1::uuid', [eventId])).rows;
+    const other = client(running);
+    await endpoint(other);
+    const { id } = await endpoint(api);
+    await api.patch(`/api/v1/webhook-endpoints/${id}`, { enabled: false });
+    const unsent = await publishEvent(running, bookingCreatedEvent, bookingState(), api.organizationId);
+    // One durable applies the bookings stream in order: once a later event arrives, the first one was handled.
+    const marker = await publishEvent(running, bookingCreatedEvent, bookingState(), other.organizationId);
+    await expect.poll(() => receiver.of(marker).length, POLL).toBe(1);
+    await endpoint(api);
+    const sent = await publishEvent(running, bookingCreatedEvent, bookingState(), api.organizationId);
+
+    await expect.poll(() => receiver.of(sent).length, POLL).toBe(1);
+    expect(receiver.of(unsent)).toEqual([]);
+    expect(await inboxOf(unsent)).toEqual([]);
+    expect(await inboxOf(sent)).toEqual([{ consumer: 'webhooks-bookings' }]);
+    expect((await deliveriesOf(api, id)).map((delivery) => delivery.event_id)).not.toContain(unsent);
+  });
+
   it('when an endpoint subscribes to some types, then only those arrive; internal events never do', async () => {
     const api = client(running);
     const { id } = await endpoint(api, { events: ['booking.cancelled'] });

@@ -26,6 +26,14 @@ export interface ConsumerOptions {
    * count the bus's metrics keep (`events_dead_lettered_total{consumer,type}`).
    */
   onDeadLetter?: (consumer: string, type: string) => void;
+  /**
+   * Which of these organizations (lower-case ids) this consumer's events can have an effect for. When given, the
+   * events of the others are acked without a transaction or an inbox row: for a consumer whose effect needs state
+   * most organizations lack (webhooks: an enabled endpoint), their events cost one read instead of a write. Asked
+   * before each batch is applied, so the answer is as of then, as the handler's own reads would be; if it fails,
+   * every event is applied as usual (where a database that is away shows, and is retried).
+   */
+  organizationsConcerned?: (organizationIds: string[]) => Promise<ReadonlySet<string>>;
 }
 
 export interface RunningConsumer {
@@ -39,7 +47,8 @@ export interface RunningConsumer {
  * inbox → ack without a second effect; an event replayed from the dead letters of another durable → ack.
  * Events that arrived while the previous ones were being applied are applied together, in order, in one
  * transaction (one inbox statement for all): under load that turns four round trips per event into about
- * one. When such a batch fails, its events are applied one by one, so only the failing one is retried.
+ * one. When such a batch fails, its events are applied one by one, so only the failing one is retried. With
+ * `organizationsConcerned`, the events of organizations it leaves out are acked before, with no effect and no inbox row.
  * Each event is handled in a CONSUMER span of its own (`process <subject>`), child of its publish span (the
  * message's traceparent), batched or not. The stream is its publisher's: a consumer never creates it (its NATS
  * user may not), so this fails with JetStream's StreamNotFound until the publisher has started once;
@@ -116,7 +125,8 @@ interface Processing {
   ours: (msg: JsMsg) => boolean;
 }
 
-async function processBatch(p: Processing, batch: JsMsg[]): Promise<void> {
+async function processBatch(p: Processing, received: JsMsg[]): Promise<void> {
+  const batch = await ackUnconcerned(p, received);
   const ours = batch.filter(p.ours);
   const events = ours.map((msg) => receive(msg, p.handlers, p.options.durable)).filter((event) => event !== null);
   if (ours.length < 2 || events.length < ours.length) {
@@ -144,6 +154,31 @@ async function processBatch(p: Processing, batch: JsMsg[]): Promise<void> {
     return;
   }
   for (const msg of batch) msg.ack();
+}
+
+/**
+ * Acks the events of the batch whose organization the consumer has nothing to do for (`organizationsConcerned`),
+ * each in its span, and returns the rest. Malformed messages and other consumers' events stay for the usual path.
+ */
+async function ackUnconcerned(p: Processing, batch: JsMsg[]): Promise<JsMsg[]> {
+  const concerned = p.options.organizationsConcerned;
+  if (!concerned) return batch;
+  const events = new Map(batch.filter(p.ours).map((msg) => [msg, receive(msg, p.handlers, p.options.durable)] as const));
+  const organizations = [...new Set([...events.values()].flatMap((event) => (event ? [event.organizationId] : [])))];
+  if (organizations.length === 0) return batch;
+  const wanted = await concerned(organizations).catch(() => null);
+  if (!wanted) return batch;
+  const rest: JsMsg[] = [];
+  for (const msg of batch) {
+    const event = events.get(msg);
+    if (!event || wanted.has(event.organizationId)) {
+      rest.push(msg);
+      continue;
+    }
+    await event.traced(() => Promise.resolve());
+    msg.ack();
+  }
+  return rest;
 }
 
 async function processMessage(p: Processing, msg: JsMsg): Promise<void> {

@@ -39,6 +39,8 @@ export function eventHandler<Data extends z.ZodType>(
 export interface ReceivedEvent {
   id: string;
   type: string;
+  /** The envelope's organization, in lower case. */
+  organizationId: string;
   apply: (tx: Queryable) => Promise<void>;
 }
 
@@ -59,7 +61,9 @@ export function receiveEvent(msg: JsMsg, handler: EventHandler): ReceivedEvent |
   }
   const envelope = receivedEnvelopeSchema.safeParse(json);
   const apply = envelope.success ? handler.prepare(envelope.data) : null;
-  return envelope.success && apply ? { id: envelope.data.id, type: envelope.data.type, apply } : null;
+  if (!envelope.success || !apply) return null;
+  const { id, type, organization_id: organizationId } = envelope.data;
+  return { id, type, organizationId: organizationId.toLowerCase(), apply };
 }
 
 /** Why `receiveEvent` refused the message, for its dead letter: the first problem found, in one line. */

@@ -29,6 +29,15 @@ export async function fanOut(tx: Queryable, event: OutgoingEvent): Promise<numbe
   return rowCount ?? 0;
 }
 
+/** Which of these organizations have an enabled endpoint: the only ones an event can be fanned out for. */
+export async function organizationsWithEnabledEndpoints(db: Queryable, organizationIds: string[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ organization_id: string }>(
+    'SELECT DISTINCT organization_id::text FROM webhook_endpoints WHERE organization_id = ANY($1::uuid[]) AND enabled',
+    [organizationIds],
+  );
+  return new Set(rows.map((row) => row.organization_id));
+}
+
 /** A delivery to one endpoint whatever its subscriptions (webhook.test), due now. */
 export function insertDelivery(db: Db, endpointId: string, event: OutgoingEvent): Promise<DeliveryRow> {
   return db.webhookDelivery.create({

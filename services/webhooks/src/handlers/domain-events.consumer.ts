@@ -2,13 +2,14 @@ import { NATS_TOPOLOGY, WEBHOOK_TYPE_OF_SUBJECT, webhookData, type EventContract
 import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable } from '@app/service-kit';
 import type pg from 'pg';
 import type { z } from 'zod';
-import { fanOut } from '../db/delivery.repository.js';
+import { fanOut, organizationsWithEnabledEndpoints } from '../db/delivery.repository.js';
 import { deliveryBody } from '../domain/public-events.js';
 
 /**
  * One durable consumer per producing stream (names and streams from the topology, which its NATS user's rights
  * are generated from). Each event offered publicly is fanned out into deliveries in the transaction that records it
- * in the inbox; internal events of the same streams (calendar.busy.updated) are acked untouched.
+ * in the inbox; internal events of the same streams (calendar.busy.updated) are acked untouched, and so are the events
+ * of organizations without an enabled endpoint (most of them): no transaction, no inbox row, one read per batch.
  */
 export function domainEventConsumers(bus: Bus, pool: pg.Pool, wakeDeliveries: () => void): BackgroundTask[] {
   return Object.values(NATS_TOPOLOGY.webhooks.consumes).map((consumer) =>
@@ -18,6 +19,7 @@ export function domainEventConsumers(bus: Bus, pool: pg.Pool, wakeDeliveries: ()
         .filter((contract) => WEBHOOK_TYPE_OF_SUBJECT[contract.subject])
         .map((contract) => fanOutHandler(contract, wakeDeliveries)),
       pool,
+      organizationsConcerned: (organizationIds) => organizationsWithEnabledEndpoints(pool, organizationIds),
     }),
   );
 }
