@@ -126,9 +126,11 @@ interface Processing {
 }
 
 async function processBatch(p: Processing, received: JsMsg[]): Promise<void> {
-  const batch = await ackUnconcerned(p, received);
+  // Each message of ours read once: null when malformed.
+  const read = new Map(received.filter(p.ours).map((msg) => [msg, receive(msg, p.handlers, p.options.durable)] as const));
+  const batch = await ackUnconcerned(p, received, read);
   const ours = batch.filter(p.ours);
-  const events = ours.map((msg) => receive(msg, p.handlers, p.options.durable)).filter((event) => event !== null);
+  const events = ours.map((msg) => read.get(msg) ?? null).filter((event) => event !== null);
   if (ours.length < 2 || events.length < ours.length) {
     // Nothing to gain, or a malformed event to dead-letter on its own: the one-by-one path.
     for (const msg of batch) await processMessage(p, msg);
@@ -160,10 +162,9 @@ async function processBatch(p: Processing, received: JsMsg[]): Promise<void> {
  * Acks the events of the batch whose organization the consumer has nothing to do for (`organizationsConcerned`),
  * each in its span, and returns the rest. Malformed messages and other consumers' events stay for the usual path.
  */
-async function ackUnconcerned(p: Processing, batch: JsMsg[]): Promise<JsMsg[]> {
+async function ackUnconcerned(p: Processing, batch: JsMsg[], events: ReadonlyMap<JsMsg, TracedEvent | null>): Promise<JsMsg[]> {
   const concerned = p.options.organizationsConcerned;
   if (!concerned) return batch;
-  const events = new Map(batch.filter(p.ours).map((msg) => [msg, receive(msg, p.handlers, p.options.durable)] as const));
   const organizations = [...new Set([...events.values()].flatMap((event) => (event ? [event.organizationId] : [])))];
   if (organizations.length === 0) return batch;
   const wanted = await concerned(organizations).catch(() => null);
