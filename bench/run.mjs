@@ -2,9 +2,9 @@
 // scenario of bench/scenarios/*.mjs plus baselines measured in the same run (a bare Fastify route, the
 // gateway's trivial route, the bare proxy of bench/ceiling and the gateway's framework with no feature), and — for
 // scenarios marked `ceiling` — the same requests against bench/ceiling's bare proxy and service (BENCH_CEILING=0 skips
-// them); a scenario with `relativeTo` is
-// also compared with the named scenario of the same run (`vs_relative`); every scenario (unless `steady: false`) runs
-// again at a steady half of its maximum rate, against a p99 goal (`steadyP99GoalMs`, 25 ms by default). A scenario's
+// them); a scenario with `relativeTo` is also compared with the named scenario of the same run (`vs_relative`); every
+// scenario (unless `steady: false`) runs again at a steady half of its maximum rate, against a p99 goal
+// (`steadyP99GoalMs`, 25 ms by default). A scenario's
 // `report(state, ctx)` adds numbers of its own (a table per `measuresTable`), and `teardown(state, ctx)` undoes what its
 // seeding set up. Prints the tables and writes bench/results/latest.json. Numbers, never pass/fail: a benchmark does not
 // fail on timing.

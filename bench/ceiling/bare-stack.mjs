@@ -1,5 +1,6 @@
 // Starts bare-service.mjs behind bare-proxy.mjs, and behind framework-proxy.mjs (see those files): the ceiling the
-// bench compares the real stack with, and the floor of the gateway's framework. Same database and organization as the scenarios, so they serve the same data.
+// bench compares the real stack with, and the floor of the gateway's framework. Same database and organization as the
+// scenarios, so they serve the same data.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
