@@ -49,6 +49,13 @@ function snapshot(database) {
   return processes;
 }
 
+/** The CPU milliseconds so far of the stack's processes (every group but this client), summed. */
+export function stackCpuMs(database) {
+  let ms = 0;
+  for (const [pid, process] of snapshot(database)) if (pid !== 'self' && process.group !== 'client') ms += process.ms;
+  return ms;
+}
+
 /**
  * Starts measuring; `perRequest(n)` then gives each group's CPU milliseconds per request (groups under
  * 0.05 ms left out). Differences are taken per process: a pooled Postgres connection that closes during

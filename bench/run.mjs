@@ -17,6 +17,7 @@ const { pathToFileURL } = await import('node:url');
 const { default: Fastify } = await import('fastify');
 const { context, existingTarget, ownStack } = await import('./lib/target.mjs');
 const lib = await import('./lib/measure.mjs');
+const { settle } = await import('./lib/settle.mjs');
 const { startBareStack } = await import('./ceiling/bare-stack.mjs');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -26,6 +27,8 @@ const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : 
 // Latency under a steady load: each scenario again at this share of the rate it just reached (BENCH_STEADY=0 skips).
 const STEADY_SHARE = 0.5;
 const STEADY = process.env.BENCH_STEADY !== '0';
+// Each run waits until the stack is idle again (BENCH_SETTLE=0 measures straight after the run before).
+const SETTLE = process.env.BENCH_SETTLE !== '0';
 const BARE_PROXY_TRIVIAL = 'ceiling: bare proxy → bare service, trivial route';
 const FRAMEWORK_PROXY_TRIVIAL = 'floor: Fastify + @fastify/http-proxy → bare service, trivial route';
 /** The p99 a scenario must keep at the steady rate, unless it names its own (booking creation: 50 ms). */
@@ -117,8 +120,15 @@ async function loadScenarios() {
   return scenarios;
 }
 
-const measure = (name, ctx, requests, options) =>
-  lib.measure(name, ctx, requests, { connections: CONNECTIONS, duration: DURATION, ...options });
+/** One run, from a settled stack (bench/lib/settle.mjs): what the runs before it left to do is not this run's load. */
+async function measure(name, ctx, requests, options) {
+  const settled = SETTLE ? await settle(ctx) : undefined;
+  if (settled && !settled.settled)
+    console.warn(`  the stack did not settle in ${settled.waited_s} s (${settled.cpu_share} of a core): measuring anyway`);
+  else if (settled?.waited_s > 2) console.log(`  (waited ${settled.waited_s} s for the stack to settle)`);
+  const summary = await lib.measure(name, ctx, requests, { connections: CONNECTIONS, duration: DURATION, ...options });
+  return { ...summary, settle: settled };
+}
 
 /**
  * The same scenario against the bare proxy and service of bench/ceiling (freshly seeded, so writes do not
@@ -156,7 +166,8 @@ async function bareFastifyBaseline() {
 
 /**
  * The scenario once more (freshly seeded, so writes do not collide) at a fixed rate, STEADY_SHARE of the rate it
- * reached flat out, evenly spaced (bench/lib/steady-load.mjs): the latency a client sees when the service is busy but not saturated.
+ * reached flat out, evenly spaced (bench/lib/steady-load.mjs), once the stack has settled from the runs before: the
+ * latency a client sees when the service is busy but not saturated.
  */
 async function measureSteady(scenario, ctx, result) {
   const state = await scenario.seed(ctx);
@@ -175,6 +186,7 @@ async function measureSteady(scenario, ctx, result) {
     non2xx: steady.non2xx,
     errors: steady.errors,
     p99_goal_ms: goal,
+    settled_after_s: steady.settle?.waited_s,
     met: steady.p99_ms <= goal && steady.non2xx + steady.errors === 0,
   };
 }

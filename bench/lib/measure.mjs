@@ -27,8 +27,10 @@ export async function measure(name, ctx, requests, options) {
     scenario: name,
     ...(await steadyLoad({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), rate, duration, connections })),
   };
-  summary.cpu_ms_per_request = meter.perRequest(summary.requests);
-  summary.pg_statements = await statements.perRequest(summary.requests);
+  // The meters ran through the warm-up too: its requests count.
+  const served = summary.requests + summary.warmup_requests;
+  summary.cpu_ms_per_request = meter.perRequest(served);
+  summary.pg_statements = await statements.perRequest(served);
   console.log(`${summary.rps} req/s`);
   return summary;
 }

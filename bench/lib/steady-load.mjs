@@ -1,58 +1,41 @@
 // Requests at a fixed rate, evenly spaced (an open loop): what "a steady load" means. Autocannon's overallRate is not
 // that: each connection sends its quota for the second back to back and then waits for the next second, so every
 // second starts with a burst at full concurrency and its latencies are those of a saturated service.
-// Each request's latency counts from the moment it was due, not from when it could be sent, so a backlog (a slow
-// service holding every connection) shows in the numbers instead of quietly lowering the rate (coordinated omission).
-import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
+// The requests go from a worker thread (steady-load-worker.mjs) with a heap of its own: the bench's main thread holds
+// every scenario's seed and results, and its garbage collection pauses, tens of milliseconds each, would otherwise
+// stop the clock-keeping client and show up as the service's latency.
+import { Worker } from 'node:worker_threads';
+
+// The first WARMUP_S seconds go at the same rate but are not counted: they open the client's connections and
+// refill the caches that expired while the stack sat idle before the run, a start-up cost and not the steady state.
+const WARMUP_S = 1;
 
 /**
  * `requests`: autocannon's request objects, taken in turn (`setupRequest(request)` may rewrite one before it goes,
- * `onResponse(status, body)` sees its answer). Resolves to autocannon-like totals and latency percentiles (ms).
+ * `onResponse(status, body)` sees its answer). Resolves to autocannon-like totals and latency percentiles (ms) of the
+ * `duration` seconds after the warm-up.
  */
 export async function steadyLoad({ url, requests, rate, duration, connections }) {
-  const pool = new Pool(url, { connections });
-  const latencies = [];
-  const statusCodes = {};
-  let errors = 0;
-  let next = 0;
-  const send = async (dueAt) => {
-    const template = requests[next++ % requests.length];
-    const { method = 'GET', path, headers, body } = template.setupRequest?.({ ...template }) ?? template;
-    try {
-      const answer = await pool.request({ method, path, headers, body });
-      const text = await answer.body.text();
-      statusCodes[answer.statusCode] = (statusCodes[answer.statusCode] ?? 0) + 1;
-      template.onResponse?.(answer.statusCode, text);
-      latencies.push(performance.now() - dueAt);
-    } catch {
-      errors += 1;
-    }
-  };
+  const warmup = Math.round(rate * WARMUP_S);
   const total = Math.round(rate * duration);
-  const start = performance.now();
-  const inFlight = [];
-  for (let sent = 0; sent < total;) {
-    const now = performance.now();
-    // Everything due by now goes out (timers wake a little late); then sleep until the next one is due.
-    for (; sent < total && start + (sent * 1000) / rate <= now; sent += 1) inFlight.push(send(start + (sent * 1000) / rate));
-    const wait = start + (sent * 1000) / rate - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  // Every request built here, before the clock starts (a worker cannot call the scenario's functions).
+  const templates = [];
+  const prepared = [];
+  for (let index = 0; index < warmup + total; index += 1) {
+    const template = requests[index % requests.length];
+    const { method = 'GET', path, headers, body } = template.setupRequest?.({ ...template }) ?? template;
+    templates.push(template);
+    prepared.push({ method, path, headers, body, answerWanted: Boolean(template.onResponse) });
   }
-  await Promise.all(inFlight);
-  const elapsed = (performance.now() - start) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  const at = (share) => +(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? 0).toFixed(1);
-  const non2xx = Object.entries(statusCodes).reduce((sum, [code, count]) => sum + (code.startsWith('2') ? 0 : count), 0);
-  return {
-    rps: Math.round(total / elapsed),
-    p50_ms: at(0.5),
-    p99_ms: at(0.99),
-    p99_9_ms: at(0.999),
-    requests: total,
-    non2xx,
-    errors,
-    status_codes: statusCodes,
-  };
+  const worker = new Worker(new URL('./steady-load-worker.mjs', import.meta.url), {
+    workerData: { url, rate, warmup, connections, requests: prepared },
+  });
+  return new Promise((resolve, reject) => {
+    worker.on('message', (message) => {
+      if (message.answer) templates[message.answer.index].onResponse(message.answer.status, message.answer.body);
+      if (message.result) resolve({ ...message.result, warmup_requests: warmup });
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => reject(new Error(`the steady-load worker ended (${code}) before its result`)));
+  });
 }

@@ -1,0 +1,70 @@
+// The client of steady-load.mjs, in a worker thread: sends `requests` (built already) at `rate`, evenly spaced, the
+// first `warmup` uncounted, and posts back the answers asked for and then the totals.
+// Each request's latency counts from the moment it was due, not from when it could be sent, so a backlog (a slow
+// service holding every connection) shows in the numbers instead of quietly lowering the rate (coordinated omission).
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import { Pool } from 'undici';
+
+const { url, rate, warmup, connections, requests } = workerData;
+const pool = new Pool(url, { connections });
+const latencies = [];
+const statusCodes = {};
+let errors = 0;
+
+async function send(index, dueAt) {
+  const counted = index >= warmup;
+  const { method, path, headers, body, answerWanted } = requests[index];
+  try {
+    const answer = await pool.request({ method, path, headers, body });
+    // A body nobody reads is discarded undecoded: less garbage, fewer of the worker's own pauses.
+    if (answerWanted) parentPort.postMessage({ answer: { index, status: answer.statusCode, body: await answer.body.text() } });
+    else await answer.body.dump();
+    if (!counted) return;
+    latencies.push(performance.now() - dueAt);
+    statusCodes[answer.statusCode] = (statusCodes[answer.statusCode] ?? 0) + 1;
+  } catch {
+    if (counted) errors += 1;
+  }
+}
+
+const start = performance.now();
+const dueAt = (index) => start + (index * 1000) / rate;
+// A count rather than an array of the requests' promises, which would fill the old generation until the end.
+let pending = 0;
+const { promise: drained, resolve: allAnswered } = Promise.withResolvers();
+const answered = () => {
+  pending -= 1;
+  if (pending === 0 && sent === requests.length) allAnswered();
+};
+let sent = 0;
+while (sent < requests.length) {
+  const now = performance.now();
+  // Everything due by now goes out (timers wake a little late); then sleep until the next one is due.
+  for (; sent < requests.length && dueAt(sent) <= now; sent += 1) {
+    pending += 1;
+    void send(sent, dueAt(sent)).finally(answered);
+  }
+  const wait = dueAt(sent) - performance.now();
+  if (wait > 0) await sleep(wait);
+}
+if (pending > 0) await drained;
+const elapsed = (performance.now() - dueAt(warmup)) / 1000;
+await pool.close();
+
+latencies.sort((a, b) => a - b);
+const at = (share) => +(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? 0).toFixed(1);
+const total = requests.length - warmup;
+parentPort.postMessage({
+  result: {
+    rps: Math.round(total / elapsed),
+    p50_ms: at(0.5),
+    p99_ms: at(0.99),
+    p99_9_ms: at(0.999),
+    requests: total,
+    non2xx: Object.entries(statusCodes).reduce((sum, [code, count]) => sum + (code.startsWith('2') ? 0 : count), 0),
+    errors,
+    status_codes: statusCodes,
+  },
+});

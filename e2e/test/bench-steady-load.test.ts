@@ -1,0 +1,65 @@
+import { createServer, type Server } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { steadyLoad } from '../../bench/lib/steady-load.mjs';
+
+/**
+ * `npm run bench`'s steady mode reports the p99 a client sees at a fixed rate. What it must get right: requests go at
+ * the rate, evenly spaced; the warm-up second is sent but not counted; a stall of the service shows in the latencies
+ * of every request due during it (measured from when each was due, not from when it could go); and scenarios that read
+ * answers (`onResponse`) get every one.
+ */
+describe('the bench’s steady load', () => {
+  let server: Server;
+  afterEach(() => new Promise((resolve) => server.close(resolve)));
+
+  /** A server answering 200 to everything, after `delayOf(n)` ms for its n-th request; resolves to its URL. */
+  async function serve(delayOf: (n: number) => number, arrivals: number[]): Promise<string> {
+    server = createServer((request, response) => {
+      const n = arrivals.push(performance.now()) - 1;
+      setTimeout(() => response.end(JSON.stringify({ n, path: request.url })), delayOf(n));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return `http://127.0.0.1:${port}`;
+  }
+
+  it('when run at 200/s for 1 s, then it sends the warm-up second and the measured one evenly, and counts only the second', async () => {
+    const arrivals: number[] = [];
+    const url = await serve(() => 0, arrivals);
+    const result = await steadyLoad({ url, requests: [{ method: 'GET', path: '/x' }], rate: 200, duration: 1, connections: 10 });
+    expect(arrivals).toHaveLength(400);
+    expect(result).toMatchObject({ requests: 200, warmup_requests: 200, non2xx: 0, errors: 0, status_codes: { 200: 200 } });
+    // Spread over the two seconds, not sent as fast as the service answers (a slow machine only spreads them more).
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThan(1500);
+    expect(result.rps).toBeLessThanOrEqual(201);
+  });
+
+  it('when the service stalls during the measured second, then the requests due meanwhile carry the stall in their latency', async () => {
+    const arrivals: number[] = [];
+    // At 100/s with 1 connection, the 150th request (half-way through the measured second) is held for 300 ms: the
+    // requests due behind it cannot even be sent, yet each latency counts from its due time.
+    const url = await serve((n) => (n === 150 ? 300 : 0), arrivals);
+    const result = await steadyLoad({ url, requests: [{ method: 'GET', path: '/x' }], rate: 100, duration: 1, connections: 1 });
+    expect(result.requests).toBe(100);
+    expect(result.p50_ms).toBeLessThan(150);
+    expect(result.p99_ms).toBeGreaterThanOrEqual(250);
+  });
+
+  it('when a request has onResponse, then it gets every answer, the warm-up’s included, and setupRequest shapes each request', async () => {
+    const arrivals: number[] = [];
+    const url = await serve(() => 0, arrivals);
+    const answers: unknown[] = [];
+    let made = 0;
+    const template = {
+      method: 'GET',
+      path: '/',
+      setupRequest: (request: object) => ({ ...request, path: `/r${made++}` }),
+      onResponse: (status: number, body: string) => answers.push({ status, ...(JSON.parse(body) as object) }),
+    };
+    await steadyLoad({ url, requests: [template], rate: 50, duration: 1, connections: 5 });
+    expect(answers).toHaveLength(100);
+    const paths = answers.map((answer) => (answer as { path: string }).path).sort((a, b) => Number(a.slice(2)) - Number(b.slice(2)));
+    expect(paths).toEqual(Array.from({ length: 100 }, (_, i) => `/r${i}`));
+    expect(answers.every((answer) => (answer as { status: number }).status === 200)).toBe(true);
+  });
+});
