@@ -5,7 +5,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stackCpuMs } from '../process-cpu.mjs';
 
-// An idle stack (eleven Node processes with their timers, NATS, Postgres) spends about a tenth of a core.
+// An idle stack (eleven Node processes with their timers, NATS, Postgres) spends 0.02–0.06 of a core on this VM; a
+// backlog being worked off, most of one or both.
 const QUIET_SHARE = Number(process.env.BENCH_SETTLE_SHARE ?? 0.25);
 const WINDOW_MS = 1000;
 const TIMEOUT_MS = 120_000;
