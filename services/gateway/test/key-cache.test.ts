@@ -1,7 +1,24 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { KeyCache } from '../src/auth/key-cache.js';
+import type { KeyIdentity } from '../src/db/identity.repository.js';
 
 const KNOWN = { apiKeyId: 'k1', organizationId: 'o1', timezone: 'UTC' };
+
+/** A lookup whose answers the test releases one by one (`answer`), counting the lookups begun. */
+function heldLookup() {
+  const waiting: ((identity: KeyIdentity | null) => void)[] = [];
+  const held = {
+    begun: 0,
+    lookup: (_key: string) =>
+      new Promise<KeyIdentity | null>((resolve) => {
+        held.begun += 1;
+        waiting.push(resolve);
+      }),
+    answer: (identity: KeyIdentity | null) => waiting.shift()!(identity),
+  };
+  return held;
+}
 
 describe('KeyCache', () => {
   it('when more unknown keys are tried than the cache holds, then a known key is still answered without a lookup', async () => {
@@ -28,5 +45,60 @@ describe('KeyCache', () => {
     await cache.resolve('sk_unknown');
     await cache.resolve('sk_unknown');
     expect(lookups).toBe(1);
+  });
+
+  it('when many requests miss the same key at once, then one lookup answers them all', async () => {
+    const held = heldLookup();
+    const cache = new KeyCache(held.lookup, 5000);
+    const answers = Promise.all(Array.from({ length: 20 }, () => cache.resolve('sk_known')));
+    held.answer(KNOWN);
+    expect(await answers).toEqual(Array.from({ length: 20 }, () => KNOWN));
+    expect(held.begun).toBe(1);
+  });
+
+  it('when a key in use nears the end of its TTL, then it is looked up again in the background and its requests do not wait', async () => {
+    const held = heldLookup();
+    const cache = new KeyCache(held.lookup, 5000); // looked up again in its last second
+    const first = cache.resolve('sk_known');
+    held.answer(KNOWN);
+    await first;
+
+    await sleep(4300);
+    // Answered from the entry while the refresh is still waiting on its lookup.
+    expect(await cache.resolve('sk_known')).toEqual(KNOWN);
+    expect(held.begun).toBe(2);
+    held.answer(KNOWN);
+
+    await sleep(1200); // past the first entry's TTL, within the refreshed one's
+    expect(await cache.resolve('sk_known')).toEqual(KNOWN);
+    expect(held.begun).toBe(2);
+  });
+
+  it('when the background lookup finds the key revoked, then the key is refused at once', async () => {
+    const held = heldLookup();
+    const cache = new KeyCache(held.lookup, 5000);
+    const first = cache.resolve('sk_known');
+    held.answer(KNOWN);
+    await first;
+    await sleep(4300);
+    expect(await cache.resolve('sk_known')).toEqual(KNOWN);
+    held.answer(null);
+    await sleep(0);
+    expect(await cache.resolve('sk_known')).toBeNull();
+    expect(held.begun).toBe(2);
+  });
+
+  it('when the cache is cleared while a lookup is under way, then that lookup stores nothing and the next request looks up afresh', async () => {
+    const held = heldLookup();
+    const cache = new KeyCache(held.lookup, 5000);
+    const before = cache.resolve('sk_known');
+    cache.clear(); // a revocation on this replica
+    held.answer(KNOWN);
+    expect(await before).toEqual(KNOWN);
+
+    const after = cache.resolve('sk_known');
+    expect(held.begun).toBe(2);
+    held.answer(null);
+    expect(await after).toBeNull();
   });
 });
