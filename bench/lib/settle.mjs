@@ -13,16 +13,17 @@ const TIMEOUT_MS = 120_000;
 
 /**
  * Resolves, once the stack is quiet, to the seconds waited and the stack's share of a core over the last window; after
- * TIMEOUT_MS it gives up (`settled: false`) rather than hang the bench. Without /proc, resolves at once.
+ * `timeoutMs` it gives up (`settled: false`) rather than hang the bench. Without /proc, resolves at once. `cpuMs`
+ * reads the stack's CPU milliseconds so far (its own reading of /proc unless a test gives another).
  */
-export async function settle({ database }) {
+export async function settle({ database, cpuMs = () => stackCpuMs(database), timeoutMs = TIMEOUT_MS }) {
   const startedAt = Date.now();
   let share = Infinity;
   try {
-    let before = stackCpuMs(database);
-    while (Date.now() - startedAt < TIMEOUT_MS) {
+    let before = cpuMs();
+    while (Date.now() - startedAt < timeoutMs) {
       await sleep(WINDOW_MS);
-      const now = stackCpuMs(database);
+      const now = cpuMs();
       share = (now - before) / WINDOW_MS;
       before = now;
       if (share < QUIET_SHARE) break;
