@@ -17,7 +17,6 @@ const { pathToFileURL } = await import('node:url');
 const { default: Fastify } = await import('fastify');
 const { context, existingTarget, ownStack } = await import('./lib/target.mjs');
 const lib = await import('./lib/measure.mjs');
-const { settle } = await import('./lib/settle.mjs');
 const { startBareStack } = await import('./ceiling/bare-stack.mjs');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -27,8 +26,6 @@ const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : 
 // Latency under a steady load: each scenario again at this share of the rate it just reached (BENCH_STEADY=0 skips).
 const STEADY_SHARE = 0.5;
 const STEADY = process.env.BENCH_STEADY !== '0';
-// Each run waits until the stack is idle again (BENCH_SETTLE=0 measures straight after the run before).
-const SETTLE = process.env.BENCH_SETTLE !== '0';
 const BARE_PROXY_TRIVIAL = 'ceiling: bare proxy → bare service, trivial route';
 const FRAMEWORK_PROXY_TRIVIAL = 'floor: Fastify + @fastify/http-proxy → bare service, trivial route';
 /** The p99 a scenario must keep at the steady rate, unless it names its own (booking creation: 50 ms). */
@@ -120,15 +117,9 @@ async function loadScenarios() {
   return scenarios;
 }
 
-/** One run, from a settled stack (bench/lib/settle.mjs): what the runs before it left to do is not this run's load. */
-async function measure(name, ctx, requests, options) {
-  const settled = SETTLE ? await settle(ctx) : undefined;
-  if (settled && !settled.settled)
-    console.warn(`  the stack did not settle in ${settled.waited_s} s (${settled.cpu_share} of a core): measuring anyway`);
-  else if (settled?.waited_s > 2) console.log(`  (waited ${settled.waited_s} s for the stack to settle)`);
-  const summary = await lib.measure(name, ctx, requests, { connections: CONNECTIONS, duration: DURATION, ...options });
-  return { ...summary, settle: settled };
-}
+// Each run starts from a settled stack (bench/lib/measure.mjs, settle.mjs).
+const measure = (name, ctx, requests, options) =>
+  lib.measure(name, ctx, requests, { connections: CONNECTIONS, duration: DURATION, ...options });
 
 /**
  * The same scenario against the bare proxy and service of bench/ceiling (freshly seeded, so writes do not

@@ -2,7 +2,22 @@
 import autocannon from 'autocannon';
 import { cpuMeter } from '../process-cpu.mjs';
 import { statementMeter } from './pg-statements.mjs';
+import { settle } from './settle.mjs';
 import { steadyLoad } from './steady-load.mjs';
+
+// Every run, of `npm run bench` and of `npm run bench:growth`, waits until the stack is idle again (settle.mjs): what
+// the runs or the seeding before it left to do is not its load. BENCH_SETTLE=0 measures straight away.
+const SETTLE = process.env.BENCH_SETTLE !== '0';
+
+/** The wait of settle.mjs, said when it was long or gave up; undefined when BENCH_SETTLE=0. */
+async function settleFirst(ctx) {
+  if (!SETTLE) return undefined;
+  const settled = await settle(ctx);
+  if (!settled.settled)
+    console.warn(`  the stack did not settle in ${settled.waited_s} s (${settled.cpu_share} of a core): measuring anyway`);
+  else if (settled.waited_s > 2) console.log(`  (waited ${settled.waited_s} s for the stack to settle)`);
+  return settled;
+}
 
 function toAutocannonRequests(requests, ctx) {
   return requests.map(({ path, body, headers, ...rest }) => ({
@@ -19,6 +34,7 @@ function toAutocannonRequests(requests, ctx) {
  */
 export async function measure(name, ctx, requests, options) {
   if (!options.overallRate) return (await measureRun(name, ctx, requests, options)).summary;
+  const settled = await settleFirst(ctx);
   process.stdout.write(`running: ${name} ... `);
   const statements = await statementMeter(ctx);
   const meter = cpuMeter({ database: ctx.database });
@@ -26,6 +42,7 @@ export async function measure(name, ctx, requests, options) {
   const summary = {
     scenario: name,
     ...(await steadyLoad({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), rate, duration, connections })),
+    settle: settled,
   };
   // The meters ran through the warm-up too: its requests count.
   const served = summary.requests + summary.warmup_requests;
@@ -37,12 +54,13 @@ export async function measure(name, ctx, requests, options) {
 
 /** The summary and autocannon's raw result (its start and finish give a mean finer than its whole-ms percentiles). */
 export async function measureRun(name, ctx, requests, options) {
+  const settled = await settleFirst(ctx);
   process.stdout.write(`running: ${name} ... `);
   // Only this stack's Postgres backends count (ctx.database): other databases on the machine are not its cost.
   const statements = await statementMeter(ctx);
   const meter = cpuMeter({ database: ctx.database });
   const result = await autocannon({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), ...options });
-  const summary = summarize(name, result);
+  const summary = { ...summarize(name, result), settle: settled };
   summary.cpu_ms_per_request = meter.perRequest(result.requests.total);
   summary.pg_statements = await statements.perRequest(result.requests.total);
   console.log(`${summary.rps} req/s`);

@@ -18,21 +18,19 @@ const WARMUP_S = 1;
 export async function steadyLoad({ url, requests, rate, duration, connections }) {
   const warmup = Math.round(rate * WARMUP_S);
   const total = Math.round(rate * duration);
+  const templateOf = (index) => requests[index % requests.length];
   // Every request built here, before the clock starts (a worker cannot call the scenario's functions).
-  const templates = [];
-  const prepared = [];
-  for (let index = 0; index < warmup + total; index += 1) {
-    const template = requests[index % requests.length];
+  const prepared = Array.from({ length: warmup + total }, (_, index) => {
+    const template = templateOf(index);
     const { method = 'GET', path, headers, body } = template.setupRequest?.({ ...template }) ?? template;
-    templates.push(template);
-    prepared.push({ method, path, headers, body, answerWanted: Boolean(template.onResponse) });
-  }
+    return { method, path, headers, body, answerWanted: Boolean(template.onResponse) };
+  });
   const worker = new Worker(new URL('./steady-load-worker.mjs', import.meta.url), {
     workerData: { url, rate, warmup, connections, requests: prepared },
   });
   return new Promise((resolve, reject) => {
     worker.on('message', (message) => {
-      if (message.answer) templates[message.answer.index].onResponse(message.answer.status, message.answer.body);
+      if (message.answer) templateOf(message.answer.index).onResponse(message.answer.status, message.answer.body);
       if (message.result) resolve({ ...message.result, warmup_requests: warmup });
     });
     worker.on('error', reject);
