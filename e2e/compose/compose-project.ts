@@ -66,6 +66,22 @@ export class ComposeProject {
     this.healthchecks = undefined;
   }
 
+  /**
+   * Whether each named service answers its own /readyz inside its container (the check its healthcheck runs), so a
+   * test starts only once every service holds its Postgres and NATS connections, not merely the gateway.
+   */
+  ready(services: readonly string[]): boolean {
+    const probe = "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))";
+    return services.every((service) => {
+      try {
+        this.run(['exec', '-T', service, 'node', '-e', probe], 30_000);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  }
+
   logs(service?: string): string {
     try {
       return this.run(['logs', '--no-color', '--tail', '60', ...(service ? [service] : [])], 60_000);

@@ -21,6 +21,8 @@ import { ComposeProject } from './compose-project.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+/** The application services of docker-compose.yml, each with a /readyz of its own. */
+const SERVICES = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks', 'gateway'];
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 /**
@@ -90,6 +92,8 @@ describe('the whole system from docker-compose.yml', () => {
       compose.run(['up', '-d']);
       front.pointAt('127.0.0.1', publishedPort(compose.run(['port', 'gateway', '3000'])));
       await eventually(async () => ((await fetch(`${gateway}/readyz`).catch(() => null))?.ok ? true : undefined), 180_000);
+      // The gateway's readiness says nothing of the services behind it: each must hold its own connections first.
+      await eventually(async () => (compose.ready(SERVICES) ? true : undefined), 180_000);
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${compose.logs()}`, { cause: error });
     }
