@@ -35,7 +35,10 @@ export class DeliveryLoop extends ClaimingLoop<ClaimedDelivery> {
     settings: DeliveryLoopSettings,
   ) {
     const recorder = new SuccessRecorder(ctx.pool);
-    const pacer = new ClaimPacer(settings.concurrency);
+    // The floor is one endpoint's share: at 200 bookings/s to one endpoint, a third of a 2-core machine's booking rate,
+    // a floor of one attempt let deliveries fall 3.2–3.7 s behind (p50), four kept them 21–43 ms behind, and the rate
+    // of a saturating burst with 5 endpoints stayed within the runs' noise (bench/scenarios/webhooks.mjs, 2026-11-27).
+    const pacer = new ClaimPacer(settings.concurrency, { min: Math.min(settings.concurrency, settings.endpointConcurrency) });
     // When each attempt began: a stalled one no longer counts against the pacer's limit, so a slow receiver cannot hold
     // the few attempts a busy moment allows.
     const started = new Map<string, number>();

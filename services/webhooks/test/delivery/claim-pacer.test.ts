@@ -28,6 +28,15 @@ describe('ClaimPacer', () => {
     expect(pacer.limit).toBeLessThan(32);
   });
 
+  it('when a floor is set and claims slow down while bookings are being written, then the limit shrinks to the floor, not below', () => {
+    const pacer = new ClaimPacer(32, { min: 4 });
+    let now = claims(pacer, 20, 1, 0);
+    now = claims(pacer, 40, 8, now, true);
+    expect(pacer.limit).toBe(4);
+    claims(pacer, 40, 8, now, true);
+    expect(pacer.limit).toBe(4);
+  });
+
   it('when claims are slow but nothing is being written (a backlog draining), then the limit stays at its maximum', () => {
     const pacer = new ClaimPacer(32);
     let now = claims(pacer, 20, 1, 0, true);
