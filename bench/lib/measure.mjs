@@ -41,7 +41,7 @@ export async function measure(name, ctx, requests, options) {
   const { connections, duration, overallRate: rate } = options;
   const summary = {
     scenario: name,
-    ...(await steadyLoad({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), rate, duration, connections })),
+    ...(await steadyLoad({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), rate, duration, connections, label: name })),
     settle: settled,
   };
   // The meters ran through the warm-up too: its requests count.

@@ -2,14 +2,17 @@
 // first `warmup` uncounted, and posts back the answers asked for and then the totals.
 // Each request's latency counts from the moment it was due, not from when it could be sent, so a backlog (a slow
 // service holding every connection) shows in the numbers instead of quietly lowering the rate (coordinated omission).
+import { appendFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 
-const { url, rate, warmup, connections, requests } = workerData;
+const { url, rate, warmup, connections, requests, label, tracePath } = workerData;
 const pool = new Pool(url, { connections });
 const latencies = [];
+// BENCH_STEADY_TRACE: each counted request's due time and latency, in a typed array filled in place (no garbage).
+const trace = tracePath ? new Float64Array((requests.length - warmup) * 2) : null;
 const statusCodes = {};
 let errors = 0;
 
@@ -23,6 +26,10 @@ async function send(index, dueAt) {
     else await answer.body.dump();
     if (!counted) return;
     latencies.push(performance.now() - dueAt);
+    if (trace) {
+      trace[(index - warmup) * 2] = dueAt;
+      trace[(index - warmup) * 2 + 1] = performance.now() - dueAt;
+    }
     statusCodes[answer.statusCode] = (statusCodes[answer.statusCode] ?? 0) + 1;
   } catch {
     if (counted) errors += 1;
@@ -53,6 +60,7 @@ if (pending > 0) await drained;
 const elapsed = (performance.now() - dueAt(warmup)) / 1000;
 await pool.close();
 
+if (trace) writeTrace();
 latencies.sort((a, b) => a - b);
 const at = (share) => +(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? 0).toFixed(1);
 const total = requests.length - warmup;
@@ -68,3 +76,17 @@ parentPort.postMessage({
     status_codes: statusCodes,
   },
 });
+
+/**
+ * One line per counted request: when it was due (ms since the epoch, to set beside other processes' logs), its
+ * latency (ms), and when it was due within the run (s); unanswered requests are left out.
+ */
+function writeTrace() {
+  const lines = [`# ${label}: ${rate}/s from ${new Date(performance.timeOrigin + dueAt(warmup)).toISOString()}`];
+  for (let at = 0; at < trace.length; at += 2) {
+    if (trace[at] === 0) continue;
+    const due = trace[at];
+    lines.push(`${Math.round(performance.timeOrigin + due)} ${trace[at + 1].toFixed(1)} ${((due - dueAt(warmup)) / 1000).toFixed(3)}`);
+  }
+  appendFileSync(tracePath, `${lines.join('\n')}\n`);
+}

@@ -13,9 +13,10 @@ const WARMUP_S = 1;
 /**
  * `requests`: autocannon's request objects, taken in turn (`setupRequest(request)` may rewrite one before it goes,
  * `onResponse(status, body)` sees its answer). Resolves to autocannon-like totals and latency percentiles (ms) of the
- * `duration` seconds after the warm-up.
+ * `duration` seconds after the warm-up. With a `tracePath` (BENCH_STEADY_TRACE), every counted request's due time and
+ * latency are appended to that file under a `# label` line (steady-load-worker.mjs): what a p99 is made of.
  */
-export async function steadyLoad({ url, requests, rate, duration, connections }) {
+export async function steadyLoad({ url, requests, rate, duration, connections, label = url, tracePath = process.env.BENCH_STEADY_TRACE }) {
   const warmup = Math.round(rate * WARMUP_S);
   const total = Math.round(rate * duration);
   const templateOf = (index) => requests[index % requests.length];
@@ -26,7 +27,7 @@ export async function steadyLoad({ url, requests, rate, duration, connections })
     return { method, path, headers, body, answerWanted: Boolean(template.onResponse) };
   });
   const worker = new Worker(new URL('./steady-load-worker.mjs', import.meta.url), {
-    workerData: { url, rate, warmup, connections, requests: prepared },
+    workerData: { url, rate, warmup, connections, requests: prepared, label, tracePath },
   });
   return new Promise((resolve, reject) => {
     worker.on('message', (message) => {

@@ -1,4 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { steadyLoad } from '../../bench/lib/steady-load.mjs';
 
@@ -43,6 +46,37 @@ describe('the bench’s steady load', () => {
     expect(result.requests).toBe(100);
     expect(result.p50_ms).toBeLessThan(150);
     expect(result.p99_ms).toBeGreaterThanOrEqual(250);
+  });
+
+  it('when a trace file is given, then it gets each counted request’s due time and latency, and the stall shows where it was', async () => {
+    const arrivals: number[] = [];
+    const url = await serve((n) => (n === 150 ? 300 : 0), arrivals);
+    const dir = mkdtempSync(join(tmpdir(), 'steady-trace-'));
+    try {
+      const tracePath = join(dir, 'trace.txt');
+      const startedAt = Date.now();
+      await steadyLoad({
+        url,
+        requests: [{ method: 'GET', path: '/x' }],
+        rate: 100,
+        duration: 1,
+        connections: 1,
+        label: 'stall',
+        tracePath,
+      });
+      const [header, ...lines] = readFileSync(tracePath, 'utf8').trim().split('\n');
+      expect(header).toMatch(/^# stall: 100\/s from \d{4}-\d\d-\d\dT/);
+      const rows = lines.map((line) => line.split(' ').map(Number) as [number, number, number]);
+      expect(rows).toHaveLength(100);
+      expect(rows.every(([dueAt]) => dueAt >= startedAt && dueAt <= Date.now())).toBe(true);
+      // The slowest request is the held one, due half-way through the measured second.
+      const [, latency, inRun] = rows.reduce((slowest, row) => (row[1] > slowest[1] ? row : slowest));
+      expect(latency).toBeGreaterThanOrEqual(250);
+      expect(inRun).toBeGreaterThan(0.4);
+      expect(inRun).toBeLessThan(0.6);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('when a request has onResponse, then it gets every answer, the warm-up’s included, and setupRequest shapes each request', async () => {
