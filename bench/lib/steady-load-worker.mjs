@@ -25,10 +25,11 @@ async function send(index, dueAt) {
     if (answerWanted) parentPort.postMessage({ answer: { index, status: answer.statusCode, body: await answer.body.text() } });
     else await answer.body.dump();
     if (!counted) return;
-    latencies.push(performance.now() - dueAt);
+    const latency = performance.now() - dueAt;
+    latencies.push(latency);
     if (trace) {
       trace[(index - warmup) * 2] = dueAt;
-      trace[(index - warmup) * 2 + 1] = performance.now() - dueAt;
+      trace[(index - warmup) * 2 + 1] = latency;
     }
     statusCodes[answer.statusCode] = (statusCodes[answer.statusCode] ?? 0) + 1;
   } catch {

@@ -1,10 +1,6 @@
 /** How the pacer reacts; the defaults suit every deployment measured so far, so they are not configuration. */
 export interface ClaimPacerOptions {
-  /**
-   * The fewest attempts in flight: deliveries slow down under load, never stop. The delivery loop sets it to one
-   * endpoint's concurrency: at one, each claim fetched a single delivery, which made a delivery dearer (a claim
-   * each) and fell seconds behind at a load far from saturation (see DeliveryLoop).
-   */
+  /** The fewest attempts in flight: deliveries slow down under load, never stop (the delivery loop's: `deliveryPacer`). */
   min: number;
   /** Recent claims slower than this many times the quiet-time latency mean the database or the machine is busy… */
   tolerance: number;

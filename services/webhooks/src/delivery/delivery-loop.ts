@@ -15,6 +15,16 @@ export interface DeliveryLoopSettings extends DeliverySettings {
   timeoutMs: number;
 }
 
+/**
+ * The loop's pacer: at most `concurrency` attempts, and never fewer than one endpoint's share. At 200 bookings/s to
+ * one endpoint, a third of a 2-core machine's booking rate, a floor of one attempt let deliveries fall 3.2–3.7 s behind
+ * (p50: each claim fetched a single delivery, so each cost a claim), four kept them 21–43 ms behind, and the rate of a
+ * saturating burst with 5 endpoints stayed within the runs' noise (bench/scenarios/webhooks.mjs, 2026-11-27).
+ */
+export function deliveryPacer(settings: Pick<DeliveryLoopSettings, 'concurrency' | 'endpointConcurrency'>): ClaimPacer {
+  return new ClaimPacer(settings.concurrency, { min: Math.min(settings.concurrency, settings.endpointConcurrency) });
+}
+
 /** An attempt waiting on its receiver this long is stalled: it costs neither CPU nor Postgres meanwhile. */
 const STALLED_MS = 1000;
 
@@ -35,10 +45,7 @@ export class DeliveryLoop extends ClaimingLoop<ClaimedDelivery> {
     settings: DeliveryLoopSettings,
   ) {
     const recorder = new SuccessRecorder(ctx.pool);
-    // The floor is one endpoint's share: at 200 bookings/s to one endpoint, a third of a 2-core machine's booking rate,
-    // a floor of one attempt let deliveries fall 3.2–3.7 s behind (p50), four kept them 21–43 ms behind, and the rate
-    // of a saturating burst with 5 endpoints stayed within the runs' noise (bench/scenarios/webhooks.mjs, 2026-11-27).
-    const pacer = new ClaimPacer(settings.concurrency, { min: Math.min(settings.concurrency, settings.endpointConcurrency) });
+    const pacer = deliveryPacer(settings);
     // When each attempt began: a stalled one no longer counts against the pacer's limit, so a slow receiver cannot hold
     // the few attempts a busy moment allows.
     const started = new Map<string, number>();

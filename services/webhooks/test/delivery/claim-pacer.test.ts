@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClaimPacer } from '../../src/delivery/claim-pacer.js';
+import { deliveryPacer } from '../../src/delivery/delivery-loop.js';
 
 /** `count` claims of `ms` each, one every 10 ms from `from`; returns the time after the last. */
 function claims(pacer: ClaimPacer, count: number, ms: number, from: number, writing = false): number {
@@ -28,13 +29,20 @@ describe('ClaimPacer', () => {
     expect(pacer.limit).toBeLessThan(32);
   });
 
-  it('when a floor is set and claims slow down while bookings are being written, then the limit shrinks to the floor, not below', () => {
-    const pacer = new ClaimPacer(32, { min: 4 });
+  it('when the delivery loop’s pacer meets slow claims while bookings are being written, then it keeps one endpoint’s share in flight', () => {
+    const pacer = deliveryPacer({ concurrency: 32, endpointConcurrency: 4 });
     let now = claims(pacer, 20, 1, 0);
     now = claims(pacer, 40, 8, now, true);
     expect(pacer.limit).toBe(4);
     claims(pacer, 40, 8, now, true);
     expect(pacer.limit).toBe(4);
+  });
+
+  it('when an endpoint may have more attempts than the loop, then the loop’s pacer never exceeds its own maximum', () => {
+    const pacer = deliveryPacer({ concurrency: 8, endpointConcurrency: 50 });
+    const now = claims(pacer, 20, 1, 0);
+    claims(pacer, 40, 8, now, true);
+    expect(pacer.limit).toBe(8);
   });
 
   it('when claims are slow but nothing is being written (a backlog draining), then the limit stays at its maximum', () => {
