@@ -18,6 +18,7 @@ const { default: Fastify } = await import('fastify');
 const { context, existingTarget, ownStack } = await import('./lib/target.mjs');
 const lib = await import('./lib/measure.mjs');
 const { startBareStack } = await import('./ceiling/bare-stack.mjs');
+const { describeDamon, describeMachine, watchMachine } = await import('./lib/machine.mjs');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -32,6 +33,9 @@ const FRAMEWORK_PROXY_TRIVIAL = 'floor: Fastify + @fastify/http-proxy → bare s
 const STEADY_P99_GOAL_MS = 25;
 
 async function main() {
+  const machine = watchMachine();
+  for (const monitor of machine.monitors)
+    console.warn(`note: ${describeDamon(monitor)}; its wake-ups stall the stack on two cores and show in the steady p99s (README, Benchmarks)`);
   const target = process.env.BENCH_URL
     ? await existingTarget()
     : await ownStack({
@@ -87,7 +91,7 @@ async function main() {
     await ctx.close();
     await target.stop();
   }
-  report(results);
+  report(results, machine.report());
 }
 
 async function runScenario(scenario, ctx, bare) {
@@ -182,7 +186,7 @@ async function measureSteady(scenario, ctx, result) {
   };
 }
 
-function report(results) {
+function report(results, machine) {
   const [bare, gateway] = results;
   for (const row of results) {
     row.vs_bare_fastify = bare.rps ? +(row.rps / bare.rps).toFixed(3) : null;
@@ -228,11 +232,12 @@ function report(results) {
     }
   }
   reportStatements(results);
+  for (const sentence of describeMachine(machine)) console.log(`\nMachine: ${sentence}`);
   mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
   const file = join(import.meta.dirname, 'results', 'latest.json');
   writeFileSync(
     file,
-    `${JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, duration_s: DURATION, results }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, duration_s: DURATION, machine, results }, null, 2)}\n`,
   );
   console.log(`\nWritten to ${file}`);
 }
