@@ -30,6 +30,14 @@ function groupOf(commandLine, database) {
   return null;
 }
 
+/** The CPU milliseconds a process (or kernel thread) has used so far; throws when it is gone. */
+export function processCpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command (which may hold ") " itself): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_MS;
+}
+
 /** CPU milliseconds so far of every process of a group, by pid; this process's own under `client`. */
 function snapshot(database) {
   const processes = new Map();
@@ -37,9 +45,7 @@ function snapshot(database) {
     try {
       const group = groupOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '), database);
       if (!group) continue;
-      // Fields after the parenthesised command: utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      processes.set(pid, { group, ms: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_MS });
+      processes.set(pid, { group, ms: processCpuMs(pid) });
     } catch {
       // The process ended between listing and reading.
     }

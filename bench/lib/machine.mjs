@@ -2,14 +2,14 @@
 // with a `pageout` scheme over all physical memory: a kdamond thread wakes every 500 ms, samples which memory was
 // touched, and pages out what has stayed cold for a minute (file pages: code and cached files, read back from disk the
 // next time they are needed). Its wake-ups take a core, which on two cores stalls a busy stack, and what it paged out
-// comes back as major faults; both show in the steady runs' p99 (README, "What a steady p99 is made of"). The bench
+// comes back as major faults; both show in the steady runs' p99 (README, Benchmarks, "Steady load"). The bench
 // reads and reports; it only asks DAMON to refresh its scheme counters, and changes nothing.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processCpuMs } from '../process-cpu.mjs';
 
 const DAMON_ADMIN = '/sys/kernel/mm/damon/admin';
 const VMSTAT = '/proc/vmstat';
-const CLOCK_TICKS_PER_MS = 0.1; // USER_HZ is 100 on Linux: one tick is 10 ms
 
 const read = (path) => {
   try {
@@ -66,12 +66,13 @@ function refreshSchemeStats(kdamond) {
   }
 }
 
-/** CPU milliseconds a thread has used so far (a kdamond is a kernel thread: its /proc entry has no command line). */
+/** CPU milliseconds the monitor's kernel thread has used so far; undefined once it is gone. */
 function cpuMsOf(pid) {
-  const stat = read(`/proc/${pid}/stat`);
-  if (!stat) return undefined;
-  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_MS;
+  try {
+    return processCpuMs(pid);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The machine's counts of file pages read back after being reclaimed, and of major page faults, so far. */
