@@ -35,7 +35,9 @@ const STEADY_P99_GOAL_MS = 25;
 async function main() {
   const machine = watchMachine();
   for (const monitor of machine.monitors)
-    console.warn(`note: ${describeDamon(monitor)}; its wake-ups take a core, which on a machine of few cores stalls the stack and shows in the steady p99s (README, Benchmarks)`);
+    console.warn(
+      `note: ${describeDamon(monitor)}; its wake-ups take a core, which on a machine of few cores stalls the stack and shows in the steady p99s (README, Benchmarks)`,
+    );
   const target = process.env.BENCH_URL
     ? await existingTarget()
     : await ownStack({

@@ -104,7 +104,10 @@ export function watchMachine({ root = DAMON_ADMIN, vmstat = VMSTAT, refreshStats
           const cpuMs = cpuMsOf(monitor.pid);
           const used = cpuMs === undefined || cpuAtStart[index] === undefined ? null : cpuMs - cpuAtStart[index];
           const later = now.find((other) => other.pid === monitor.pid && other.operations === monitor.operations);
-          const applied = monitor.schemes.reduce((sum, scheme, s) => sum + ((later?.schemes[s]?.applied_bytes ?? 0) - scheme.applied_bytes), 0);
+          const applied = monitor.schemes.reduce(
+            (sum, scheme, s) => sum + ((later?.schemes[s]?.applied_bytes ?? 0) - scheme.applied_bytes),
+            0,
+          );
           return {
             ...monitor,
             core_share: used === null || elapsedMs === 0 ? null : +(used / elapsedMs).toFixed(3),
