@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { damonMonitors, describeMachine, watchMachine } from '../../bench/lib/machine.mjs';
@@ -77,19 +77,29 @@ describe('the bench’s machine note', () => {
   });
 
   it('when watched over a run, then what the monitor took and paged out, and what came back, are given and said', () => {
-    // This test process stands in for the kdamond thread: it burns CPU between the start and the report.
+    // This test process stands in for the kdamond thread: it burns 200 ms of CPU between the start and the report,
+    // counted in CPU rather than wall time so that a loaded machine only makes the test slower, never wrong.
     const admin = sysfs([{ state: 'on', pid: process.pid, operations: 'paddr', sampleUs: 500_000, schemes: [pageout(2 ** 30)] }]);
     file('vmstat', 'pgmajfault 100\nworkingset_refault_file 5000\nnr_free_pages 7');
+    const startedAt = Date.now();
     const watch = watchMachine({ root: admin, vmstat: join(root, 'vmstat'), refreshStats: false });
-    const until = Date.now() + 300;
-    while (Date.now() < until) Math.sqrt(Math.random());
+    const cpuAtStart = process.cpuUsage();
+    const burntUs = () => {
+      const { user, system } = process.cpuUsage(cpuAtStart);
+      return user + system;
+    };
+    while (burntUs() < 200_000) Math.sqrt(Math.random());
     file('admin/kdamonds/0/contexts/0/schemes/0/stats/sz_applied', String(2 ** 30 + 300 * 2 ** 20));
     file('vmstat', 'pgmajfault 160\nworkingset_refault_file 9000\nnr_free_pages 7');
 
     const report = watch.report()!;
+    const wallMs = Date.now() - startedAt;
     const [monitor] = report.damon;
     expect(monitor).toMatchObject({ pid: process.pid, applied_mb: 300 });
-    expect(monitor!.core_share).toBeGreaterThan(0.3);
+    // Its share of a core, times at most the wall time watched, holds the 200 ms burnt (less a 10 ms clock tick);
+    // and one process of this test cannot have used more than the machine's cores.
+    expect(monitor!.core_share! * wallMs).toBeGreaterThanOrEqual(190);
+    expect(monitor!.core_share).toBeLessThanOrEqual(availableParallelism());
     expect(report).toMatchObject({ refaulted_pages: 4000, major_faults: 60 });
     expect(describeMachine(report)).toEqual([
       `the kernel's DAMON monitor is on (kdamond 0, pid ${process.pid}): it watches paddr, samples every 500 ms and does ` +
