@@ -47,15 +47,25 @@ EOF
   export CONTAINERS_CONF="$state/containers.conf"
   local socket="$state/podman.sock"
   export DOCKER_HOST="unix://$socket"
+  local service="podman system service --time=0 unix://$socket"
   # A service started with another configuration is replaced, so the file just written is the one in force.
   if ! cmp -s "$state/containers.conf" "$state/service.conf" 2>/dev/null; then
-    pkill -f "podman system service --time=0 unix://$socket" 2>/dev/null && sleep 1
+    pkill -f "$service" 2>/dev/null && sleep 1
     cp "$state/containers.conf" "$state/service.conf"
   fi
+  # So is one whose working directory was deleted (an older one started from a clone since removed): conmon inherits
+  # that directory and then fails to start any container ("write child: broken pipe").
+  local pid
+  for pid in $(pgrep -f "$service" 2>/dev/null); do
+    case "$(readlink "/proc/$pid/cwd" 2>/dev/null)" in
+    *" (deleted)") kill "$pid" 2>/dev/null && sleep 1 ;;
+    esac
+  done
   if ! timeout 5 curl -sf --unix-socket "$socket" http://d/_ping >/dev/null 2>&1; then
     rm -f "$socket"
-    # setsid: the service outlives this shell, so one socket serves every later command of the machine.
-    setsid podman system service --time=0 "unix://$socket" >"$state/service.log" 2>&1 < /dev/null &
+    # setsid: the service outlives this shell, so one socket serves every later command of the machine; it runs
+    # from the state directory, which outlives any clone.
+    (cd "$state" && exec setsid podman system service --time=0 "unix://$socket") >"$state/service.log" 2>&1 </dev/null &
     local i
     for i in $(seq 1 50); do
       timeout 2 curl -sf --unix-socket "$socket" http://d/_ping >/dev/null 2>&1 && break
