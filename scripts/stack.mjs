@@ -22,6 +22,19 @@ export const SERVICES = [
   { name: 'webhooks', offset: 6, urlVar: 'WEBHOOKS_URL' },
 ];
 
+/**
+ * V8 flags each service starts with, on its command line: NODE_OPTIONS refuses most V8 flags. One garbage-collection
+ * thread per process: on a host whose few cores all its processes share, a collection's parallel and concurrent
+ * helpers take the core the request path is waiting for (README, Steady load). `SERVICE_NODE_FLAGS` replaces them
+ * (`--no-single-threaded-gc` for V8's default); the Dockerfile's CMD has the same default.
+ */
+export const DEFAULT_SERVICE_NODE_FLAGS = '--single-threaded-gc';
+
+/** The flags of `env` (empty counts as unset, as for every other variable: README, Configuration) as arguments. */
+export function serviceNodeFlags(env = process.env) {
+  return (env.SERVICE_NODE_FLAGS || DEFAULT_SERVICE_NODE_FLAGS).split(/\s+/).filter(Boolean);
+}
+
 const COLORS = { gateway: 36, bookings: 33, scheduling: 32, catalog: 35, events: 34, 'calendar-sync': 31, webhooks: 91 };
 const LEVELS = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 
@@ -124,6 +137,7 @@ export async function startStack({
   const assertionKeys = callerAssertionKeys();
   // Loaded here, once the caller has built the workspaces: `npm start` imports this file before its build.
   const { serviceDatabaseEnv } = await import('@app/testkit');
+  const nodeFlags = serviceNodeFlags(env);
   const spawnService = (name, servicePort, extraEnv) => {
     const keys = name === 'gateway' ? assertionKeys.gateway : assertionKeys.services;
     // DATABASE_URL is a superuser's: each service connects as its own role, which its migration step creates as
@@ -135,7 +149,7 @@ export async function startStack({
       pooled.host = databaseHost;
       database.DATABASE_URL = pooled.toString();
     }
-    const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'server.js')], {
+    const child = spawn(process.execPath, [...nodeFlags, join(ROOT, 'services', name, 'dist', 'server.js')], {
       env: {
         ...env,
         ...database,

@@ -5,9 +5,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { serviceNodeFlags } from '../../scripts/stack.mjs';
 
 async function startProcess(script, env) {
-  const child = spawn(process.execPath, [join(import.meta.dirname, script)], {
+  // The real services' V8 flags: a ceiling with other garbage-collection threads would not be the same runtime.
+  const child = spawn(process.execPath, [...serviceNodeFlags(), join(import.meta.dirname, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

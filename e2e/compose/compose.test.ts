@@ -78,6 +78,7 @@ describe('the whole system from docker-compose.yml', () => {
     compose = new ComposeProject(`ss_smoke_${Date.now().toString(36)}`, ['e2e/compose/fake-calendar.compose.yml', ...extraFiles], {
       ...process.env,
       SECRETS_DIR: secretsDir,
+      SERVICE_NODE_FLAGS: '', // the image's default, whatever the shell running the tests has set
       GATEWAY_PORT: '127.0.0.1:',
       PUBLIC_BASE_URL: gateway,
       GOOGLE_API_URL: 'http://fake-calendar:4010',
@@ -146,6 +147,14 @@ describe('the whole system from docker-compose.yml', () => {
     expect(() => psql('bookings_service', decodeURIComponent(bookings.password), 'SELECT count(*) FROM identity.api_keys')).toThrow(
       /permission denied for schema identity/,
     );
+  });
+
+  it('when the services run in their containers, then each node process started with one garbage-collection thread', () => {
+    for (const service of SERVICES) {
+      // PID 1 is node itself: the image's CMD execs it from sh with SERVICE_NODE_FLAGS (unset here: the default).
+      const argv = compose.run(['exec', '-T', service, 'cat', '/proc/1/cmdline']).split('\0').filter(Boolean);
+      expect(argv, service).toEqual(['node', '--single-threaded-gc', `services/${service}/dist/server.js`]);
+    }
   });
 
   it('when an organization is created with the admin token from its secret file, then its key works', async () => {

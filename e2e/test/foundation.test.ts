@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createdOrganizationSchema, dataEnvelope, errorBodySchema } from '@app/contracts';
+import { readFileSync } from 'node:fs';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { serviceNodeFlags, startStack } from '../../scripts/stack.mjs';
 
 const SERVICES = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];
 
@@ -64,5 +66,26 @@ describe('the stack as npm start runs it', () => {
         expect(Object.keys(responses), `${method} ${path}`).toEqual(expect.arrayContaining(expected));
       }
     }
+  });
+
+  it('when the stack runs, then every process started with one garbage-collection thread, the flag on its command line', () => {
+    expect(serviceNodeFlags({})).toEqual(['--single-threaded-gc']);
+    expect(serviceNodeFlags({ SERVICE_NODE_FLAGS: '' })).toEqual(['--single-threaded-gc']);
+    expect(stack.children.map((entry) => entry.name).sort()).toEqual([...SERVICES, 'gateway'].sort());
+    for (const { name, child } of stack.children) {
+      // What the kernel holds for the running process, not what was asked: node refuses a flag it does not know.
+      const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      expect(argv.slice(1, -1), name).toEqual(serviceNodeFlags(process.env));
+      expect(argv.at(-1), name).toMatch(new RegExp(`services/${name}/dist/server\\.js$`));
+    }
+  });
+});
+
+describe('SERVICE_NODE_FLAGS', () => {
+  it('when it names a flag node does not know, then the stack refuses to start and says which process exited', async () => {
+    const env = { ...process.env, SERVICE_NODE_FLAGS: '--max-old-space-size=256 --no-such-v8-flag' };
+    await expect(startStack({ port: 0, env, output: 'none', readyTimeoutMs: 20_000 })).rejects.toThrow(
+      /exited with code 9 before it was ready/,
+    );
   });
 });
