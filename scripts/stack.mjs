@@ -28,7 +28,7 @@ export const SERVICES = [
  * helpers take the core the request path is waiting for (README, Steady load). `SERVICE_NODE_FLAGS` replaces them
  * (`--no-single-threaded-gc` for V8's default); the Dockerfile's CMD has the same default.
  */
-export const DEFAULT_SERVICE_NODE_FLAGS = '--single-threaded-gc';
+const DEFAULT_SERVICE_NODE_FLAGS = '--single-threaded-gc';
 
 /** The flags of `env` (empty counts as unset, as for every other variable: README, Configuration) as arguments. */
 export function serviceNodeFlags(env = process.env) {
