@@ -8,13 +8,18 @@ const CLOCK_TICKS_PER_MS = 0.1; // USER_HZ is 100 on Linux: one tick is 10 ms
 const ROOT = join(import.meta.dirname, '..');
 
 /**
- * The process group a command line belongs to: a service by its dist path, a bare ceiling process, the bench's webhook
- * receiver, Postgres, NATS, or none. Only this checkout's processes and Postgres's backends of `database` count: on a
- * machine shared with other stacks, theirs are not the scenario's.
+ * The process group a command line (its arguments) belongs to: a service by its dist path, a bare ceiling process, the
+ * bench's webhook receiver, Postgres, NATS, or none. Only this checkout's processes and Postgres's backends of
+ * `database` count: on a machine shared with other stacks, theirs are not the scenario's.
  */
-function groupOf(commandLine, database) {
-  const service = /^\S+ (\S+)\/services\/([\w-]+)\/dist\//.exec(commandLine);
+function groupOf(argv, database) {
+  // The script is not always node's first argument: SERVICE_NODE_FLAGS come before it (scripts/stack.mjs).
+  const service = argv
+    .slice(1)
+    .map((argument) => /^(.+)\/services\/([\w-]+)\/dist\//.exec(argument))
+    .find(Boolean);
   if (service) return service[1] === ROOT ? service[2] : null;
+  const commandLine = argv.join(' ');
   if (commandLine.includes(`${ROOT}/bench/`)) {
     const bare = /bench\/ceiling\/((?:bare|framework)-\w+)\.mjs/.exec(commandLine)?.[1];
     if (bare) return bare;
@@ -38,12 +43,17 @@ export function processCpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_MS;
 }
 
+/** Which group of the CPU table a running process counts under (see groupOf), or null; throws when it is gone. */
+export function processGroup(pid, database) {
+  return groupOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean), database);
+}
+
 /** CPU milliseconds so far of every process of a group, by pid; this process's own under `client`. */
 function snapshot(database) {
   const processes = new Map();
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      const group = groupOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '), database);
+      const group = processGroup(pid, database);
       if (!group) continue;
       processes.set(pid, { group, ms: processCpuMs(pid) });
     } catch {

@@ -4,6 +4,7 @@ import { createdOrganizationSchema, dataEnvelope, errorBodySchema } from '@app/c
 import { readFileSync } from 'node:fs';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { startStack } from '../../scripts/stack.mjs';
+import { processGroup } from '../../bench/process-cpu.mjs';
 
 const SERVICES = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];
 
@@ -77,6 +78,11 @@ describe('the stack as npm start runs it', () => {
       expect(argv.slice(1, -1), name).toEqual(['--single-threaded-gc']);
       expect(argv.at(-1), name).toMatch(new RegExp(`services/${name}/dist/server\\.js$`));
     }
+  });
+
+  it('when the stack runs, then the bench counts each process’s CPU under its service, the flags before its script', () => {
+    // The bench's CPU table and its wait for a settled stack read the same grouping: a process it misses drops out of both.
+    for (const { name, child } of stack.children) expect(processGroup(child.pid), name).toBe(name);
   });
 });
 
