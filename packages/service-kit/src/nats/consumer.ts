@@ -170,6 +170,7 @@ async function ackUnconcerned(p: Processing, batch: JsMsg[], events: ReadonlyMap
   const wanted = await concerned(organizations).catch(() => null);
   if (!wanted) return batch;
   const rest: JsMsg[] = [];
+  const unconcerned: JsMsg[] = [];
   for (const msg of batch) {
     const event = events.get(msg);
     if (!event || wanted.has(event.organizationId)) {
@@ -177,8 +178,12 @@ async function ackUnconcerned(p: Processing, batch: JsMsg[], events: ReadonlyMap
       continue;
     }
     await event.traced(() => Promise.resolve());
-    msg.ack();
+    unconcerned.push(msg);
   }
+  // Acked together: the client writes what was queued once the current microtasks are done, so acks sent with no
+  // await between them leave in one socket write, where an ack after each span's await took a write (and a read
+  // on the server) each — a third of the webhooks service's CPU under a burst of bookings.
+  for (const msg of unconcerned) msg.ack();
   return rest;
 }
 
