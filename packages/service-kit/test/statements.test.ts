@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { createPool, isoInstant, isoInstantSql, namedStatement, SqlParams } from '../src/index.js';
+import { createPool, isoInstant, isoInstantSql, namedStatement, pageClause, SqlParams } from '../src/index.js';
 import { silentLog } from './support/kit-env.js';
 
 // One connection, so every call meets the statements that earlier calls prepared.
@@ -21,6 +21,35 @@ describe('named statements', () => {
     const { rows } = await pool.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement = $1', [text]);
     expect(rows).toEqual([{ name: namedStatement(text, []).name }]);
     expect(namedStatement(`${text} `, []).name).not.toBe(rows[0]?.name);
+  });
+});
+
+describe('pageClause', () => {
+  it.each([
+    [50, 0, 'LIMIT 50', []],
+    [7, 0, 'LIMIT 10', []],
+    [51, 0, 'LIMIT 100', []],
+    [200, 0, 'LIMIT 200', []],
+    [20, 40, 'LIMIT 20 OFFSET $1::int', [40]],
+    [201, 3, 'LIMIT $1::int OFFSET $2::int', [201, 3]],
+  ])('when %i rows from offset %i are asked for, then the page is "%s" with parameters %j', (limit, offset, sql, values) => {
+    const params = new SqlParams();
+    expect(pageClause(limit, offset, params)).toEqual({ sql, keep: limit });
+    expect(params.values).toEqual(values);
+  });
+
+  it('when a page of an odd size is read, then the rows kept are the first of the usual page above it', async () => {
+    const page = (limit: number, offset: number) => {
+      const params = new SqlParams();
+      const clause = pageClause(limit, offset, params);
+      const text = `SELECT g FROM generate_series(1, 1000) AS g ORDER BY g ${clause.sql}`;
+      return pool
+        .query<{ g: number }>(namedStatement(text, params.values))
+        .then(({ rows }) => rows.slice(0, clause.keep).map((row) => row.g));
+    };
+    expect(await page(3, 0)).toEqual([1, 2, 3]);
+    expect(await page(3, 995)).toEqual([996, 997, 998]);
+    expect(await page(30, 990)).toEqual([991, 992, 993, 994, 995, 996, 997, 998, 999, 1000]);
   });
 });
 

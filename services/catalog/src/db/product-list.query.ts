@@ -1,5 +1,5 @@
 import type { ProductStatus } from '@app/contracts';
-import { isoInstantSql, namedStatement, SqlParams, type Queryable } from '@app/service-kit';
+import { isoInstantSql, namedStatement, pageClause, SqlParams, type Queryable } from '@app/service-kit';
 import { escapeLike, productViewColumns, type PresentedProductView } from './product.repository.js';
 
 export interface ProductFilters {
@@ -70,9 +70,10 @@ export async function listProducts(
 ): Promise<{ rows: PresentedProductView[]; total: number }> {
   const params = new SqlParams();
   const where = conditions(organizationId, filters, params);
-  const page = `LIMIT ${params.add(filters.limit)}::int OFFSET ${params.add(filters.offset)}::int`;
-  const text = filters.search ? searching(where, page) : browsing(where, page);
-  const { rows } = await db.query<PresentedProductView & { total: number }>(namedStatement(text, params.values));
+  const page = pageClause(filters.limit, filters.offset, params);
+  const text = filters.search ? searching(where, page.sql) : browsing(where, page.sql);
+  const { rows: fetched } = await db.query<PresentedProductView & { total: number }>(namedStatement(text, params.values));
+  const rows = fetched.slice(0, page.keep);
   const first = rows[0];
   if (first) return { rows, total: first.total };
   if (filters.offset === 0) return { rows, total: 0 };

@@ -1,5 +1,5 @@
 import type { EventStatus } from '@app/contracts';
-import { namedStatement, SqlParams, type Queryable } from '@app/service-kit';
+import { namedStatement, pageClause, SqlParams, type Queryable } from '@app/service-kit';
 import { PLACES_TAKEN, PRESENTED_EVENT_COLUMNS, type PresentedEventRow } from './event.repository.js';
 
 export interface EventFilters {
@@ -25,16 +25,18 @@ type ListedRow = PresentedEventRow & { total: number };
  * One page of events and the total, in one statement. The total comes from a one-row subquery that
  * the page is LEFT JOINed to, so an empty page still reports it; the places taken are a column of the
  * event (kept by a trigger), so counts cost nothing extra. The hottest read of the service: it goes
- * through pg as a named statement, not through Prisma, with the instants formatted by Postgres.
+ * through pg as a named statement, not through Prisma, with the instants formatted by Postgres, and its page is
+ * written for one generic plan per connection (`pageClause`).
  */
 export async function listEvents(db: Queryable, filters: EventFilters): Promise<{ rows: PresentedEventRow[]; total: number }> {
   const params = new SqlParams();
   const where = whereClause(filters, params);
   const counts = filters.includeCounts ? `, ${PLACES_TAKEN}` : '';
+  const page = pageClause(filters.limit, filters.offset, params);
   const text = `
     WITH page AS (
       SELECT ${PRESENTED_EVENT_COLUMNS}${counts} FROM events e WHERE ${where}
-       ORDER BY ${orderBy(filters, 'e', 'starts_at')} LIMIT ${params.add(filters.limit)}::int OFFSET ${params.add(filters.offset)}::int
+       ORDER BY ${orderBy(filters, 'e', 'starts_at')} ${page.sql}
     )
     SELECT t.total, p.*
       FROM (${totalOf(filters, where, params)}) t
@@ -42,7 +44,8 @@ export async function listEvents(db: Queryable, filters: EventFilters): Promise<
      ORDER BY ${orderBy(filters, 'p', '"startsAt"')}`;
   const { rows } = await db.query<ListedRow>(namedStatement(text, params.values));
   const total = rows[0]?.total ?? 0;
-  return { rows: rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row), total };
+  const listed = rows.filter((row) => row.id !== null).slice(0, page.keep);
+  return { rows: listed.map(({ total: _total, ...row }) => row), total };
 }
 
 /**
