@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '@app/service-kit';
-import { startTestService } from '@app/service-kit/testing';
+import { FileDatabase, startTestService } from '@app/service-kit/testing';
 import { configSchema } from '../src/config.js';
 import { service } from '../src/service.js';
 import { client, list, type Client, type Running } from './support.js';
@@ -18,11 +18,10 @@ describe('GET /api/v1/events plan', () => {
   let running: Running;
   let api: Client;
 
-  const adminUrl = inject('databaseUrl');
-  const database = `${new URL(adminUrl).pathname.slice(1)}_list_plan`;
+  const database = FileDatabase.create();
 
   beforeAll(async () => {
-    running = await startTestService(service, configSchema, { DATABASE_URL: databaseUrl(adminUrl, database), DATABASE_POOL_SIZE: '1' });
+    running = await startTestService(service, configSchema, { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '1' });
     const organizationId = randomUUID();
     api = client(running, organizationId);
     await running.infra.pool.query(
@@ -39,8 +38,7 @@ describe('GET /api/v1/events plan', () => {
   });
   afterAll(async () => {
     await running.stop();
-    const admin = createPool(adminUrl, { max: 1, log: running.infra.log });
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).finally(() => admin.end());
+    await database.drop();
   });
 
   const planCounts = async () => {
@@ -80,9 +78,3 @@ describe('GET /api/v1/events plan', () => {
     expect(lastPage.body.meta).toEqual({ total: EVENTS, limit: 199, offset: 9900, hasMore: false });
   });
 });
-
-function databaseUrl(url: string, database: string): string {
-  const other = new URL(url);
-  other.pathname = `/${database}`;
-  return other.toString();
-}

@@ -7,6 +7,7 @@ export { NatsBinary } from './nats-binary.js';
 // A port of the test's own for as long as it runs, forwarding to a backend that may move (or to nothing: a service that is down).
 export { PortForwarder } from '@app/testkit';
 export { startTestService, organizationClient, organizationHeaders, type InjectedReply } from './service-harness.js';
+export { FileDatabase } from './file-database.js';
 export { neighbourBus, publishDomainEvent } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion, type AssertionOptions } from './caller-assertion.js';
 export { generateCallerAssertionKeys, type CallerAssertionKeys } from './caller-assertion-keys.js';

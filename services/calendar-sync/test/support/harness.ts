@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CalendarConnection, EventEnvelope } from '@app/contracts';
-import { ensureDatabase } from '@app/service-kit';
-import { organizationHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
+import { FileDatabase, organizationHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
 import type { Subscription } from '@nats-io/nats-core';
-import pg from 'pg';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { configSchema, type Config } from '../../src/config.js';
 import { openTokens } from '../../src/domain/connection-tokens.js';
 import { parseKeyRing } from '../../src/domain/token-cipher.js';
 import { service } from '../../src/service.js';
 import { fakeScheduling } from './fake-scheduling.js';
 import { FakeProviders } from '@app/service-kit/testing';
+
+// The suite's files each run on a database of their own (calendar-sync syncs every due connection of its database).
+export { FileDatabase };
 
 export const TEST_KEY_RING = `k2:${Buffer.alloc(32, 2).toString('base64')},k1:${Buffer.alloc(32, 1).toString('base64')}`;
 
@@ -28,35 +29,6 @@ function testServiceEnv(fake: FakeProviders, extra: Record<string, string> = {})
     CALENDAR_HTTP_TIMEOUT_MS: '5000',
     ...extra,
   };
-}
-
-/**
- * A database of one test file. Every calendar-sync started on a database is a replica that syncs every due
- * connection in it, so files that share one would sync each other's connections against their own fake.
- */
-export class FileDatabase {
-  private constructor(readonly url: string) {}
-
-  static create(): FileDatabase {
-    const url = new URL(inject('databaseUrl'));
-    url.pathname = `${url.pathname}_${randomUUID().slice(0, 8)}`;
-    return new FileDatabase(url.toString());
-  }
-
-  /** Creates it up front: services started side by side would race to create it. */
-  async ensure(): Promise<void> {
-    await ensureDatabase(this.url);
-  }
-
-  async drop(): Promise<void> {
-    const admin = new URL(this.url);
-    const name = admin.pathname.slice(1);
-    admin.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
-  }
 }
 
 /** calendar-sync on the file's database and the run's NATS, with scheduling faked at its NATS boundary. */
