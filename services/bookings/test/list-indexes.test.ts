@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import type { RunningService } from '@app/service-kit/testing';
+import { analyzeTables, type RunningService } from '@app/service-kit/testing';
 import type { Config } from '../src/config.js';
 import { startBookings } from './support/suite.js';
 
@@ -29,7 +29,7 @@ describe('GET /api/v1/bookings query plans', () => {
          FROM generate_series(0, 199) o, generate_series(1, 100) b`,
       [organizationId, scheduleId, eventTypeId],
     );
-    await running.infra.pool.query('ANALYZE bookings');
+    await analyzeTables(running, ['bookings.bookings']);
   });
   afterAll(() => running.stop());
 

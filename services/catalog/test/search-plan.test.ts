@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeTables } from '@app/service-kit/testing';
 import { Client, startCatalog } from './support/catalog.js';
 
 /**
@@ -25,7 +26,7 @@ describe('GET /api/v1/products?search= query plan among many shops', () => {
          FROM generate_series(0, 9) o, generate_series(1, 2000) g`,
       [shop.organizationId, randomUUID()],
     );
-    await catalog.running.infra.pool.query('ANALYZE products');
+    await analyzeTables(catalog.running, ['catalog.products']);
   });
   afterAll(() => catalog.stop());
 

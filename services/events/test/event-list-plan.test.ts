@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool } from '@app/service-kit';
-import { FileDatabase, startTestService } from '@app/service-kit/testing';
+import { analyzeTables, FileDatabase, startTestService } from '@app/service-kit/testing';
 import { configSchema } from '../src/config.js';
 import { service } from '../src/service.js';
 import { client, list, type Client, type Running } from './support.js';
@@ -31,10 +30,7 @@ describe('GET /api/v1/events plan', () => {
          FROM generate_series(1, $2::int) AS g, LATERAL (SELECT date '2030-01-01' + g AS day) AS d`,
       [organizationId, EVENTS],
     );
-    // Statistics as autovacuum leaves them; only the tables' owner may gather them (the service's role may not).
-    const { config, log } = running.infra;
-    const owner = createPool(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, { max: 1, log });
-    await owner.query('ANALYZE events.events').finally(() => owner.end());
+    await analyzeTables(running, ['events.events']);
   });
   afterAll(async () => {
     await running.stop();
