@@ -11,7 +11,7 @@ export { completeReservationSql, IdempotencyStore, type Reservation } from './ht
 export { canonicalJson, requestHash } from './http/idempotency/request-hash.js';
 export type { ReadinessCheck } from './http/health.js';
 export { createPool, ensureDatabase } from './db/pool.js';
-export { namedStatement, pageClause, SqlParams, type PageClause } from './db/statements.js';
+export { namedStatement, pageClause, SqlParams } from './db/statements.js';
 export { sqlOf, type Queryable, type SqlResult } from './db/sql.js';
 export { withTransaction } from './db/transaction.js';
 export {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RunningService } from '@app/service-kit/testing';
+import { FileDatabase, type RunningService } from '@app/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
 import { FakeProviders, metricValue, type FakeAccount } from '@app/service-kit/testing';
@@ -14,7 +14,6 @@ import {
   storedTokens,
   waitFor,
   waitForSync,
-  FileDatabase,
 } from './support/harness.js';
 
 interface BusyUpdated {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { CalendarConnection } from '@app/contracts';
-import { anonymousHeaders, type RunningService } from '@app/service-kit/testing';
+import { FileDatabase, anonymousHeaders, type RunningService } from '@app/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
 import { FAKE_CALENDAR_CLIENT_ID as CLIENT_ID, FakeProviders } from '@app/service-kit/testing';
 import { UNKNOWN_SCHEDULE_ID } from './support/fake-scheduling.js';
-import { newOrganization, readConnection, startCalendarSync, FileDatabase } from './support/harness.js';
+import { newOrganization, readConnection, startCalendarSync } from './support/harness.js';
 
 const fake = new FakeProviders();
 const database = FileDatabase.create();

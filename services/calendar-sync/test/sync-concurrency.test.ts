@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createPool, migrate, prismaAdapter } from '@app/service-kit';
-import type { RunningService } from '@app/service-kit/testing';
+import { FileDatabase, type RunningService } from '@app/service-kit/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
@@ -13,15 +13,7 @@ import { parseKeyRing } from '../src/domain/token-cipher.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { MIGRATIONS_DIR, SCHEMA } from '../src/service.js';
 import { FakeProviders } from '@app/service-kit/testing';
-import {
-  FileDatabase,
-  TEST_KEY_RING,
-  connectionRow,
-  createConnection,
-  newOrganization,
-  startCalendarSync,
-  waitFor,
-} from './support/harness.js';
+import { TEST_KEY_RING, connectionRow, createConnection, newOrganization, startCalendarSync, waitFor } from './support/harness.js';
 
 describe('claiming connections to sync', () => {
   const database = FileDatabase.create();

@@ -72,6 +72,8 @@ describe('GET /api/v1/products', () => {
     const last = (await shop.get('/api/v1/products?limit=3&offset=6')).json();
     const beyond = (await shop.get('/api/v1/products?limit=3&offset=100')).json();
     expect(first.meta).toEqual({ total: 7, limit: 3, offset: 0, hasMore: true });
+    // Exactly the page asked for: the statement's LIMIT is the next usual page size (10), the rest is dropped.
+    expect(first.data).toHaveLength(3);
     expect(last.meta).toEqual({ total: 7, limit: 3, offset: 6, hasMore: false });
     expect(last.data).toHaveLength(1);
     expect(beyond).toEqual({ data: [], meta: { total: 7, limit: 3, offset: 100, hasMore: false } });
@@ -80,6 +82,7 @@ describe('GET /api/v1/products', () => {
   it('when paging through a filter, then total counts the filter', async () => {
     const body = (await shop.get('/api/v1/products?search=mug&limit=1&offset=1')).json();
     expect(body.meta).toEqual({ total: 3, limit: 1, offset: 1, hasMore: true });
+    expect(body.data).toHaveLength(1);
   });
 
   it.each([

@@ -11,9 +11,6 @@ import { service } from '../../src/service.js';
 import { fakeScheduling } from './fake-scheduling.js';
 import { FakeProviders } from '@app/service-kit/testing';
 
-// The suite's files each run on a database of their own (calendar-sync syncs every due connection of its database).
-export { FileDatabase };
-
 export const TEST_KEY_RING = `k2:${Buffer.alloc(32, 2).toString('base64')},k1:${Buffer.alloc(32, 1).toString('base64')}`;
 
 /** Env of calendar-sync under test: providers at the fake, fast retries, no background re-polls during a test. */

@@ -71,9 +71,9 @@ export async function listProducts(
   const params = new SqlParams();
   const where = conditions(organizationId, filters, params);
   const page = pageClause(filters.limit, filters.offset, params);
-  const text = filters.search ? searching(where, page.sql) : browsing(where, page.sql);
+  const text = filters.search ? searching(where, page) : browsing(where, page);
   const { rows: fetched } = await db.query<PresentedProductView & { total: number }>(namedStatement(text, params.values));
-  const rows = fetched.slice(0, page.keep);
+  const rows = fetched.slice(0, filters.limit);
   const first = rows[0];
   if (first) return { rows, total: first.total };
   if (filters.offset === 0) return { rows, total: 0 };

@@ -36,7 +36,7 @@ export async function listEvents(db: Queryable, filters: EventFilters): Promise<
   const text = `
     WITH page AS (
       SELECT ${PRESENTED_EVENT_COLUMNS}${counts} FROM events e WHERE ${where}
-       ORDER BY ${orderBy(filters, 'e', 'starts_at')} ${page.sql}
+       ORDER BY ${orderBy(filters, 'e', 'starts_at')} ${page}
     )
     SELECT t.total, p.*
       FROM (${totalOf(filters, where, params)}) t
@@ -44,7 +44,7 @@ export async function listEvents(db: Queryable, filters: EventFilters): Promise<
      ORDER BY ${orderBy(filters, 'p', '"startsAt"')}`;
   const { rows } = await db.query<ListedRow>(namedStatement(text, params.values));
   const total = rows[0]?.total ?? 0;
-  const listed = rows.filter((row) => row.id !== null).slice(0, page.keep);
+  const listed = rows.filter((row) => row.id !== null).slice(0, filters.limit);
   return { rows: listed.map(({ total: _total, ...row }) => row), total };
 }
 
