@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { defineEvent, defineStream } from '@app/contracts';
 import type pg from 'pg';
-import { Bus, OutboxRelay, recordEvent, withTransaction } from '../src/index.js';
+import { Bus, createPool, OutboxRelay, recordEvent, withTransaction } from '../src/index.js';
 import { OwnNatsServer } from '../src/testing/index.js';
 import { eventually, kitSchema, silentLog } from './support/kit-env.js';
 
@@ -139,6 +139,28 @@ describe('outbox relay', () => {
     await second.stop();
     for (const id of ids) expect(messages.filter((m) => m.id === id)).toHaveLength(1);
     for (const id of ids) expect(published.get(id)).toBe(1);
+  });
+
+  it('when a relay publishes batch after batch, then its connection parses and plans the claim once, not per batch', async () => {
+    // One connection, so the session the relay ran on is the one read: prepared statements are a session's own.
+    const single = createPool(inject('databaseUrl'), { max: 1, log: silentLog, schema: schema.schema });
+    const own = new OutboxRelay({ pool: single, bus, stream: STREAM, pollMs: 60_000 });
+    try {
+      for (let i = 0; i < 8; i += 1) {
+        await withTransaction(pool, (tx) => recordEvent(tx, thingCreated, { name: `planned-${i}` }, { organizationId: randomUUID() }));
+        await own.publishBatch();
+      }
+      const { rows } = await single.query<{ generic: number; custom: number }>(
+        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+          WHERE statement LIKE 'UPDATE outbox SET published_at = now()%'`,
+      );
+      // An unnamed statement is parsed and planned on every call and never shows here.
+      expect(rows).toHaveLength(1);
+      expect((rows[0]?.generic ?? 0) + (rows[0]?.custom ?? 0)).toBe(8);
+      expect(rows[0]?.generic).toBeGreaterThanOrEqual(1);
+    } finally {
+      await single.end();
+    }
   });
 
   it("when an event is recorded, then its envelope carries the contract's schema_version, in the outbox and in the stream", async () => {

@@ -1,6 +1,7 @@
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { StreamContract } from '@app/contracts';
 import type pg from 'pg';
+import { namedStatement } from '../db/statements.js';
 import { withTransaction } from '../db/transaction.js';
 import { ArrivalQueue } from './arrival-queue.js';
 import type { Bus } from './bus.js';
@@ -139,9 +140,11 @@ async function processBatch(p: Processing, received: JsMsg[]): Promise<void> {
   try {
     await withTransaction(p.options.pool, async (tx) => {
       const { rows: fresh } = await tx.query<{ event_id: string }>(
-        `INSERT INTO inbox (consumer, event_id) SELECT $1, id FROM unnest($2::uuid[]) AS id
-         ON CONFLICT DO NOTHING RETURNING event_id::text`,
-        [p.options.durable, events.map((event) => event.id)],
+        namedStatement(
+          `INSERT INTO inbox (consumer, event_id) SELECT $1, id FROM unnest($2::uuid[]) AS id
+           ON CONFLICT DO NOTHING RETURNING event_id::text`,
+          [p.options.durable, events.map((event) => event.id)],
+        ),
       );
       // An id twice in one batch (a redelivery) is applied once; uuids come back in lower case.
       const unseen = new Set(fresh.map((row) => row.event_id));
@@ -201,10 +204,12 @@ async function processMessage(p: Processing, msg: JsMsg): Promise<void> {
   try {
     await event.traced(() =>
       withTransaction(p.options.pool, async (tx) => {
-        const { rowCount } = await tx.query('INSERT INTO inbox (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING', [
-          p.options.durable,
-          event.id,
-        ]);
+        const { rowCount } = await tx.query(
+          namedStatement('INSERT INTO inbox (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING', [
+            p.options.durable,
+            event.id,
+          ]),
+        );
         if (rowCount === 1) await event.apply(tx);
       }),
     );

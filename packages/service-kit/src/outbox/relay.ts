@@ -1,5 +1,6 @@
 import type { StreamContract } from '@app/contracts';
 import type pg from 'pg';
+import { namedStatement } from '../db/statements.js';
 import { withTransaction } from '../db/transaction.js';
 import type { Bus } from '../nats/bus.js';
 import { PollingLoop } from '../runtime/polling-loop.js';
@@ -76,10 +77,12 @@ export class OutboxRelay {
     const { pool, bus } = this.options;
     return withTransaction(pool, async (tx) => {
       const { rows: claimed } = await tx.query<PendingRow & { seq: string }>(
-        `UPDATE outbox SET published_at = now() WHERE id IN (
-           SELECT id FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING id::text AS id, seq::text AS seq, subject, payload, traceparent, tracestate`,
-        [this.options.batchSize ?? 100],
+        namedStatement(
+          `UPDATE outbox SET published_at = now() WHERE id IN (
+             SELECT id FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+           RETURNING id::text AS id, seq::text AS seq, subject, payload, traceparent, tracestate`,
+          [this.options.batchSize ?? 100],
+        ),
       );
       // RETURNING keeps no order: the stream must get the outbox's.
       const rows = claimed.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
