@@ -106,8 +106,8 @@ export interface ClaimedDelivery {
  * index probe each), and per endpoint only its unexpired leases and its oldest `perEndpoint` due ones are read
  * (migrations 0002 and 0003). Planned on every call, unlike the statements around it (see `namedStatement`): as a
  * named statement it kept the generic plan made while the table was nearly empty, which joins the picked ids by a
- * sequential scan, and a backlog of 30,000 deliveries to 5 endpoints drained at 730–780 a second (9 ms per claim)
- * instead of 2,100–3,100 (bench/scenarios/webhooks.mjs).
+ * sequential scan, and a backlog of 25,000–30,000 deliveries to 5 endpoints drained at 730–1,450 a second (up to 9 ms
+ * a claim) instead of 2,100–3,100 (bench/scenarios/webhooks.mjs).
  */
 export async function claimDueDeliveries(db: Queryable, limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery>(
