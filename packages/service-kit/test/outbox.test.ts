@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { defineEvent, defineStream } from '@app/contracts';
 import type pg from 'pg';
 import { Bus, createPool, OutboxRelay, recordEvent, withTransaction } from '../src/index.js';
-import { OwnNatsServer } from '../src/testing/index.js';
+import { OwnNatsServer, preparedPlans } from '../src/testing/index.js';
 import { eventually, kitSchema, silentLog } from './support/kit-env.js';
 
 const thingCreated = defineEvent('kit.thing.created', z.object({ name: z.string() }));
@@ -150,11 +150,7 @@ describe('outbox relay', () => {
         await withTransaction(pool, (tx) => recordEvent(tx, thingCreated, { name: `planned-${i}` }, { organizationId: randomUUID() }));
         await own.publishBatch();
       }
-      const { rows } = await single.query<{ generic: number; custom: number }>(
-        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
-          WHERE statement LIKE 'UPDATE outbox SET published_at = now()%'`,
-      );
-      // An unnamed statement is parsed and planned on every call and never shows here.
+      const rows = await preparedPlans(single, 'UPDATE outbox SET published_at = now()%');
       expect(rows).toHaveLength(1);
       expect((rows[0]?.generic ?? 0) + (rows[0]?.custom ?? 0)).toBe(8);
       expect(rows[0]?.generic).toBeGreaterThanOrEqual(1);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeTables, FileDatabase, startTestService } from '@app/service-kit/testing';
+import { analyzeTables, FileDatabase, preparedPlans, startTestService } from '@app/service-kit/testing';
 import { configSchema } from '../src/config.js';
 import { service } from '../src/service.js';
 import { client, list, type Client, type Running } from './support.js';
@@ -37,14 +37,6 @@ describe('GET /api/v1/events plan', () => {
     await database.drop();
   });
 
-  const planCounts = async () => {
-    const { rows } = await running.infra.pool.query<{ generic: number; custom: number }>(
-      `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
-        WHERE statement LIKE '%WITH page AS%FROM events e%'`,
-    );
-    return rows;
-  };
-
   it('when the first page is listed again and again, then Postgres keeps one generic plan and stops planning', async () => {
     for (let call = 0; call < 12; call += 1) {
       const reply = await api.get('/api/v1/events?limit=50&include_counts=true');
@@ -53,7 +45,7 @@ describe('GET /api/v1/events plan', () => {
       expect(reply.body.meta).toEqual({ total: EVENTS, limit: 50, offset: 0, hasMore: true });
     }
     // Postgres plans the first five calls for their values, then compares; the old statement stayed at 12 custom plans.
-    const statements = await planCounts();
+    const statements = await preparedPlans(running.infra.pool, '%WITH page AS%FROM events e%');
     expect(statements).toHaveLength(1);
     const [counts] = statements;
     expect(counts?.generic).toBeGreaterThanOrEqual(6);

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingCreatedEvent } from '@app/contracts';
+import { preparedPlans, type PreparedPlans } from '@app/service-kit/testing';
 import { Receiver } from './support/receiver.js';
 import { bookingState, client, data, POLL, publishEvent, startWebhooks, type Running } from './support/webhooks.js';
 
 /**
- * Each delivered event runs the consumer's inbox insert and the fan-out: named statements, parsed once per connection
- * (with the outbox relay's, Postgres' CPU per delivered booking at 200 a second went 3.1 → 2.8 ms). One connection, so
- * the session the work ran on is the one read: prepared statements are a session's own, and an unnamed one never
- * shows there. The claim and the success recording stay unnamed (`namedStatement` says why).
+ * Each delivered event runs the consumer's inbox insert and the fan-out, each failed attempt its record: named
+ * statements, parsed once per connection (with the outbox relay's, Postgres' CPU per delivered booking at 200 a second
+ * went 3.1 → 2.8 ms). One connection, so the session the work ran on is the one read (`preparedPlans`). The claim and
+ * the success recording stay unnamed (`namedStatement` says why).
  */
 describe('statements of the delivery path', () => {
   const EVENTS = 8;
@@ -22,22 +23,18 @@ describe('statements of the delivery path', () => {
     await receiver.close();
   });
 
-  const prepared = async (start: string) => {
-    const { rows } = await running.infra.pool.query<{ generic: number; custom: number }>(
-      'SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE $1',
-      [`${start}%`],
-    );
-    return rows;
-  };
+  const prepared = (start: string) => preparedPlans(running.infra.pool, `${start}%`);
+  const plans = (rows: PreparedPlans[]) => rows.reduce((sum, row) => sum + row.generic + row.custom, 0);
 
-  it('when events are delivered one after another, then the inbox and fan-out statements are prepared once and reused', async () => {
+  it('when events are delivered one after another, then the inbox, fan-out and attempt statements are prepared once and reused', async () => {
     const api = client(running);
     const created = await api.post('/api/v1/webhook-endpoints', { url: receiver.url });
     expect(created.status).toBe(201);
+    receiver.answer([500]); // the first attempt fails: its record is the attempt statement's
     for (let event = 0; event < EVENTS; event += 1) {
       // One at a time: each event is applied on its own (the inbox's one-row statement) and delivered before the next.
       const id = await publishEvent(running, bookingCreatedEvent, bookingState(), api.organizationId);
-      await expect.poll(() => receiver.of(id).length, POLL).toBe(1);
+      await expect.poll(() => receiver.of(id).length, POLL).toBe(event === 0 ? 2 : 1);
     }
     await expect
       .poll(
@@ -46,7 +43,6 @@ describe('statements of the delivery path', () => {
       )
       .toMatchObject({ total: EVENTS });
 
-    const plans = (rows: { generic: number; custom: number }[]) => rows.reduce((sum, row) => sum + row.generic + row.custom, 0);
     const fanOut = await prepared('INSERT INTO webhook_deliveries');
     expect(fanOut).toHaveLength(1);
     expect(plans(fanOut)).toBe(EVENTS);
@@ -55,5 +51,8 @@ describe('statements of the delivery path', () => {
     const inbox = await prepared('INSERT INTO inbox (consumer, event_id) VALUES');
     expect(inbox).toHaveLength(1);
     expect(plans(inbox)).toBe(EVENTS);
+    const attempt = await prepared('UPDATE webhook_deliveries%SET attempts = attempts + 1');
+    expect(attempt).toHaveLength(1);
+    expect(plans(attempt)).toBe(1);
   });
 });

@@ -9,6 +9,7 @@ export { PortForwarder } from '@app/testkit';
 export { startTestService, organizationClient, organizationHeaders, type InjectedReply } from './service-harness.js';
 export { FileDatabase } from './file-database.js';
 export { analyzeTables } from './analyze.js';
+export { preparedPlans, type PreparedPlans } from './prepared-statements.js';
 export { neighbourBus, publishDomainEvent } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion, type AssertionOptions } from './caller-assertion.js';
 export { generateCallerAssertionKeys, type CallerAssertionKeys } from './caller-assertion-keys.js';
