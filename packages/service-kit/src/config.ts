@@ -71,6 +71,11 @@ export const baseConfigFields = z.object({
    * (the gateway's replica probes) stop sending it new requests before the listener closes.
    */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /**
+   * At start, how long the service keeps retrying Postgres and NATS while they do not answer yet (refused, name not
+   * resolved, timed out), before it exits with the error: services start in any order beside their servers.
+   */
+  STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
   /** The whole request (headers and body) must arrive within this, else 408 and the connection is closed. */
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** The request headers must arrive within this (at most HTTP_REQUEST_TIMEOUT_MS). */

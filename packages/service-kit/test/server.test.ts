@@ -3,17 +3,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   baseConfigSchema,
   buildService,
   createLogger,
+  isTransientError,
   loadConfig,
   startService,
   type RunningService,
   type ServiceDefinition,
 } from '../src/index.js';
-import { testEnv, trickleRequest } from '../src/testing/index.js';
+import { PortForwarder, testEnv, trickleRequest } from '../src/testing/index.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
 
@@ -87,6 +88,67 @@ describe('a service’s HTTP server', () => {
       expect(await onMetrics.text()).toMatch(/process_cpu_seconds_total/);
       expect((await fetch(`${service.metricsUrl}/api/v1/ping/kit-server`)).status).toBe(404); // nothing else there
     });
+  });
+});
+
+describe('a service starting before Postgres and NATS answer', () => {
+  const forwarders: PortForwarder[] = [];
+  afterEach(async () => {
+    for (const forwarder of forwarders.splice(0)) await forwarder.close();
+  });
+  /** An address of the run's server (`url`) that closes every connection until `arrive()` forwards them there. */
+  const notYetThere = async (url: string) => {
+    const forwarder = await PortForwarder.open();
+    forwarders.push(forwarder);
+    const target = new URL(url);
+    const address = new URL(url);
+    address.host = `127.0.0.1:${forwarder.port}`;
+    return { url: address.toString(), arrive: () => forwarder.pointAt(target.hostname, Number(target.port)) };
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('when Postgres answers after 1 s and NATS after 2 s, then the service waits for both and starts ready', async () => {
+    const postgres = await notYetThere(inject('databaseUrl'));
+    const nats = await notYetThere(inject('natsUrl'));
+    const starting = startKitService({ DATABASE_URL: postgres.url, NATS_URL: nats.url, STARTUP_WAIT_MS: '30000' });
+    const outcome = starting.then(
+      () => 'started',
+      (error: unknown) => `failed: ${(error as Error).message}`,
+    );
+    await sleep(1000);
+    postgres.arrive();
+    await sleep(1000);
+    // Still waiting for NATS (without the wait it would have failed on the first refusal).
+    expect(await Promise.race([outcome, sleep(0).then(() => 'waiting')])).toBe('waiting');
+    nats.arrive();
+    expect(await outcome).toBe('started');
+    const service = await starting;
+    try {
+      expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('when NATS never answers, then the start fails with its error once STARTUP_WAIT_MS has passed, not before', async () => {
+    const nats = await notYetThere(inject('natsUrl'));
+    const started = Date.now();
+    const error = await startKitService({ NATS_URL: nats.url, STARTUP_WAIT_MS: '1500' }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(isTransientError(error)).toBe(true); // NATS' own error, not one of the wait's
+  });
+
+  it('when Postgres refuses the role, then the start fails at once: waiting would not change it', async () => {
+    const unknownRole = new URL(inject('databaseUrl'));
+    unknownRole.username = 'no_such_role_at_all';
+    const started = Date.now();
+    await expect(startKitService({ DATABASE_URL: unknownRole.toString(), STARTUP_WAIT_MS: '60000' })).rejects.toThrow(
+      /no_such_role_at_all/,
+    );
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
 

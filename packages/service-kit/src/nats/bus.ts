@@ -83,7 +83,12 @@ export class Bus {
         else if (status.type === 'error') options.log.error({ err: status.error }, 'NATS refused an operation');
       }
     })();
-    return new Bus(nc, jetstream(nc), await jetstreamManager(nc), options);
+    // Connected, but JetStream did not answer: close, so a starting service that tries again leaves nothing behind.
+    const manager = await jetstreamManager(nc).catch(async (error: unknown) => {
+      await nc.close();
+      throw error;
+    });
+    return new Bus(nc, jetstream(nc), manager, options);
   }
 
   get log(): FastifyBaseLogger {

@@ -6,6 +6,7 @@ import { createPool } from '../db/pool.js';
 import type { ReadinessCheck } from '../http/health.js';
 import { AsyncPathMetrics } from '../metrics/async-path-metrics.js';
 import { Bus } from '../nats/bus.js';
+import { untilReachable } from './startup-wait.js';
 
 /** The connections a service opens at boot: its database pool and its NATS bus. */
 export interface Infrastructure<C extends BaseConfig = BaseConfig> {
@@ -36,17 +37,19 @@ export async function openInfrastructure<C extends BaseConfig>(
     acquireTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
     namedStatements: config.DATABASE_NAMED_STATEMENTS,
   });
-  const bus = await Bus.connect({
-    url: config.NATS_URL,
-    prefix: config.NATS_PREFIX,
-    service,
-    credentials,
-    topology: topologyOf(service),
-    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
-    streamLimits: streamLimitsOf(config),
-    metrics,
-    log,
-  }).catch(async (error: unknown) => {
+  const connectBus = () =>
+    Bus.connect({
+      url: config.NATS_URL,
+      prefix: config.NATS_PREFIX,
+      service,
+      credentials,
+      topology: topologyOf(service),
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      streamLimits: streamLimitsOf(config),
+      metrics,
+      log,
+    });
+  const bus = await untilReachable('NATS', connectBus, { waitMs: config.STARTUP_WAIT_MS, log }).catch(async (error: unknown) => {
     await pool.end();
     throw error;
   });

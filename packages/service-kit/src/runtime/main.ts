@@ -40,10 +40,10 @@ function describeStartFailure(error: unknown, config: BaseConfig): string {
   const text = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string } | null)?.code;
   if (code === 'ECONNREFUSED' && /5432|postgres/i.test(`${text} ${config.DATABASE_URL}`) && !/4222/.test(text)) {
-    return `PostgreSQL is not reachable at ${redact(config.DATABASE_URL)}. Start it (the local service, or: npm run compose:secrets && docker compose -f docker-compose.yml -f ops/compose/publish-infra.yml up -d postgres).`;
+    return `PostgreSQL is not reachable at ${redact(config.DATABASE_URL)} (${text}). Start it (the local service, or: npm run compose:secrets && docker compose -f docker-compose.yml -f ops/compose/publish-infra.yml up -d postgres).`;
   }
   if (/CONNECTION_REFUSED|ECONNREFUSED|nats/i.test(`${code ?? ''} ${text}`)) {
-    return `NATS is not reachable at ${config.NATS_URL}. Start it with JetStream (docker compose up -d nats, or nats-server -js).`;
+    return `NATS is not reachable at ${config.NATS_URL} (${text}). Start it with JetStream (docker compose up -d nats, or nats-server -js).`;
   }
   return text;
 }

@@ -1,5 +1,6 @@
 import { baseConfigFields, loadConfigOrExit } from '../config.js';
 import { migrate, migrationOptionsOf } from '../db/migrate.js';
+import { untilReachable } from './startup-wait.js';
 
 /** The variables the migration step reads: the database ones only, so a migration Job needs no service secrets. */
 const migrationConfigSchema = baseConfigFields.pick({
@@ -10,6 +11,7 @@ const migrationConfigSchema = baseConfigFields.pick({
   DATABASE_STATEMENT_TIMEOUT_MS: true,
   DATABASE_LOCK_TIMEOUT_MS: true,
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: true,
+  STARTUP_WAIT_MS: true,
 });
 
 /**
@@ -18,5 +20,9 @@ const migrationConfigSchema = baseConfigFields.pick({
  */
 export async function runMigrationStep(service: { name: string; schema: string; dir: string }): Promise<void> {
   const config = loadConfigOrExit(migrationConfigSchema, service.name);
-  await migrate(migrationOptionsOf(config, service, (message) => console.log(`[${service.name}] ${message}`)));
+  const log = (message: string) => console.log(`[${service.name}] ${message}`);
+  await untilReachable('PostgreSQL', () => migrate(migrationOptionsOf(config, service, log)), {
+    waitMs: config.STARTUP_WAIT_MS,
+    log: { warn: (details, message) => console.warn(`[${service.name}] ${message}: ${String((details as { err?: unknown }).err)}`) },
+  });
 }
