@@ -82,6 +82,20 @@ export class ComposeProject {
     });
   }
 
+  /**
+   * What went wrong, for a failed start: each container's state and health (`ps -a`: compose names an unhealthy
+   * dependency only by its container id), then the last lines of every log.
+   */
+  diagnostics(): string {
+    let states: string;
+    try {
+      states = this.run(['ps', '-a'], 60_000);
+    } catch (error) {
+      states = (error as Error).message;
+    }
+    return `${states}\n${this.logs()}`;
+  }
+
   logs(service?: string): string {
     try {
       return this.run(['logs', '--no-color', '--tail', '60', ...(service ? [service] : [])], 60_000);

@@ -96,7 +96,7 @@ describe('the whole system from docker-compose.yml', () => {
       // The gateway's readiness says nothing of the services behind it: each must hold its own connections first.
       await eventually(async () => (compose.ready(SERVICES) ? true : undefined), 180_000);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n${compose.logs()}`, { cause: error });
+      throw new Error(`${(error as Error).message}\n${compose.diagnostics()}`, { cause: error });
     }
   }, 40 * 60_000);
 
