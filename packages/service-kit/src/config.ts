@@ -72,8 +72,9 @@ export const baseConfigFields = z.object({
    */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /**
-   * At start, how long the service keeps retrying Postgres and NATS while they do not answer yet (refused, name not
-   * resolved, timed out), before it exits with the error: services start in any order beside their servers.
+   * At start, how long the service keeps retrying NATS while it does not answer yet (refused, name not resolved, timed
+   * out), before it exits with the error: services start in any order beside their servers. (Postgres' first
+   * connection is retried by the migration check, for up to 2 minutes.)
    */
   STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
   /** The whole request (headers and body) must arrive within this, else 408 and the connection is closed. */
@@ -202,9 +203,9 @@ export function secretRequired(name: string): string {
 export class ConfigError extends Error {}
 
 /** `loadConfig` for a process's entry point: a bad configuration is printed with the process's name, then exit 1. */
-export function loadConfigOrExit<S extends z.ZodType>(schema: S, processName: string): z.infer<S> {
+export function loadConfigOrExit<S extends z.ZodType>(schema: S, processName: string, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   try {
-    return loadConfig(schema);
+    return loadConfig(schema, env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`[${processName}] ${error.message}`);

@@ -8,8 +8,10 @@ import {
   baseConfigSchema,
   buildService,
   createLogger,
+  createPool,
   isTransientError,
   loadConfig,
+  runMigrationStep,
   startService,
   type RunningService,
   type ServiceDefinition,
@@ -139,6 +141,28 @@ describe('a service starting before Postgres and NATS answer', () => {
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(isTransientError(error)).toBe(true); // NATS' own error, not one of the wait's
+  });
+
+  it('when the migration step starts before Postgres answers, then it waits and migrates the schema', async () => {
+    const postgres = await notYetThere(inject('databaseUrl'));
+    const schema = `kit_${randomBytes(4).toString('hex')}`;
+    const migrating = runMigrationStep(
+      { name: 'kit-migrate', schema, dir: mkdtempSync(join(tmpdir(), 'no-migrations-')) },
+      testEnv({ DATABASE_URL: postgres.url, STARTUP_WAIT_MS: '30000' }),
+    );
+    await sleep(1000);
+    postgres.arrive();
+    await migrating;
+    const pool = createPool(inject('databaseUrl'), { max: 1, log: createLogger({ LOG_LEVEL: 'silent' }, 'kit-migrate'), schema });
+    try {
+      const { rows } = await pool.query(
+        "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'outbox'",
+        [schema],
+      );
+      expect(rows).toEqual([{ name: 'outbox' }]); // the kit's own migration, applied once Postgres answered
+    } finally {
+      await pool.end();
+    }
   });
 
   it('when Postgres refuses the role, then the start fails at once: waiting would not change it', async () => {

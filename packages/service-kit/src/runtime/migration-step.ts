@@ -1,6 +1,5 @@
 import { baseConfigFields, loadConfigOrExit } from '../config.js';
 import { migrate, migrationOptionsOf } from '../db/migrate.js';
-import { untilReachable } from './startup-wait.js';
 
 /** The variables the migration step reads: the database ones only, so a migration Job needs no service secrets. */
 const migrationConfigSchema = baseConfigFields.pick({
@@ -11,18 +10,16 @@ const migrationConfigSchema = baseConfigFields.pick({
   DATABASE_STATEMENT_TIMEOUT_MS: true,
   DATABASE_LOCK_TIMEOUT_MS: true,
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: true,
-  STARTUP_WAIT_MS: true,
 });
 
 /**
  * The body of every service's `migrate.ts` (`npm run migrate`, compose's `<service>-migrate`, the Kubernetes migrate
  * Job): applies the service's migrations as DATABASE_MIGRATION_URL's role and grants DATABASE_URL's role its schema.
  */
-export async function runMigrationStep(service: { name: string; schema: string; dir: string }): Promise<void> {
-  const config = loadConfigOrExit(migrationConfigSchema, service.name);
-  const log = (message: string) => console.log(`[${service.name}] ${message}`);
-  await untilReachable('PostgreSQL', () => migrate(migrationOptionsOf(config, service, log)), {
-    waitMs: config.STARTUP_WAIT_MS,
-    log: { warn: (details, message) => console.warn(`[${service.name}] ${message}: ${String((details as { err?: unknown }).err)}`) },
-  });
+export async function runMigrationStep(
+  service: { name: string; schema: string; dir: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const config = loadConfigOrExit(migrationConfigSchema, service.name, env);
+  await migrate(migrationOptionsOf(config, service, (message) => console.log(`[${service.name}] ${message}`)));
 }

@@ -9,7 +9,6 @@ import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
 import { RetentionSweeper, retentionOf } from '../outbox/retention-sweeper.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { createLogger } from './logger.js';
-import { untilReachable } from './startup-wait.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 
@@ -55,8 +54,8 @@ export async function startService<C extends BaseConfig>(
   options: { listen?: boolean } = {},
 ): Promise<RunningService<C>> {
   const log = createLogger(config, definition.name);
-  const migrations = migrationOptionsOf(config, { schema: definition.schema, dir: definition.migrationsDir });
-  await untilReachable('PostgreSQL', () => migrate(migrations), { waitMs: config.STARTUP_WAIT_MS, log });
+  // Waits for a Postgres that does not answer yet by itself (the migration's connection is retried), NATS below.
+  await migrate(migrationOptionsOf(config, { schema: definition.schema, dir: definition.migrationsDir }));
   const infra = await openInfrastructure(config, definition.name, definition.schema, log);
   const built = await definition.build(infra).catch(async (error: unknown) => {
     await infra.close(); // a client the service needs (the gateway's Redis) was not reachable: leave nothing open
