@@ -17,7 +17,7 @@ export interface Stack {
 }
 
 export const SERVICES: { name: string; offset: number; urlVar: string }[];
-/** `SERVICE_NODE_FLAGS` of `env` (unset or empty: `--single-threaded-gc`) as command-line arguments. */
+/** `SERVICE_NODE_FLAGS` of `env` (unset or empty: `--single-threaded-gc --no-allocation-site-pretenuring`) as command-line arguments. */
 export function serviceNodeFlags(env?: NodeJS.ProcessEnv): string[];
 export function formatLogLine(line: string): string;
 export function isReachable(host: string, port: number, ms?: number): Promise<boolean>;

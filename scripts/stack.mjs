@@ -25,10 +25,13 @@ export const SERVICES = [
 /**
  * V8 flags each service starts with, on its command line: NODE_OPTIONS refuses most V8 flags. One garbage-collection
  * thread per process: on a host whose few cores all its processes share, a collection's parallel and concurrent
- * helpers take the core the request path is waiting for (README, Steady load). `SERVICE_NODE_FLAGS` replaces them
- * (`--no-single-threaded-gc` for V8's default); the Dockerfile's CMD has the same default.
+ * helpers take the core the request path is waiting for. No allocation-site pretenuring: under load V8 took a
+ * request's objects for long-lived and allocated them in the old generation, where each dead one kept the young
+ * objects it points to alive through the next scavenges; the gateway then promoted about 10 MB per scavenge and each
+ * took ~20 ms (README, Benchmarks: No allocation-site pretenuring). `SERVICE_NODE_FLAGS` replaces both (unset or
+ * empty, these; `--no-single-threaded-gc` alone gives V8's own); the Dockerfile's CMD has the same default.
  */
-const DEFAULT_SERVICE_NODE_FLAGS = '--single-threaded-gc';
+const DEFAULT_SERVICE_NODE_FLAGS = '--single-threaded-gc --no-allocation-site-pretenuring';
 
 /** The flags of `env` (empty counts as unset, as for every other variable: README, Configuration) as arguments. */
 export function serviceNodeFlags(env = process.env) {

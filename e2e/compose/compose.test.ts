@@ -149,11 +149,16 @@ describe('the whole system from docker-compose.yml', () => {
     );
   });
 
-  it('when the services run in their containers, then each node process started with one garbage-collection thread', () => {
+  it('when the services run in their containers, then each node process started with one garbage-collection thread and no pretenuring', () => {
     for (const service of SERVICES) {
       // PID 1 is node itself: the image's CMD execs it from sh with SERVICE_NODE_FLAGS (unset here: the default).
       const argv = compose.run(['exec', '-T', service, 'cat', '/proc/1/cmdline']).split('\0').filter(Boolean);
-      expect(argv, service).toEqual(['node', '--single-threaded-gc', `services/${service}/dist/server.js`]);
+      expect(argv, service).toEqual([
+        'node',
+        '--single-threaded-gc',
+        '--no-allocation-site-pretenuring',
+        `services/${service}/dist/server.js`,
+      ]);
     }
   });
 

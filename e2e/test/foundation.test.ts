@@ -70,12 +70,12 @@ describe('the stack as npm start runs it', () => {
     }
   });
 
-  it('when the stack runs, then every process started with one garbage-collection thread, the flag on its command line', () => {
+  it('when the stack runs, then every process started with one garbage-collection thread and no pretenuring, the flags on its command line', () => {
     expect(stack.children.map((entry) => entry.name).sort()).toEqual([...SERVICES, 'gateway'].sort());
     for (const { name, child } of stack.children) {
       // What the kernel holds for the running process, not what was asked: node refuses a flag it does not know.
       const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(argv.slice(1, -1), name).toEqual(['--single-threaded-gc']);
+      expect(argv.slice(1, -1), name).toEqual(['--single-threaded-gc', '--no-allocation-site-pretenuring']);
       expect(argv.at(-1), name).toMatch(new RegExp(`services/${name}/dist/server\\.js$`));
     }
   });
