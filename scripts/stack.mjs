@@ -29,7 +29,8 @@ export const SERVICES = [
  * request's objects for long-lived and allocated them in the old generation, where each dead one kept the young
  * objects it points to alive through the next scavenges; the gateway then promoted about 10 MB per scavenge and each
  * took ~20 ms (README, Benchmarks: No allocation-site pretenuring). `SERVICE_NODE_FLAGS` replaces both (unset or
- * empty, these; `--no-single-threaded-gc` alone gives V8's own); the Dockerfile's CMD has the same default.
+ * empty, these): a process with cores of its own sets `--no-allocation-site-pretenuring` alone, which keeps the second
+ * and gives back V8's collector threads. The Dockerfile's CMD has the same default.
  */
 const DEFAULT_SERVICE_NODE_FLAGS = '--single-threaded-gc --no-allocation-site-pretenuring';
 
