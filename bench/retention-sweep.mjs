@@ -50,8 +50,8 @@ async function main() {
     // hour, the newest tenth not published yet. Payloads are event envelopes of about 400 bytes.
     let started = performance.now();
     await pool.query(
-      `INSERT INTO outbox (id, subject, payload, created_at, published_at)
-       SELECT gen_random_uuid(), 'bookings.booking.created',
+      `INSERT INTO outbox (id, subject, organization_id, payload, created_at, published_at)
+       SELECT gen_random_uuid(), 'bookings.booking.created', gen_random_uuid(),
               jsonb_build_object('id', gen_random_uuid(), 'type', 'bookings.booking.created', 'occurred_at', now(),
                 'organization_id', gen_random_uuid(), 'correlation_id', null,
                 'data', jsonb_build_object('id', gen_random_uuid(), 'schedule_id', gen_random_uuid(), 'status', 'CONFIRMED',

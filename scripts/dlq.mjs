@@ -1,5 +1,6 @@
-// `npm run dlq -- list|show|replay|discard`: the dead letters of the consuming services (events a consumer could not
-// apply: malformed, or its handler failed for a reason other than the database or NATS being away), on the NATS of
+// `npm run dlq -- list|show|replay|discard`: the dead letters of the services (events a consumer could not apply:
+// malformed, or its handler failed for a reason other than the database or NATS being away; and, as consumer `outbox`,
+// events a publishing service's relay set aside because the broker refused them), on the NATS of
 // NATS_URL under NATS_PREFIX, as NATS_USER (the `dlq` user of `npm run nats:config`) with NATS_PASSWORD or
 // NATS_PASSWORD_FILE; without a user, an unauthenticated connection (`npm start`'s NATS). See the README's
 // "Dead letters".
@@ -46,7 +47,7 @@ async function main(argv, env) {
   const [command, seqText] = positionals;
   if (!['list', 'show', 'replay', 'discard'].includes(command ?? '')) return usage();
   const k = await kit();
-  const services = k.SERVICE_NAMES.filter((name) => Object.keys(k.topologyOf(name)?.consumes ?? {}).length > 0);
+  const services = k.SERVICE_NAMES.filter((name) => k.hasDeadLetters(k.topologyOf(name)));
   const service = values.service ?? (services.length === 1 ? services[0] : undefined);
   const user = env.NATS_USER;
   const nc = await connect({

@@ -27,7 +27,13 @@ export { prismaAdapter } from './db/prisma.js';
 export { migrate, type MigrateOptions } from './db/migrate.js';
 export { runMigrationStep } from './runtime/migration-step.js';
 export { Bus, type BusOptions } from './nats/bus.js';
-export { DEAD_LETTER_ADMIN_USER, deadLetterAdminPermissions, natsPermissions, type NatsPermissions } from './nats/permissions.js';
+export {
+  DEAD_LETTER_ADMIN_USER,
+  deadLetterAdminPermissions,
+  hasDeadLetters,
+  natsPermissions,
+  type NatsPermissions,
+} from './nats/permissions.js';
 export { natsAuthorizationConfig, type NatsUser } from './nats/authorization-config.js';
 export type { RequestHandler } from './nats/endpoint.js';
 export { startConsumer, type ConsumerOptions, type RunningConsumer } from './nats/consumer.js';
@@ -37,7 +43,8 @@ export { DeadLetters, type DeadLetterFilter, type DeadLetterRecord, type DeadLet
 export { DeadLetterHeader, deadLetterStream, deadLetterSubject } from './nats/dead-letter-naming.js';
 export { isTransientError } from './transient-errors.js';
 export { eventHandler, type EventHandler } from './nats/event-handler.js';
-export { eventEnvelope, recordEvent, type EventContext } from './outbox/outbox.js';
+export { outboxInsertSql, outboxRow, recordEvent, type EventContext, type OutboxRow } from './outbox/outbox.js';
+export { registerBrokerLimit } from './outbox/broker-limit.js';
 export { activeTraceContext, type StoredTraceContext } from './telemetry/trace-context.js';
 export { OutboxRelay, type RelayOptions } from './outbox/relay.js';
 export { RetentionSweeper, retentionOf, type RetentionOptions, type SweepResult } from './outbox/retention-sweeper.js';

@@ -94,8 +94,8 @@ describe('retention sweeper', () => {
   /** Outbox rows: `published` hours ago (null: not yet), written `created` hours ago; returns their ids. */
   const outboxRows = async (count: number, created: number, published: number | null): Promise<string[]> => {
     const { rows } = await schema.pool.query<{ id: string }>(
-      `INSERT INTO outbox (id, subject, payload, created_at, published_at)
-       SELECT gen_random_uuid(), 'kit.thing.created', '{}', now() - make_interval(hours => $2),
+      `INSERT INTO outbox (id, subject, organization_id, payload, created_at, published_at)
+       SELECT gen_random_uuid(), 'kit.thing.created', gen_random_uuid(), '{}', now() - make_interval(hours => $2),
               CASE WHEN $3::int IS NULL THEN NULL ELSE now() - make_interval(hours => $3::int) END
          FROM generate_series(1, $1)
        RETURNING id::text AS id`,
@@ -174,8 +174,9 @@ describe('a started service', () => {
     });
     try {
       const { pool } = service.infra;
-      await pool.query(`INSERT INTO outbox (id, subject, payload, published_at) VALUES
-        (gen_random_uuid(), 'old', '{}', now() - interval '25 hours'), (gen_random_uuid(), 'pending', '{}', NULL)`);
+      await pool.query(`INSERT INTO outbox (id, subject, organization_id, payload, published_at) VALUES
+        (gen_random_uuid(), 'old', gen_random_uuid(), '{}', now() - interval '25 hours'),
+        (gen_random_uuid(), 'pending', gen_random_uuid(), '{}', NULL)`);
       await pool.query(`INSERT INTO inbox (consumer, event_id, processed_at) VALUES
         ('c', gen_random_uuid(), now() - interval '193 hours'), ('c', gen_random_uuid(), now() - interval '1 hour')`);
       const left = await eventually(async () => {

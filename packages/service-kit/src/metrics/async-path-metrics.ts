@@ -84,16 +84,18 @@ export class AsyncPathMetrics {
   /** Reports the service's outbox backlog (every service schema has the kit's outbox) and its pool's connections. */
   watchDatabase(pool: pg.Pool): void {
     const registers = [this.registry];
-    let backlog: Promise<{ pending: number; oldest: number }> | undefined;
-    // Both outbox gauges come from one query per scrape.
+    let backlog: Promise<{ pending: number; oldest: number; dead: number }> | undefined;
+    // The outbox gauges come from one query per scrape.
     const readBacklog = () =>
       (backlog ??= withinTimeout(
-        pool.query<{ pending: number; oldest: number }>(
-          `SELECT count(*)::int AS pending, COALESCE(extract(epoch FROM now() - min(created_at)), 0)::float8 AS oldest
+        pool.query<{ pending: number; oldest: number; dead: number }>(
+          `SELECT count(*) FILTER (WHERE dead_at IS NULL)::int AS pending,
+                  COALESCE(extract(epoch FROM now() - min(created_at) FILTER (WHERE dead_at IS NULL)), 0)::float8 AS oldest,
+                  count(*) FILTER (WHERE dead_at IS NOT NULL)::int AS dead
              FROM outbox WHERE published_at IS NULL`,
         ),
       )
-        .then(({ rows: [row] }) => row ?? { pending: 0, oldest: 0 })
+        .then(({ rows: [row] }) => row ?? { pending: 0, oldest: 0, dead: 0 })
         .finally(() => (backlog = undefined)));
     // The pool's gauges first: a scrape reads them before the outbox query takes a connection of its own.
     new Gauge({
@@ -128,6 +130,14 @@ export class AsyncPathMetrics {
       registers,
       async collect() {
         await readBacklog().then(({ oldest }) => this.set(oldest), ignore);
+      },
+    });
+    new Gauge({
+      name: 'outbox_dead_events',
+      help: 'Domain events set aside in the outbox: the broker refused them for good or again and again (see `npm run dlq`)',
+      registers,
+      async collect() {
+        await readBacklog().then(({ dead }) => this.set(dead), ignore);
       },
     });
   }

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { baseConfigFields, streamLimitsOf } from '../config.js';
 import { AppError } from '../errors.js';
 import type { AsyncPathMetrics, RequestOutcome } from '../metrics/async-path-metrics.js';
+import { registerBrokerLimit } from '../outbox/broker-limit.js';
 import { addEndpoint, type RequestHandler } from './endpoint.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
 import { inboxPrefix, prefixedName, prefixedSubject } from './naming.js';
@@ -90,6 +91,9 @@ export class Bus {
     });
     return new Bus(nc, jetstream(nc), manager, options);
   }
+
+  /** Lets the outbox refuse, at write time, an event larger than this connection's server takes (assertPublishable). */
+  private readonly forgetBrokerLimit = registerBrokerLimit(() => this.nc.info?.max_payload);
 
   get log(): FastifyBaseLogger {
     return this.options.log;
@@ -221,6 +225,7 @@ export class Bus {
   }
 
   async close(): Promise<void> {
+    this.forgetBrokerLimit();
     await this.micro?.then((service) => service.stop()).catch(() => undefined);
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }

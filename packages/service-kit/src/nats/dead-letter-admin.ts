@@ -1,6 +1,6 @@
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/nats-core';
 import type { JetStreamClient, JetStreamManager, StoredMsg } from '@nats-io/jetstream';
-import { DeadLetterHeader, deadLetterStream } from './dead-letter-naming.js';
+import { DeadLetterHeader, deadLetterStream, OUTBOX_DEAD_LETTERS } from './dead-letter-naming.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
 import { prefixedName, prefixedSubject } from './naming.js';
 
@@ -32,7 +32,7 @@ export interface DeadLetterFilter {
 }
 
 /**
- * The dead letters of the consuming services (`services`) under one NATS_PREFIX, for the `dlq` CLI: reads them by
+ * The dead letters of the services (`services`: those that consume or publish a stream) under one NATS_PREFIX, for the `dlq` CLI: reads them by
  * stream sequence (STREAM.MSG.GET, no consumer needed, so its NATS user needs no consumer rights), replays one to
  * its original subject and removes it (STREAM.MSG.DELETE).
  */
@@ -85,6 +85,7 @@ export class DeadLetters {
   async replay(letter: DeadLetterRecord): Promise<void> {
     if (!letter.subject.startsWith(prefixedSubject(this.prefix, '')))
       throw new Error(`dead letter ${letter.seq}'s subject ${letter.subject} is not under NATS_PREFIX ${this.prefix}`);
+    if (letter.consumer === OUTBOX_DEAD_LETTERS) return this.replayOutboxLetter(letter);
     const h = natsHeaders();
     for (const [key, values] of Object.entries(letter.headers))
       if (!key.startsWith('Dlq-')) for (const value of values) h.append(key, value);
@@ -96,13 +97,35 @@ export class DeadLetters {
     await this.discard(letter);
   }
 
+  /**
+   * An event its relay set aside was never published: it goes to every consumer, as the relay would have sent it
+   * (Nats-Msg-Id = the event id, so a copy that did reach the stream is dropped). One too large for the broker cannot
+   * be sent from here: it stays in its service's outbox row.
+   */
+  private async replayOutboxLetter(letter: DeadLetterRecord): Promise<void> {
+    const omitted = letter.headers[DeadLetterHeader.payloadOmitted]?.[0];
+    if (omitted !== undefined)
+      throw new Error(
+        `dead letter ${letter.seq} (event ${letter.eventId}) is ${omitted} bytes, more than the broker takes: it is kept in ` +
+          `${letter.service}'s outbox (dead_at set); raise the server's max_payload, then clear dead_at of that row to publish it`,
+      );
+    const h = natsHeaders();
+    for (const [key, values] of Object.entries(letter.headers))
+      if (!key.startsWith('Dlq-')) for (const value of values) h.append(key, value);
+    await this.js.publish(letter.subject, letter.data, {
+      headers: h,
+      msgID: letter.headers[DeadLetterHeader.msgId]?.[0] ?? letter.eventId,
+    });
+    await this.discard(letter);
+  }
+
   /** Removes the dead letter for good. */
   async discard(letter: Pick<DeadLetterSummary, 'service' | 'seq'>): Promise<void> {
     await this.jsm.streams.deleteMessage(this.streamOf(letter.service), letter.seq, false);
   }
 
   private streamOf(service: string): string {
-    if (!this.services.includes(service)) throw new Error(`${service} has no dead letters: it consumes no stream`);
+    if (!this.services.includes(service)) throw new Error(`${service} has no dead letters: it neither consumes nor publishes a stream`);
     return prefixedName(this.prefix, deadLetterStream(service).name);
   }
 }

@@ -18,6 +18,12 @@ export function deadLetterSubjectsOf(service: string, durable: string): string {
   return `dlq.${service}.${durable}.>`;
 }
 
+/**
+ * The consumer name of a producing service's own dead letters: outbox rows its relay set aside (the broker refused
+ * them for good, or again and again). Their replay goes to every consumer, since none ever received the event.
+ */
+export const OUTBOX_DEAD_LETTERS = 'outbox';
+
 /** The headers a dead letter carries besides the original event's own (`Dlq-Msg-Id` holds its Nats-Msg-Id). */
 export const DeadLetterHeader = {
   /** The event's subject on its stream, with the prefix: where `replay` publishes it again. */
@@ -35,6 +41,8 @@ export const DeadLetterHeader = {
   eventType: 'Dlq-Event-Type',
   /** The event's own Nats-Msg-Id, kept aside: as Nats-Msg-Id it would make the dead-letter stream drop lookalikes. */
   msgId: 'Dlq-Msg-Id',
+  /** On an outbox dead letter whose event is too large to carry: its size in bytes (the event stays in the outbox row). */
+  payloadOmitted: 'Dlq-Payload-Omitted',
   /** Set on a replayed event: consumers other than this durable ack it without applying it. */
   replayFor: 'Dlq-Replay-For',
 } as const;

@@ -1,7 +1,7 @@
 import { headers as natsHeaders } from '@nats-io/nats-core';
 import type { JsMsg } from '@nats-io/jetstream';
 import type { Bus } from './bus.js';
-import { DeadLetterHeader, deadLetterStream, deadLetterSubject } from './dead-letter-naming.js';
+import { DeadLetterHeader, deadLetterStream, deadLetterSubject, OUTBOX_DEAD_LETTERS } from './dead-letter-naming.js';
 
 /** A header value holds one line; an error's message is kept to this many characters (stacks go to the log). */
 const ERROR_MAX_LENGTH = 1000;
@@ -52,6 +52,48 @@ export async function sendToDeadLetters(bus: Bus, msg: JsMsg, cause: DeadLetterC
   await bus.js.publish(bus.subject(deadLetterSubject(bus.service, cause.durable, cause.type)), msg.data, {
     headers: h,
     msgID: `${cause.durable}:${info.streamSequence}`,
+  });
+}
+
+/** An outbox row the relay sets aside, and why. */
+export interface OutboxDeadLetter {
+  id: string;
+  seq: string;
+  subject: string;
+  payload: string;
+  attempts: number;
+  reason: 'too_large' | 'refused';
+  error: unknown;
+  /** The stream the event was for. */
+  stream: string;
+}
+
+/**
+ * Names an outbox row the relay set aside on the service's dead-letter stream, where `npm run dlq` lists and replays
+ * dead letters (`dlq.<service>.outbox.<event type>`). It carries the event when it fits the broker's `max_payload`;
+ * one too large to carry is named only (`Dlq-Payload-Omitted`: its size) and stays in the outbox row. Published with
+ * Nats-Msg-Id `outbox:<event id>`, so a crash before the row is marked dead names it once.
+ */
+export async function sendOutboxDeadLetter(bus: Bus, row: OutboxDeadLetter): Promise<void> {
+  const h = natsHeaders();
+  h.set(DeadLetterHeader.msgId, row.id);
+  h.set(DeadLetterHeader.subject, bus.subject(row.subject));
+  h.set(DeadLetterHeader.service, bus.service);
+  h.set(DeadLetterHeader.consumer, OUTBOX_DEAD_LETTERS);
+  h.set(DeadLetterHeader.stream, bus.streamName(row.stream));
+  h.set(DeadLetterHeader.streamSequence, '0');
+  h.set(DeadLetterHeader.deliveries, String(row.attempts));
+  h.set(DeadLetterHeader.reason, row.reason);
+  h.set(DeadLetterHeader.error, errorText(row.error));
+  h.set(DeadLetterHeader.failedAt, new Date().toISOString());
+  h.set(DeadLetterHeader.eventType, row.subject);
+  h.set(DeadLetterHeader.eventId, row.id);
+  const bytes = Buffer.from(row.payload);
+  const carried = row.reason === 'too_large' ? new Uint8Array() : bytes;
+  if (carried.length === 0) h.set(DeadLetterHeader.payloadOmitted, String(bytes.length));
+  await bus.js.publish(bus.subject(deadLetterSubject(bus.service, OUTBOX_DEAD_LETTERS, row.subject)), carried, {
+    headers: h,
+    msgID: `${OUTBOX_DEAD_LETTERS}:${row.id}`,
   });
 }
 

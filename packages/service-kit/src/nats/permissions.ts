@@ -1,5 +1,5 @@
 import type { ServiceTopology } from '@app/contracts';
-import { deadLetterStream, deadLetterSubjectsOf } from './dead-letter-naming.js';
+import { deadLetterStream, deadLetterSubjectsOf, OUTBOX_DEAD_LETTERS } from './dead-letter-naming.js';
 import { inboxPrefix, prefixedName, prefixedSubject } from './naming.js';
 
 /** One NATS user's rights, as nats-server's `permissions` block takes them. */
@@ -20,8 +20,9 @@ export interface NatsPermissions {
  *   `.<filter subject>` tail when it takes one event type; only servers before 2.9 would want the older
  *   `CONSUMER.DURABLE.CREATE`), `CONSUMER.INFO` (read before pulling), pulls (`CONSUMER.MSG.NEXT`) and acks
  *   (`$JS.ACK`) of that durable only; never the stream itself: a consumer waits for its publisher to create it;
- * - a consuming service's dead letters: `STREAM.INFO|CREATE|UPDATE` of its own dead-letter stream, and publishing
- *   on its durables' dead-letter subjects (`dlq.<service>.<durable>.>`) only;
+ * - its dead letters (a consuming service's durables', a publishing service's set-aside outbox rows):
+ *   `STREAM.INFO|CREATE|UPDATE` of its own dead-letter stream, and publishing on its durables' and its outbox's
+ *   dead-letter subjects (`dlq.<service>.<durable|outbox>.>`) only;
  * - requests it calls: publish; requests it serves: subscribe, with the micro protocol's discovery subjects of its
  *   own name (`nats micro`), and `allow_responses` instead of any right to publish on reply subjects.
  */
@@ -35,6 +36,7 @@ export function natsPermissions(service: string, topology: ServiceTopology, pref
     publish.push(
       ...topology.publishes.subjects.map(subject),
       ...['INFO', 'CREATE', 'UPDATE'].map((verb) => api(`STREAM.${verb}.${stream}`)),
+      subject(deadLetterSubjectsOf(service, OUTBOX_DEAD_LETTERS)),
     );
   }
   const consumers = Object.values(topology.consumes);
@@ -50,7 +52,7 @@ export function natsPermissions(service: string, topology: ServiceTopology, pref
       subject(deadLetterSubjectsOf(service, consumer.durable)),
     );
   }
-  if (consumers.length > 0) {
+  if (hasDeadLetters(topology)) {
     const deadLetters = prefixedName(prefix, deadLetterStream(service).name);
     publish.push(...['INFO', 'CREATE', 'UPDATE'].map((verb) => api(`STREAM.${verb}.${deadLetters}`)));
   }
@@ -66,17 +68,26 @@ export const DEAD_LETTER_ADMIN_USER = 'dlq';
 
 /**
  * The least the `dlq` CLI needs under `prefix`: read (`STREAM.INFO`, `STREAM.MSG.GET`) and remove
- * (`STREAM.MSG.DELETE`) messages of every consuming service's dead-letter stream, and publish a replayed event on the
- * subjects of the streams those services consume. No consumer rights and no stream creation: it reads by sequence.
+ * (`STREAM.MSG.DELETE`) messages of every service's dead-letter stream, and publish a replayed event on the
+ * subjects of the streams those services consume or (a set-aside outbox row) publish. No consumer rights and no
+ * stream creation: it reads by sequence.
  */
 export function deadLetterAdminPermissions(topologies: Readonly<Record<string, ServiceTopology>>, prefix: string): NatsPermissions {
   const publish = ['$JS.API.INFO'];
   for (const [service, topology] of Object.entries(topologies)) {
-    const consumers = Object.values(topology.consumes);
-    if (consumers.length === 0) continue;
+    if (!hasDeadLetters(topology)) continue;
     const stream = prefixedName(prefix, deadLetterStream(service).name);
     publish.push(...['INFO', 'MSG.GET', 'MSG.DELETE'].map((verb) => `$JS.API.STREAM.${verb}.${stream}`));
-    for (const consumer of consumers) publish.push(...consumer.stream.subjects.map((name) => prefixedSubject(prefix, name)));
+    const replayed = [
+      ...Object.values(topology.consumes).map((consumer) => consumer.stream),
+      ...(topology.publishes ? [topology.publishes] : []),
+    ];
+    for (const events of replayed) publish.push(...events.subjects.map((name) => prefixedSubject(prefix, name)));
   }
   return { publish: { allow: [...new Set(publish)] }, subscribe: { allow: [`${inboxPrefix(DEAD_LETTER_ADMIN_USER)}.>`] } };
+}
+
+/** Whether a service has a dead-letter stream: it consumes a stream (its durables') or publishes one (its outbox's). */
+export function hasDeadLetters(topology: ServiceTopology): boolean {
+  return topology.publishes !== null || Object.keys(topology.consumes).length > 0;
 }

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EventContract, EventEnvelope } from '@app/contracts';
 import type { z } from 'zod';
 import { queryableOf, type PrismaRaw, type Queryable } from '../db/sql.js';
-import { activeTraceContext } from '../telemetry/trace-context.js';
+import { SqlParams } from '../db/statements.js';
+import { activeTraceContext, type StoredTraceContext } from '../telemetry/trace-context.js';
+import { assertPublishable } from './broker-limit.js';
 
 export interface EventContext {
   organizationId: string;
@@ -29,13 +31,51 @@ export function eventEnvelope<Data extends z.ZodType>(
   };
 }
 
+/** A row of the kit's `outbox` table, as `recordEvent` writes it and a single-statement write inserts it itself. */
+export interface OutboxRow extends StoredTraceContext {
+  id: string;
+  subject: string;
+  organizationId: string;
+  /** The envelope's JSON, as stored and published. */
+  payload: string;
+}
+
+/**
+ * The outbox row of a new domain event, with the active trace context. Throws a 400 naming the heaviest field when
+ * the broker could never take the event (assertPublishable), so the change is refused before it commits.
+ */
+export function outboxRow<Data extends z.ZodType>(contract: EventContract<Data>, data: z.input<Data>, context: EventContext): OutboxRow {
+  return outboxEntry(contract, data, context).row;
+}
+
+function outboxEntry<Data extends z.ZodType>(
+  contract: EventContract<Data>,
+  data: z.input<Data>,
+  context: EventContext,
+): { row: OutboxRow; envelope: EventEnvelope<z.output<Data>> } {
+  const envelope = eventEnvelope(contract, data, context);
+  const payload = JSON.stringify(envelope);
+  assertPublishable(payload, envelope.data);
+  const row = { id: envelope.id, subject: contract.subject, organizationId: context.organizationId, payload, ...activeTraceContext() };
+  return { row, envelope };
+}
+
+/**
+ * `INSERT INTO outbox … SELECT … FROM <from>` of `row`, its values added to `params`: the one place the outbox's
+ * columns are listed, for a statement that writes its change and its event together (`from`: the CTE of the change,
+ * so the event exists exactly when the change does).
+ */
+export function outboxInsertSql(row: OutboxRow, params: SqlParams, from?: string): string {
+  const $ = (value: unknown) => params.add(value);
+  return `INSERT INTO outbox (id, subject, organization_id, payload, traceparent, tracestate)
+    SELECT ${$(row.id)}::uuid, ${$(row.subject)}, ${$(row.organizationId)}::uuid, ${$(row.payload)}::jsonb, ${$(row.traceparent)}, ${$(row.tracestate)}${from ? ` FROM ${from}` : ''}`;
+}
+
 /**
  * Records a domain event in the outbox. Call it with the transaction that makes the change,
  * so the event exists exactly when the change commits; the relay publishes it afterwards.
  * `tx` is a pg client inside `withTransaction` or a Prisma interactive transaction. The active trace context
  * is stored with it, so its publishing and handling join the trace of this write.
- * (A single-statement write can insert `eventEnvelope(...)` and `activeTraceContext()` into
- * `outbox (id, subject, payload, traceparent, tracestate)` itself.)
  */
 export async function recordEvent<Data extends z.ZodType>(
   tx: Queryable | PrismaRaw,
@@ -43,11 +83,8 @@ export async function recordEvent<Data extends z.ZodType>(
   data: z.input<Data>,
   context: EventContext,
 ): Promise<EventEnvelope<z.output<Data>>> {
-  const envelope = eventEnvelope(contract, data, context);
-  const trace = activeTraceContext();
-  await queryableOf(tx).query(
-    'INSERT INTO outbox (id, subject, payload, traceparent, tracestate) VALUES ($1::uuid, $2, $3::jsonb, $4, $5)',
-    [envelope.id, contract.subject, JSON.stringify(envelope), trace.traceparent, trace.tracestate],
-  );
+  const { row, envelope } = outboxEntry(contract, data, context);
+  const params = new SqlParams();
+  await queryableOf(tx).query(outboxInsertSql(row, params), params.values);
   return envelope;
 }

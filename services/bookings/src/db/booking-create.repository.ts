@@ -1,7 +1,14 @@
-import { completeReservationSql, namedStatement, SqlParams, type Queryable, type Reservation } from '@app/service-kit';
+import {
+  completeReservationSql,
+  namedStatement,
+  outboxInsertSql,
+  SqlParams,
+  type OutboxRow,
+  type Queryable,
+  type Reservation,
+} from '@app/service-kit';
 import type { Booking } from '../domain/booking.js';
 import { insertedColumns } from './booking-columns.js';
-import type { OutboxEvent } from './outbox-event.js';
 import { lockScheduleWrites } from './schedule-lock.js';
 
 /** The first response of the Idempotency-Key whose reservation the request holds, stored with the booking it created. */
@@ -21,9 +28,8 @@ export interface FirstResponse {
  * cannot leave a booking whose key a retry would take afresh), and a request whose reservation lapsed and was
  * taken over inserts nothing. Returns whether the booking was inserted.
  */
-export async function insertBookingStatement(db: Queryable, booking: Booking, event: OutboxEvent, first?: FirstResponse): Promise<boolean> {
+export async function insertBookingStatement(db: Queryable, booking: Booking, event: OutboxRow, first?: FirstResponse): Promise<boolean> {
   const params = new SqlParams();
-  const $ = (value: unknown) => params.add(value);
   const lock = lockScheduleWrites(booking.scheduleId, params);
   const keyed = first ? `, first_response AS (${completeReservationSql(first.reservation, first, params)})` : '';
   const columns = insertedColumns(booking, params);
@@ -31,8 +37,7 @@ export async function insertBookingStatement(db: Queryable, booking: Booking, ev
     INSERT INTO bookings (${columns.names})
     SELECT ${columns.values} FROM schedule_lock${first ? ' CROSS JOIN first_response' : ''}
     RETURNING id`;
-  const eventInsert = `INSERT INTO outbox (id, subject, payload, traceparent, tracestate)
-    SELECT ${$(event.id)}::uuid, ${$(event.subject)}, ${$(event.payload)}::jsonb, ${$(event.traceparent)}, ${$(event.tracestate)} FROM booking`;
+  const eventInsert = outboxInsertSql(event, params, 'booking');
   const text = `
     WITH schedule_lock AS (${lock})${keyed},
     booking AS (${bookingInsert}),

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { bookingCreatedEvent, type CreateBookingBody } from '@app/contracts';
-import { AppError, eventContextOf, isExclusionViolation, type Caller, type Reservation } from '@app/service-kit';
+import { AppError, eventContextOf, isExclusionViolation, outboxRow, type Caller, type Reservation } from '@app/service-kit';
 import { bookingState, newBooking, type Booking } from '../domain/booking.js';
 import { presentBooking } from '../routes/presenters.js';
 import { insertBookingStatement } from '../db/booking-create.repository.js';
 import { retryOnDeadlock } from '../db/deadlock-retry.js';
-import { outboxEvent } from '../db/outbox-event.js';
 import type { UseCaseContext } from './context.js';
 
 /** SLOT_TAKEN when `error` is the exclusion constraint's refusal of an overlapping booking, else `error` itself. */
@@ -39,7 +38,7 @@ export async function createBooking(
     { id: randomUUID(), organizationId: caller.organizationId, scheduleTimezone: schedule.timezone },
     ctx.now(),
   );
-  const event = outboxEvent(bookingCreatedEvent, { ...bookingState(booking), record: presentBooking(booking) }, eventContextOf(caller));
+  const event = outboxRow(bookingCreatedEvent, { ...bookingState(booking), record: presentBooking(booking) }, eventContextOf(caller));
   const first = reservation && { reservation, statusCode: 201, body: { data: presentBooking(booking) } };
   let inserted: boolean;
   try {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bookingCreatedEvent, createBookingBodySchema } from '@app/contracts';
-import { IdempotencyStore } from '@app/service-kit';
+import { IdempotencyStore, outboxRow } from '@app/service-kit';
 import type { RunningService } from '@app/service-kit/testing';
 import type { Config } from '../../src/config.js';
 import { insertBookingStatement } from '../../src/db/booking-create.repository.js';
-import { outboxEvent } from '../../src/db/outbox-event.js';
 import { bookingState, newBooking } from '../../src/domain/booking.js';
 import { startBookings } from '../support/suite.js';
 
@@ -28,7 +27,7 @@ describe('insertBookingStatement with an Idempotency-Key reservation', () => {
       attendee: { name: 'Ada', email: 'ada@example.com' },
     });
     const booking = newBooking(body, { id: randomUUID(), organizationId, scheduleTimezone: 'UTC' }, new Date());
-    const event = outboxEvent(bookingCreatedEvent, bookingState(booking), { organizationId });
+    const event = outboxRow(bookingCreatedEvent, bookingState(booking), { organizationId });
     const keyed = { scope: organizationId, key: `key-${randomUUID()}`, target: 'POST /api/v1/bookings', requestHash: 'h' };
     return { booking, event, keyed };
   }

@@ -98,7 +98,8 @@ export interface ClaimedDelivery {
 
 /**
  * Claims up to `limit` due deliveries of enabled endpoints, at most `perEndpoint` in flight per endpoint (counting
- * those other replicas hold). FOR UPDATE SKIP LOCKED lets replicas claim side by side without taking one row twice;
+ * those other replicas hold), organizations taking turns (each one's first due delivery before anyone's second), so no
+ * organization's backlog, however many endpoints it spreads over, delays another's deliveries. FOR UPDATE SKIP LOCKED lets replicas claim side by side without taking one row twice;
  * the lease keeps an attempt to one replica until it is recorded or the lease runs out (a crashed replica's
  * deliveries are then sent again, with the same webhook-id: at least once). The status and lease conditions are on
  * the locked rows themselves, so a row another replica claimed meanwhile is re-checked and left out.
@@ -118,8 +119,8 @@ export async function claimDueDeliveries(db: Queryable, limit: number, perEndpoi
                 WHERE d.status = 'pending' AND d.endpoint_id > w.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
          FROM waiting w
         WHERE w.endpoint_id IS NOT NULL
-     ), picked AS (
-       SELECT due.id
+     ), due_now AS (
+       SELECT due.id, due.next_attempt_at, e.organization_id
          FROM waiting w
          JOIN webhook_endpoints e ON e.id = w.endpoint_id AND e.enabled
          CROSS JOIN LATERAL (
@@ -135,7 +136,10 @@ export async function claimDueDeliveries(db: Queryable, limit: number, perEndpoi
             LIMIT greatest($2::int - busy.n, 0)
             FOR UPDATE OF d SKIP LOCKED
          ) due
-        ORDER BY due.next_attempt_at
+     ), picked AS (
+       -- Organizations take turns: each one's oldest due delivery first, so one with many endpoints cannot fill the claim.
+       SELECT id FROM due_now
+        ORDER BY row_number() OVER (PARTITION BY organization_id ORDER BY next_attempt_at), next_attempt_at
         LIMIT $1::int
      )
      UPDATE webhook_deliveries d
