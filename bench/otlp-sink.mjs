@@ -1,4 +1,4 @@
-// A stand-in collector for measuring what tracing costs (README, Tracing): accepts OTLP/HTTP trace exports on
+// A stand-in collector for measuring what tracing costs (docs/operations.md, Tracing): accepts OTLP/HTTP trace exports on
 // 127.0.0.1:<port> (default 4318, protobuf or JSON), answers 200 and only counts requests and bytes, printed every
 // 10 s and at Ctrl-C. Run it, then the bench with OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:<port>.
 import { createServer } from 'node:http';

@@ -36,7 +36,7 @@ async function main() {
   const machine = watchMachine();
   for (const monitor of machine.monitors)
     console.warn(
-      `note: ${describeDamon(monitor)}; its wake-ups take a core, which on a machine of few cores stalls the stack and shows in the steady p99s (README, Benchmarks)`,
+      `note: ${describeDamon(monitor)}; its wake-ups take a core, which on a machine of few cores stalls the stack and shows in the steady p99s (docs/benchmarks.md)`,
     );
   const target = process.env.BENCH_URL
     ? await existingTarget()

@@ -2,7 +2,7 @@
 // malformed, or its handler failed for a reason other than the database or NATS being away; and, as consumer `outbox`,
 // events a publishing service's relay set aside because the broker refused them), on the NATS of
 // NATS_URL under NATS_PREFIX, as NATS_USER (the `dlq` user of `npm run nats:config`) with NATS_PASSWORD or
-// NATS_PASSWORD_FILE; without a user, an unauthenticated connection (`npm start`'s NATS). See the README's
+// NATS_PASSWORD_FILE; without a user, an unauthenticated connection (`npm start`'s NATS). See docs/operations.md,
 // "Dead letters".
 //   list [--service S] [--consumer DURABLE] [--json]    seq, service/consumer, subject, event id, type, error, deliveries, time
 //   show <seq> [--service S]                            one, with its headers and payload (JSON)

@@ -1,6 +1,6 @@
 // `npm run nats:config -- --passwords DIR [--prefix PREFIX] [--out FILE]`: the nats-server configuration of the seven
 // services' NATS users (`authorization { users = [...] }`), each with the rights the topology in @app/contracts gives
-// it (see the README's "NATS users"). Passwords are read from DIR/nats_password_<service> (calendar-sync:
+// it (see docs/security.md, "NATS users"). Passwords are read from DIR/nats_password_<service> (calendar-sync:
 // nats_password_calendar_sync), the files compose mounts as secrets; a missing one is written with a random value.
 // It adds the user `dlq` of the dead-letter CLI (`npm run dlq`, password in DIR/nats_password_dlq), who may read,
 // remove and replay dead letters only. The configuration holds bcrypt hashes only, so it may be handed to whoever runs NATS.

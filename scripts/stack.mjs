@@ -28,13 +28,13 @@ export const SERVICES = [
  * helpers take the core the request path is waiting for. No allocation-site pretenuring: under load V8 took a
  * request's objects for long-lived and allocated them in the old generation, where each dead one kept the young
  * objects it points to alive through the next scavenges; the gateway then promoted about 10 MB per scavenge and each
- * took ~20 ms (README, Benchmarks: No allocation-site pretenuring). `SERVICE_NODE_FLAGS` replaces both (unset or
+ * took ~20 ms (docs/benchmarks.md: No allocation-site pretenuring). `SERVICE_NODE_FLAGS` replaces both (unset or
  * empty, these): a process with cores of its own sets `--no-allocation-site-pretenuring` alone, which keeps the second
  * and gives back V8's collector threads. The Dockerfile's CMD has the same default.
  */
 const DEFAULT_SERVICE_NODE_FLAGS = '--single-threaded-gc --no-allocation-site-pretenuring';
 
-/** The flags of `env` (empty counts as unset, as for every other variable: README, Configuration) as arguments. */
+/** The flags of `env` (empty counts as unset, as for every other variable: docs/configuration.md) as arguments. */
 export function serviceNodeFlags(env = process.env) {
   return (env.SERVICE_NODE_FLAGS || DEFAULT_SERVICE_NODE_FLAGS).split(/\s+/).filter(Boolean);
 }

@@ -3,7 +3,7 @@
 #   1. the e2e, fault and bookings suites with TEST_INFRA=containers: Postgres and NATS from containers, even where
 #      local servers run (one of each for the whole run; the NATS outage tests stop and start a NATS container);
 #   2. docker-compose.yml built and driven through the gateway (e2e/compose), then `down -v`;
-#   3. the test kit (packages/testkit): its containers, and its README example starting the whole system;
+#   3. the test kit (packages/testkit): its containers, and its docs/api.md example starting the whole system;
 #   4. the Kubernetes manifests run by `podman kube play` as one pod with the built images (podman only: Docker has
 #      no kube play, and that part says so instead of running).
 # Without a Docker engine, podman is set up (scripts/container-engine.sh); where the official base images cannot be

@@ -2,7 +2,7 @@
 // with a `pageout` scheme over all physical memory: a kdamond thread wakes every 500 ms, samples which memory was
 // touched, and pages out what has stayed cold for a minute (file pages: code and cached files, read back from disk the
 // next time they are needed). Its wake-ups take a core, which on two cores stalls a busy stack, and what it paged out
-// comes back as major faults; both show in the steady runs' p99 (README, Benchmarks, "Steady load"). The bench
+// comes back as major faults; both show in the steady runs' p99 (docs/benchmarks.md, "Steady load"). The bench
 // reads and reports; it only asks DAMON to refresh its scheme counters, and changes nothing.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@
 #   PGBOUNCER_UPSTREAM_HOST (postgres), PGBOUNCER_UPSTREAM_PORT (5432)
 #   PGBOUNCER_PORT (6432), PGBOUNCER_LISTEN_ADDR (0.0.0.0)
 #   PGBOUNCER_DEFAULT_POOL_SIZE (10)     server connections per role and database
-#   PGBOUNCER_MAX_DB_CONNECTIONS (60)    server connections per database, all roles together: the budget of README.md
+#   PGBOUNCER_MAX_DB_CONNECTIONS (60)    server connections per database, all roles together: the budget of docs/security.md
 #   PGBOUNCER_MAX_CLIENT_CONN (2000)     client connections (the services' pools, every replica)
 #   PGBOUNCER_CONFIG_DIR (/tmp/pgbouncer) where the generated files go (the image's root file system is read-only)
 set -euo pipefail
