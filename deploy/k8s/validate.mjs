@@ -31,8 +31,6 @@ export function validateKustomization(dir, renderer = findRenderer()) {
 
 function main(dirs) {
   const renderer = findRenderer();
-  if (renderer.name === 'subset' && !process.env.K8S_RENDERER)
-    console.warn('No kustomize v5 here (kustomize or kubectl): rendering with the subset renderer.');
   let failed = false;
   for (const dir of dirs) {
     const name = relative(process.cwd(), dir) || '.';

@@ -1,12 +1,17 @@
-// Renders a kustomization to objects with the real kustomize when this machine has it (a `kustomize` binary, or
-// `kubectl kustomize` with kustomize v5), and otherwise with the subset renderer of this folder, which a test keeps
-// identical to the real one wherever both run. K8S_RENDERER=kustomize|kubectl|subset forces one.
+// Renders a kustomization to objects with the real kustomize v5: `kubectl kustomize` (kubectl ≥ 1.27 embeds it), or a
+// standalone `kustomize` binary. K8S_RENDERER=kubectl|kustomize forces one. Where neither is there, rendering fails
+// with the command that installs kubectl.
 import { spawnSync } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
-import { renderSubset } from './kustomize-subset.mjs';
 
 /** @typedef {Record<string, any>} K8sObject a rendered object (its shape is what the schema check is for) */
 /** @typedef {{ name: string, render: (dir: string) => K8sObject[] }} Renderer */
+
+const INSTALL_HINT =
+  'No kustomize v5 on this machine: install kubectl ≥ 1.27 (it embeds kustomize v5) — ' +
+  "Debian/Ubuntu: see https://kubernetes.io/docs/tasks/tools/install-kubectl-linux/ (Debian's own kubernetes-client " +
+  'package embeds an older kustomize that lacks the `labels` and `replicas` fields used here); macOS: `brew install kubectl`; ' +
+  'Windows: `winget install Kubernetes.kubectl` — or a standalone kustomize v5 (`brew install kustomize`).';
 
 function run(command, args) {
   const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -42,38 +47,23 @@ function binaryRenderer(name, command, prefixArgs) {
   };
 }
 
-/** @type {Renderer} */
-const subset = { name: 'subset', render: (dir) => unfoldSecrets(renderSubset(dir)) };
-
 /** @type {Record<string, () => Renderer | null>} */
 const candidates = {
-  kustomize: () => (run('kustomize', ['version']).ok ? binaryRenderer('kustomize', 'kustomize', ['build']) : null),
   // Older kubectl embeds kustomize v2/v3, which lacks the `labels` and `replicas` fields these manifests use.
   kubectl: () =>
     /Kustomize Version: v5/.test(run('kubectl', ['version', '--client']).stdout)
       ? binaryRenderer('kubectl', 'kubectl', ['kustomize'])
       : null,
-  subset: () => subset,
+  kustomize: () => (/v5\./.test(run('kustomize', ['version']).stdout) ? binaryRenderer('kustomize', 'kustomize', ['build']) : null),
 };
 
 /**
- * The real kustomize when one is installed, else the subset renderer; a forced choice that is missing is an error.
+ * `kubectl kustomize`, else a standalone kustomize v5; throws, naming how to install kubectl, when neither is there.
  * @param {string | undefined} [forced]
  * @returns {Renderer}
  */
 export function findRenderer(forced = process.env.K8S_RENDERER) {
-  if (forced) {
-    const renderer = candidates[forced]?.();
-    if (!renderer) throw new Error(`K8S_RENDERER=${forced} is not available on this machine`);
-    return renderer;
-  }
-  return candidates.kustomize() ?? candidates.kubectl() ?? subset;
-}
-
-/**
- * The real kustomize, or undefined (then only the subset renderer runs).
- * @returns {Renderer | undefined}
- */
-export function findRealRenderer() {
-  return candidates.kustomize() ?? candidates.kubectl() ?? undefined;
+  const renderer = forced ? candidates[forced]?.() : (candidates.kubectl() ?? candidates.kustomize());
+  if (!renderer) throw new Error(forced ? `K8S_RENDERER=${forced} is not available on this machine. ${INSTALL_HINT}` : INSTALL_HINT);
+  return renderer;
 }
