@@ -21,7 +21,7 @@ export function registerBrokerLimit(maxPayload: () => number | undefined): () =>
 }
 
 /** The largest envelope (UTF-8 bytes of its JSON) the broker would take with the relay's headers. */
-export function maxEnvelopeBytes(): number {
+function maxEnvelopeBytes(): number {
   let smallest = DEFAULT_MAX_PAYLOAD;
   let told = false;
   for (const read of limits) {

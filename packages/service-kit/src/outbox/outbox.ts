@@ -15,7 +15,7 @@ export interface EventContext {
  * The envelope of a new domain event (its id is also the JetStream msgID), with the contract's current
  * `schema_version`. Validates `data` against the contract.
  */
-export function eventEnvelope<Data extends z.ZodType>(
+function eventEnvelope<Data extends z.ZodType>(
   contract: EventContract<Data>,
   data: z.input<Data>,
   context: EventContext,
