@@ -16,6 +16,11 @@ export const configSchema = baseConfigSchema.safeExtend({
     .min(1)
     .max(1024 * 1024 * 1024)
     .default(10 * 1024 * 1024),
+  /**
+   * Most pixels (width × height, as the file declares it) of an accepted image and of each of its frames
+   * (default 50 million): a small file can declare a canvas that takes gigabytes to decode.
+   */
+  MEDIA_MAX_PIXELS: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(50_000_000),
   /** The gateway's public address: media URLs are built from it. */
   PUBLIC_BASE_URL: z
     .url()

@@ -23,6 +23,7 @@ export const service: ServiceDefinition<Config> = {
       storage: new LocalDiskStorage(infra.config.MEDIA_DIR),
       publicBaseUrl: infra.config.PUBLIC_BASE_URL,
       maxUploadBytes: infra.config.MEDIA_MAX_BYTES,
+      maxUploadPixels: infra.config.MEDIA_MAX_PIXELS,
     };
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
     return { app, background: [relay], close: () => prisma.$disconnect() };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acceptedImageType } from '../src/domain/image-type.js';
 import { insertPosition, movePosition } from '../src/domain/image-order.js';
-import { cleanFilename, publicFileName } from '../src/domain/media-names.js';
+import { cleanFilename, filenameProblem, publicFileName } from '../src/domain/media-names.js';
 import { nextFreeSlug, slugFromName } from '../src/domain/slug.js';
 
 describe('slugFromName', () => {
@@ -71,6 +71,26 @@ describe('media names', () => {
     expect(cleaned).toBe(filename);
     expect(publicFileName(cleaned, ext)).toBe(publicName);
   });
+});
+
+describe('filenameProblem', () => {
+  it.each([
+    ['a.png\u0000.html', /NUL/],
+    ...['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'].map(
+      (control) => [`a${control}.png`, /bidirectional/] as [string, RegExp],
+    ),
+    ['half a pair \uD83D.png', /UTF-8/],
+    ['caf\uFFFD.png', /UTF-8/],
+  ])('when the filename is %j, then it is refused (%s)', (raw, problem) => {
+    expect(filenameProblem(raw)).toMatch(problem);
+  });
+
+  it.each(['photo.png', 'Crème brûlée.jpg', '日本.png', 'emoji \u{1F600}.png', 'right-to-left mark \u200F.png'])(
+    'when the filename is %j, then it is accepted',
+    (raw) => {
+      expect(filenameProblem(raw)).toBeNull();
+    },
+  );
 });
 
 describe('acceptedImageType', () => {

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => catalog.stop());
 
 describe('GET /media/{token}/{name}', () => {
-  it('when the url of an upload is fetched without organization, then it serves the same bytes with long cache headers', async () => {
+  it('when the url of an upload is fetched without organization, then it serves the same bytes, cacheable for a day with a strong ETag', async () => {
     const client = new Client(catalog.running);
     const bytes = png(60, 40, { noise: true });
     const media = (await client.upload(bytes, 'served.png')).json().data;
@@ -21,8 +21,59 @@ describe('GET /media/{token}/{name}', () => {
 
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
-    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['cache-control']).toBe('public, max-age=86400');
+    expect(response.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     expect(response.headers['content-length']).toBe(String(bytes.length));
+    expect(Buffer.compare(response.rawPayload, bytes)).toBe(0);
+  });
+
+  it('when the same url is fetched twice, then the ETag is the same, and another upload of the same bytes has another', async () => {
+    const client = new Client(catalog.running);
+    const bytes = png(3, 3);
+    const first = (await client.upload(bytes, 'same.png')).json().data;
+    const second = (await client.upload(bytes, 'same.png')).json().data;
+    const get = (url: string) => catalog.running.app.inject({ method: 'GET', url: pathOf(url), headers: anonymousHeaders() });
+
+    const etag = (await get(first.url)).headers.etag;
+
+    expect((await get(first.url)).headers.etag).toBe(etag);
+    expect((await get(second.url)).headers.etag).not.toBe(etag);
+  });
+
+  it.each([
+    ['its ETag', (etag: string) => etag],
+    ['its ETag in a list', (etag: string) => `"other", ${etag}`],
+    ['its ETag marked weak', (etag: string) => `W/${etag}`],
+    ['*', () => '*'],
+  ])('when If-None-Match carries %s, then 304 without a body, with the ETag and cache headers', async (_label, ifNoneMatch) => {
+    const client = new Client(catalog.running);
+    const media = (await client.upload(png(5, 5), 'cached.png')).json().data;
+    const { etag } = (await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url), headers: anonymousHeaders() })).headers;
+
+    const response = await catalog.running.app.inject({
+      method: 'GET',
+      url: pathOf(media.url),
+      headers: { ...anonymousHeaders(), 'if-none-match': ifNoneMatch(String(etag)) },
+    });
+
+    expect(response.statusCode).toBe(304);
+    expect(response.rawPayload).toHaveLength(0);
+    expect(response.headers.etag).toBe(etag);
+    expect(response.headers['cache-control']).toBe('public, max-age=86400');
+  });
+
+  it('when If-None-Match carries another ETag, then 200 with the bytes', async () => {
+    const client = new Client(catalog.running);
+    const bytes = png(5, 5);
+    const media = (await client.upload(bytes, 'changed.png')).json().data;
+
+    const response = await catalog.running.app.inject({
+      method: 'GET',
+      url: pathOf(media.url),
+      headers: { ...anonymousHeaders(), 'if-none-match': '"not-this-one"' },
+    });
+
+    expect(response.statusCode).toBe(200);
     expect(Buffer.compare(response.rawPayload, bytes)).toBe(0);
   });
 
@@ -103,6 +154,7 @@ describe('DELETE /api/v1/media/{id}', () => {
     const events = new EventRecorder(catalog.running, ['catalog.media.deleted']);
     const client = new Client(catalog.running);
     const media = await client.uploadImage();
+    const { etag } = (await catalog.running.app.inject({ url: pathOf(media.url), headers: anonymousHeaders() })).headers;
     const before = storedFiles(catalog.mediaDir);
 
     const response = await client.delete(`/api/v1/media/${media.id}`);
@@ -111,6 +163,12 @@ describe('DELETE /api/v1/media/{id}', () => {
     expect(response.json()).toEqual({ data: { id: media.id, deleted: true } });
     expect(storedFiles(catalog.mediaDir)).toHaveLength(before.length - 1);
     expect((await catalog.running.app.inject({ url: pathOf(media.url), headers: anonymousHeaders() })).statusCode).toBe(404);
+    // A cache revalidating its copy learns of the deletion too, rather than a 304.
+    const revalidated = await catalog.running.app.inject({
+      url: pathOf(media.url),
+      headers: { ...anonymousHeaders(), 'if-none-match': String(etag) },
+    });
+    expect(revalidated.statusCode).toBe(404);
     expect((await client.get(`/api/v1/media/${media.id}`)).statusCode).toBe(404);
     await events.waitFor((e) => e.data.id === media.id);
     events.close();

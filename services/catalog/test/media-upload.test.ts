@@ -4,6 +4,19 @@ import { EventRecorder } from './support/events.js';
 import { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from '@app/service-kit/testing';
 
 const MAX_BYTES = 256 * 1024;
+
+/** A multipart body built byte by byte: FormData and fetch would rewrite a NUL or a non-UTF-8 byte in the filename. */
+function rawUpload(filename: Buffer, bytes: Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = 'raw-boundary-7d1f';
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="`),
+    filename,
+    Buffer.from('"\r\nContent-Type: image/png\r\n\r\n'),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
 let catalog: Awaited<ReturnType<typeof startCatalog>>;
 
 beforeAll(async () => {
@@ -96,6 +109,48 @@ describe('POST /api/v1/media', () => {
     const response = await client.upload(bytes, name);
     expect(response.statusCode).toBe(415);
     expect(storedFiles(catalog.mediaDir)).toEqual(before);
+  });
+
+  it.each([
+    ['a NUL (a.png\\0.html)', Buffer.from('a.png\u0000.html', 'utf8'), 'NUL'],
+    ['a right-to-left override (\\u202Egnp.exe)', Buffer.from('\u202Egnp.exe', 'utf8'), 'bidirectional'],
+    ['a first-strong isolate (\\u2068)', Buffer.from('photo\u2068.png', 'utf8'), 'bidirectional'],
+    ['bytes that are not UTF-8 (caf\\xe9.png)', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x2e, 0x70, 0x6e, 0x67]), 'UTF-8'],
+  ])('when the filename has %s, then 400 naming filename and nothing is stored', async (_label, filename, word) => {
+    const client = new Client(catalog.running);
+    const before = storedFiles(catalog.mediaDir);
+    const { payload, headers } = rawUpload(filename, png(1, 1));
+
+    const response = await catalog.running.app.inject({
+      method: 'POST',
+      url: '/api/v1/media',
+      headers: { ...client.headers, ...headers },
+      payload,
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      error: expect.stringContaining(word),
+      details: [{ path: 'filename', message: expect.stringContaining(word) }],
+    });
+    expect(storedFiles(catalog.mediaDir)).toEqual(before);
+    expect((await client.get('/api/v1/media')).json().meta.total).toBe(0);
+  });
+
+  it('when the filename is UTF-8 with accents and a tab, then it is kept as sent, less the tab', async () => {
+    const client = new Client(catalog.running);
+    const { payload, headers } = rawUpload(Buffer.from('Crème\tbrûlée.png', 'utf8'), png(1, 1));
+
+    const response = await catalog.running.app.inject({
+      method: 'POST',
+      url: '/api/v1/media',
+      headers: { ...client.headers, ...headers },
+      payload,
+    });
+
+    expect(response.statusCode).toBe(201);
+    expect(response.json().data.filename).toBe('Crèmebrûlée.png');
   });
 
   it('when the upload is over the size limit, then 413 and nothing is left on disk', async () => {

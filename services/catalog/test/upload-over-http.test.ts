@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, pathOf, startCatalog, storedFiles } from './support/catalog.js';
 import { anonymousHeaders, png } from '@app/service-kit/testing';
+import { gif } from './support/declared-sizes.js';
 
 const MAX_BYTES = 1024 * 1024;
 let catalog: Awaited<ReturnType<typeof startCatalog>>;
@@ -12,9 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => catalog.stop());
 
-function form(bytes: Buffer, name: string): FormData {
+function form(bytes: Buffer, name: string, type = 'image/png'): FormData {
   const body = new FormData();
-  body.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name);
+  body.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
   return body;
 }
 
@@ -47,5 +48,39 @@ describe('POST /api/v1/media over HTTP', () => {
     expect(response.status).toBe(413);
     expect(((await response.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE');
     expect(storedFiles(catalog.mediaDir)).toEqual(before);
+  });
+
+  it('when a 900 KB GIF of 30000 small frames ends with a 65535×65535 frame, then 413 and nothing is left on disk', async () => {
+    const client = new Client(catalog.running);
+    const before = storedFiles(catalog.mediaDir);
+    const bytes = gif(10, 10, [
+      ...Array<{ width: number; height: number }>(30_000).fill({ width: 10, height: 10 }),
+      { width: 65535, height: 65535 },
+    ]);
+    expect(bytes.length).toBeGreaterThan(900_000);
+
+    const response = await fetch(`${base}/api/v1/media`, {
+      method: 'POST',
+      headers: client.headers,
+      body: form(bytes, 'anim.gif', 'image/gif'),
+    });
+
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: string }).error).toBe('Image is 65535×65535 pixels; at most 50000000 pixels are accepted');
+    expect(storedFiles(catalog.mediaDir)).toEqual(before);
+  });
+
+  it('when the same GIF ends with a 10×10 frame instead, then its frames walked across the chunks are all accepted', async () => {
+    const client = new Client(catalog.running);
+    const bytes = gif(10, 10, Array<{ width: number; height: number }>(30_001).fill({ width: 10, height: 10 }));
+
+    const response = await fetch(`${base}/api/v1/media`, {
+      method: 'POST',
+      headers: client.headers,
+      body: form(bytes, 'anim.gif', 'image/gif'),
+    });
+
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as { data: { size: number } }).data.size).toBe(bytes.length);
   });
 });

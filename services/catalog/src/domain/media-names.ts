@@ -2,9 +2,28 @@ import slugify from 'slugify';
 
 const MAX_FILENAME = 255;
 
+/** With the u flag, a surrogate code unit matches only when it is not half of a pair. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+/** Embeddings, overrides and isolates: they let `\u202Egnp.exe` display as `exe.png`. */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+
 /**
- * The uploaded file's name as the client gave it, reduced to a base name without control characters
- * (browsers and some clients send full paths); a fallback when nothing usable is left.
+ * Why the client's filename is refused (a 400 naming `filename`), or null. These characters are refused,
+ * never stripped: `a.png\0.html` silently stored as `a.png.html` is a different name than either side
+ * of the NUL meant. The multipart parser decodes the name as UTF-8 with replacement characters, so a
+ * U+FFFD is the mark of bytes that were not UTF-8.
+ */
+export function filenameProblem(raw: string): string | null {
+  if (raw.includes('\u0000')) return 'filename must not contain NUL characters';
+  if (BIDI_CONTROL.test(raw)) return 'filename must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)';
+  if (LONE_SURROGATE.test(raw) || raw.includes('\uFFFD')) return 'filename must be valid UTF-8';
+  return null;
+}
+
+/**
+ * The uploaded file's name as the client gave it (already free of what filenameProblem refuses), reduced
+ * to a base name without the other control characters (browsers and some clients send full paths); a
+ * fallback when nothing usable is left.
  */
 export function cleanFilename(raw: string | undefined, ext: string): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';

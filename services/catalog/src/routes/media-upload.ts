@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { MAX_ALT_TEXT } from '@app/contracts';
 import { AppError, invalidInput } from '@app/service-kit';
+import { filenameProblem } from '../domain/media-names.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { discardUpload, storeUpload, type StoredUpload } from '../use-cases/media-upload.use-case.js';
 import { tooLarge } from '../upload/image-probe.js';
@@ -28,6 +29,11 @@ export async function receiveUpload(
         if (part.fieldname !== 'file') {
           part.file.resume();
           throw invalidInput(part.fieldname, `Unexpected file field ${part.fieldname}: send the image as "file"`);
+        }
+        const problem = filenameProblem(part.filename);
+        if (problem) {
+          part.file.resume();
+          throw invalidInput('filename', problem);
         }
         storing = true;
         upload = await storeUpload(ctx, { file: part.file, clientFilename: part.filename });

@@ -25,7 +25,8 @@ export function registerMediaRoutes(app: ServiceApp, ctx: UseCaseContext): void 
         tags,
         description:
           'multipart/form-data with the image in `file` and an optional `alt_text`. JPEG, PNG, WebP, GIF or AVIF, judged by ' +
-          'the bytes (415 otherwise); at most MEDIA_MAX_BYTES (413 beyond). `url` serves the bytes publicly.',
+          'the bytes (415 otherwise); at most MEDIA_MAX_BYTES, and at most MEDIA_MAX_PIXELS (width × height) in the canvas and in ' +
+          'every frame the file declares (413 beyond). `url` serves the bytes publicly.',
         consumes: ['multipart/form-data'],
         body: mediaUploadFormSchema,
         response: { 201: dataEnvelope(mediaFileSchema) },

@@ -9,6 +9,8 @@ export interface UseCaseContext extends ServiceContext {
   /** The gateway's public address; media URLs start with it. */
   publicBaseUrl: string;
   maxUploadBytes: number;
+  /** Most pixels of an uploaded image and of each of its frames (MEDIA_MAX_PIXELS). */
+  maxUploadPixels: number;
 }
 
 export const productNotFound = (): AppError => notFound('Product');

@@ -14,8 +14,8 @@ export interface StoredUpload {
 }
 
 /**
- * Streams an uploaded file into storage through the image probe: only an accepted image within the size
- * limit is kept (413/415 otherwise, with nothing left in storage). The storage key is the URL token.
+ * Streams an uploaded file into storage through the image probe: only an accepted image within the byte
+ * and pixel limits is kept (413/415 otherwise, decided before storage commits the file, so nothing is left). The storage key is the URL token.
  * No caller: the bytes belong to no organization until createMedia records them.
  */
 export async function storeUpload(
@@ -23,7 +23,7 @@ export async function storeUpload(
   { file, clientFilename }: { file: Readable; clientFilename: string | undefined },
 ): Promise<StoredUpload> {
   const token = randomBytes(24).toString('base64url');
-  const probe = new ImageProbe(ctx.maxUploadBytes);
+  const probe = new ImageProbe({ maxBytes: ctx.maxUploadBytes, maxPixels: ctx.maxUploadPixels });
   // The multipart parser may have failed the stream before we got it (a cut-off body arrives at once).
   let sourceError: unknown = file.errored ?? undefined;
   file.once('error', (error) => {

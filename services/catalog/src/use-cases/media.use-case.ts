@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { listMeta, mediaCreatedEvent, mediaDeletedEvent, type ListMeta, type MediaFileRecord, type Pagination } from '@app/contracts';
 import { AppError, eventContextOf, isForeignKeyViolation, recordEvent, recordId, type Caller } from '@app/service-kit';
 import * as media from '../db/media.repository.js';
+import { mediaEtag } from '../domain/media-etag.js';
 import { mediaUrl, publicFileName } from '../domain/media-names.js';
 import { presentMedia } from '../routes/presenters.js';
 import type { StoredObject } from '../storage/media-storage.js';
@@ -86,17 +87,28 @@ export async function deleteMedia(ctx: UseCaseContext, caller: Caller, id: strin
 /** A token is 24 random bytes in base64url; anything else cannot name a file and is not looked up. */
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 
+/** What the public URL answers: the bytes, or only that the client's copy (its If-None-Match) is current. */
+export interface MediaContent {
+  mimeType: string;
+  etag: string;
+  /** null when the client's copy is current (304). */
+  stored: StoredObject | null;
+}
+
 /**
  * The bytes of a media file at its public URL. No caller: the URL is public, and its random token is what
- * keeps a file private to whoever was given it. A name other than the file's own is a 404.
+ * keeps a file private to whoever was given it. A name other than the file's own is a 404. When
+ * `isCurrent` says the client holds this ETag, storage is not read.
  */
 export async function getMediaContent(
   ctx: UseCaseContext,
-  { token, name }: { token: string; name: string },
-): Promise<{ mimeType: string; stored: StoredObject }> {
+  { token, name, isCurrent }: { token: string; name: string; isCurrent: (etag: string) => boolean },
+): Promise<MediaContent> {
   const row = TOKEN.test(token) ? await media.findMediaByToken(ctx.prisma, token) : null;
   if (!row || row.publicName !== name) throw mediaNotFound();
+  const etag = mediaEtag(row);
+  if (isCurrent(etag)) return { mimeType: row.mimeType, etag, stored: null };
   const stored = await ctx.storage.get(row.storageKey);
   if (!stored) throw mediaNotFound();
-  return { mimeType: row.mimeType, stored };
+  return { mimeType: row.mimeType, etag, stored };
 }
