@@ -1,7 +1,7 @@
 import { buildServiceApp, type AppDeps, type ServiceApp } from '@app/service-kit';
-import { registerChangeBooking } from './routes/change-booking.route.js';
-import { registerCreateBooking } from './routes/create-booking.route.js';
-import { registerReadBookings } from './routes/read-bookings.route.js';
+import { registerChangeBooking } from './routes/booking-change.route.js';
+import { registerCreateBooking } from './routes/booking-create.route.js';
+import { registerReadBookings } from './routes/booking-read.route.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
 /** Bookings against schedules: lifecycle, double-booking guard, idempotency. */

@@ -1,8 +1,11 @@
 import type { BookingRecord } from '@app/contracts';
-import type { Booking } from '../domain/booking.js';
+import type { Booking } from './booking.js';
 
-/** A booking as the API shows it: every field of API.md, instants as UTC ISO strings with milliseconds. */
-export function presentBooking(booking: Booking): BookingRecord {
+/**
+ * A booking as the API shows it, as its webhooks and change events carry it and as an Idempotency-Key replays it: every
+ * field of API.md, instants as UTC ISO strings with milliseconds.
+ */
+export function bookingRecord(booking: Booking): BookingRecord {
   return {
     id: booking.id,
     schedule_id: booking.scheduleId,

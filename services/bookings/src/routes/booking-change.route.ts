@@ -1,7 +1,6 @@
 import { bookingRecordSchema, dataEnvelope, errorResponses, updateBookingBodySchema } from '@app/contracts';
 import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
-import { presentBooking } from './presenters.js';
-import { cancelBooking, updateBooking } from '../use-cases/change-booking.use-case.js';
+import { cancelBooking, updateBooking } from '../use-cases/booking-change.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 
 export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): void {
@@ -29,7 +28,7 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
     },
     async (request) => {
       const booking = await updateBooking(ctx, callerOf(request), { id: request.params.id, changes: request.body });
-      return { data: presentBooking(booking) };
+      return { data: booking };
     },
   );
 
@@ -46,7 +45,7 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
     },
     async (request) => {
       const booking = await cancelBooking(ctx, callerOf(request), request.params.id);
-      return { data: presentBooking(booking) };
+      return { data: booking };
     },
   );
 }

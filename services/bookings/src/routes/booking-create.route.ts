@@ -1,8 +1,7 @@
 import { bookingRecordSchema, createBookingBodySchema, dataEnvelope, errorResponses } from '@app/contracts';
 import { callerOf, idempotencyReservation, type ServiceApp } from '@app/service-kit';
-import { presentBooking } from './presenters.js';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { createBooking } from '../use-cases/create-booking.use-case.js';
+import { createBooking } from '../use-cases/booking-create.use-case.js';
 
 export function registerCreateBooking(app: ServiceApp, ctx: UseCaseContext): void {
   app.post(
@@ -22,7 +21,7 @@ export function registerCreateBooking(app: ServiceApp, ctx: UseCaseContext): voi
     async (request, reply) => {
       // The kit answers replays of an Idempotency-Key; a first request's reservation is stored with its booking.
       const booking = await createBooking(ctx, callerOf(request), { body: request.body, reservation: idempotencyReservation(request) });
-      return reply.code(201).send({ data: presentBooking(booking) });
+      return reply.code(201).send({ data: booking });
     },
   );
 }

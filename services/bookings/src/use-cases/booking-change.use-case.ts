@@ -3,17 +3,18 @@ import {
   bookingRescheduledEvent,
   bookingStatusChangedEvent,
   bookingUpdatedEvent,
+  type BookingRecord,
   type UpdateBookingBody,
 } from '@app/contracts';
 import { AppError, eventContextOf, notFound, recordEvent, recordId, withTransaction, type Caller, type Queryable } from '@app/service-kit';
 import { bookingState, type Booking } from '../domain/booking.js';
+import { bookingRecord } from '../domain/booking.record.js';
 import { planCancel, planUpdate, type UpdatePlan, type UpdateRequest, type UpdateStep } from '../domain/booking-update.js';
 import { findBooking, lockBooking, saveBooking } from '../db/booking.repository.js';
 import { retryOnDeadlock } from '../db/deadlock-retry.js';
 import { lockSchedule } from '../db/schedule-lock.js';
-import { presentBooking } from '../routes/presenters.js';
 import type { UseCaseContext } from './context.js';
-import { slotTakenIfOverlap } from './create-booking.use-case.js';
+import { slotTakenIfOverlap } from './booking-create.use-case.js';
 
 function toUpdateRequest(body: UpdateBookingBody): UpdateRequest {
   return {
@@ -58,7 +59,7 @@ export async function updateBooking(
   ctx: UseCaseContext,
   caller: Caller,
   { id: rawId, changes }: { id: string; changes: UpdateBookingBody },
-): Promise<Booking> {
+): Promise<BookingRecord> {
   const id = recordId(rawId, 'Booking');
   const request = toUpdateRequest(changes);
   if (request.interval) {
@@ -72,19 +73,19 @@ export async function updateBooking(
       caller.requestId,
     );
   }
-  return applyLocked(ctx, caller, id, (current) => planUpdate(current, request, ctx.now()));
+  return bookingRecord(await applyLocked(ctx, caller, id, (current) => planUpdate(current, request, ctx.now())));
 }
 
 /** DELETE /api/v1/bookings/{id}: a soft cancel from PENDING or CONFIRMED. */
-export async function cancelBooking(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Booking> {
-  return applyLocked(ctx, caller, recordId(rawId, 'Booking'), (current) => planCancel(current, ctx.now()));
+export async function cancelBooking(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<BookingRecord> {
+  return bookingRecord(await applyLocked(ctx, caller, recordId(rawId, 'Booking'), (current) => planCancel(current, ctx.now())));
 }
 
 /** One event per step of a change, each with the version that step produced. */
 async function recordSteps(tx: Queryable, steps: UpdateStep[], caller: Caller): Promise<void> {
   const context = eventContextOf(caller);
   for (const step of steps) {
-    const state = { ...bookingState(step.after), record: presentBooking(step.after) };
+    const state = { ...bookingState(step.after), record: bookingRecord(step.after) };
     if (step.kind === 'updated') {
       await recordEvent(tx, bookingUpdatedEvent, { ...state, changed: step.changed }, context);
     } else if (step.kind === 'rescheduled') {

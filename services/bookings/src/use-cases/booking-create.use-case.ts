@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { bookingCreatedEvent, type CreateBookingBody } from '@app/contracts';
+import { bookingCreatedEvent, type BookingRecord, type CreateBookingBody } from '@app/contracts';
 import { AppError, eventContextOf, isExclusionViolation, outboxRow, type Caller, type Reservation } from '@app/service-kit';
-import { bookingState, newBooking, type Booking } from '../domain/booking.js';
-import { presentBooking } from '../routes/presenters.js';
+import { bookingState, newBooking } from '../domain/booking.js';
+import { bookingRecord } from '../domain/booking.record.js';
 import { insertBookingStatement } from '../db/booking-create.repository.js';
 import { retryOnDeadlock } from '../db/deadlock-retry.js';
 import type { UseCaseContext } from './context.js';
@@ -22,7 +22,7 @@ export async function createBooking(
   ctx: UseCaseContext,
   caller: Caller,
   { body, reservation }: { body: CreateBookingBody; reservation?: Reservation | undefined },
-): Promise<Booking> {
+): Promise<BookingRecord> {
   const schedule = await ctx.upstream.verifyBookable(
     {
       organizationId: caller.organizationId,
@@ -38,8 +38,10 @@ export async function createBooking(
     { id: randomUUID(), organizationId: caller.organizationId, scheduleTimezone: schedule.timezone },
     ctx.now(),
   );
-  const event = outboxRow(bookingCreatedEvent, { ...bookingState(booking), record: presentBooking(booking) }, eventContextOf(caller));
-  const first = reservation && { reservation, statusCode: 201, body: { data: presentBooking(booking) } };
+  const record = bookingRecord(booking);
+  const event = outboxRow(bookingCreatedEvent, { ...bookingState(booking), record }, eventContextOf(caller));
+  // The route answers 201 with the same body: the key replays exactly what the first request got.
+  const first = reservation && { reservation, statusCode: 201, body: { data: record } };
   let inserted: boolean;
   try {
     inserted = await retryOnDeadlock(() => insertBookingStatement(ctx.pool, booking, event, first));
@@ -49,5 +51,5 @@ export async function createBooking(
   // Only without the reservation: it lapsed (this request outlived its lease) and another request took the key.
   if (!inserted) throw new AppError('CONFLICT', 'Another request with this Idempotency-Key is in progress; retry it');
   ctx.relay.wake();
-  return booking;
+  return record;
 }

@@ -1,8 +1,7 @@
 import { bookingRecordSchema, dataEnvelope, errorResponses, listBookingsQuerySchema, listEnvelope } from '@app/contracts';
 import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
-import { presentBooking } from './presenters.js';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { getBooking, listBookings } from '../use-cases/list-bookings.use-case.js';
+import { getBooking, listBookings } from '../use-cases/booking-read.use-case.js';
 
 export function registerReadBookings(app: ServiceApp, ctx: UseCaseContext): void {
   app.get(
@@ -18,7 +17,7 @@ export function registerReadBookings(app: ServiceApp, ctx: UseCaseContext): void
     },
     async (request) => {
       const { items, meta } = await listBookings(ctx, callerOf(request), request.query);
-      return { data: items.map(presentBooking), meta };
+      return { data: items, meta };
     },
   );
 
@@ -35,7 +34,7 @@ export function registerReadBookings(app: ServiceApp, ctx: UseCaseContext): void
     },
     async (request) => {
       const booking = await getBooking(ctx, callerOf(request), request.params.id);
-      return { data: presentBooking(booking) };
+      return { data: booking };
     },
   );
 }

@@ -1,6 +1,6 @@
-import { listMeta, type ListBookingsQuery, type ListMeta } from '@app/contracts';
+import { listMeta, type BookingRecord, type ListBookingsQuery, type ListMeta } from '@app/contracts';
 import { notFound, recordId, type Caller } from '@app/service-kit';
-import type { Booking } from '../domain/booking.js';
+import { bookingRecord } from '../domain/booking.record.js';
 import { startTimeWindow } from '../domain/list-window.js';
 import { findBooking } from '../db/booking.repository.js';
 import { listBookings as queryBookings } from '../db/booking-list.repository.js';
@@ -11,7 +11,7 @@ export async function listBookings(
   ctx: UseCaseContext,
   caller: Caller,
   query: ListBookingsQuery,
-): Promise<{ items: Booking[]; meta: ListMeta }> {
+): Promise<{ items: BookingRecord[]; meta: ListMeta }> {
   const filter = {
     scheduleId: query.schedule_id?.toLowerCase(),
     eventTypeId: query.event_type_id?.toLowerCase(),
@@ -20,12 +20,12 @@ export async function listBookings(
     attendeeEmail: query.attendee_email || undefined,
   };
   const { items, total } = await queryBookings(ctx.prisma, caller.organizationId, filter, { limit: query.limit, offset: query.offset });
-  return { items, meta: listMeta(total, query.limit, query.offset) };
+  return { items: items.map(bookingRecord), meta: listMeta(total, query.limit, query.offset) };
 }
 
 /** GET /api/v1/bookings/{id}: another organization's booking is as unknown as a missing one. */
-export async function getBooking(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Booking> {
+export async function getBooking(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<BookingRecord> {
   const booking = await findBooking(ctx.prisma, caller.organizationId, recordId(rawId, 'Booking'));
   if (!booking) throw notFound('Booking');
-  return booking;
+  return bookingRecord(booking);
 }
