@@ -53,7 +53,8 @@ export { createLogger } from './runtime/logger.js';
 export { PollingLoop } from './runtime/polling-loop.js';
 export { ClaimingLoop, type ClaimingLoopOptions } from './runtime/claiming-loop.js';
 export { openInfrastructure, type Infrastructure } from './runtime/infrastructure.js';
-export { startService, type ServiceDefinition, type RunningService, type BackgroundTask, type Built } from './runtime/service.js';
+export { startService, type ServiceDefinition, type RunningService, type Built } from './runtime/service.js';
+export type { BackgroundTask } from './runtime/background-task.js';
 export { runMain } from './runtime/main.js';
 export { callerAssertionVerifier, trustCaller } from './http/caller-assertion.js';
 export {

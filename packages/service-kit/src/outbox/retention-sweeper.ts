@@ -4,7 +4,7 @@ import { namedStatement } from '../db/statements.js';
 import type { Queryable } from '../db/sql.js';
 import type { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
 import { PollingLoop } from '../runtime/polling-loop.js';
-import type { BackgroundTask } from '../runtime/service.js';
+import type { BackgroundTask } from '../runtime/background-task.js';
 
 export interface RetentionOptions {
   /** Published outbox rows older than this (by published_at) are deleted; unpublished rows never are. */

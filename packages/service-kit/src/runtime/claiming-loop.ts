@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { PollingLoop } from './polling-loop.js';
-import type { BackgroundTask } from './service.js';
+import type { BackgroundTask } from './background-task.js';
 
 export interface ClaimingLoopOptions<Claim extends { id: string }> {
   /** Work items in flight at once in this replica: a number, or asked before each claim (a pacer's current limit). */

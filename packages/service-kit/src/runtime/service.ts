@@ -9,14 +9,9 @@ import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
 import { RetentionSweeper, retentionOf } from '../outbox/retention-sweeper.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { createLogger } from './logger.js';
+import type { BackgroundTask } from './background-task.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
-
-/** Something that runs beside the HTTP server: an outbox relay, a consumer, a poller. */
-export interface BackgroundTask {
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
 
 export interface Built {
   app: FastifyInstance;
