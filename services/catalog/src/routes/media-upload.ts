@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { MAX_ALT_TEXT } from '@app/contracts';
+import { MAX_ALT_TEXT, unsafeTextProblem } from '@app/contracts';
 import { AppError, invalidInput } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { discardUpload, storeUpload, type StoredUpload } from '../use-cases/media-upload.use-case.js';
@@ -28,6 +28,12 @@ export async function receiveUpload(
         if (part.fieldname !== 'file') {
           part.file.resume();
           throw invalidInput(part.fieldname, `Unexpected file field ${part.fieldname}: send the image as "file"`);
+        }
+        const problem = part.filename === undefined ? undefined : unsafeTextProblem(part.filename, 'name');
+        if (problem !== undefined) {
+          part.file.resume();
+          // A bidi control makes a name read as another (`gpj.exe` shown as `exe.jpg`): refused, like any name (API.md).
+          throw invalidInput('file', `file name ${problem}`);
         }
         storing = true;
         upload = await storeUpload(ctx, { file: part.file, clientFilename: part.filename });
@@ -58,7 +64,8 @@ function discardRestOfBody(request: FastifyRequest): void {
 
 function parseAltText(value: unknown): string | null {
   if (typeof value !== 'string') throw invalidInput('alt_text', 'alt_text must be a string');
-  if (value.includes('\u0000')) throw invalidInput('alt_text', 'alt_text must not contain NUL characters');
+  const problem = unsafeTextProblem(value, 'text');
+  if (problem !== undefined) throw invalidInput('alt_text', `alt_text ${problem}`);
   const text = value.trim();
   if (text.length > MAX_ALT_TEXT) throw invalidInput('alt_text', `alt_text must be at most ${MAX_ALT_TEXT} characters`);
   return text.length > 0 ? text : null;
