@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { unsafeTextProblem, wellFormed } from './safe-text.js';
-import { METADATA_MAX_BYTES } from './text-limits.js';
+import { METADATA_MAX_BYTES, TEXT_LIMITS } from './text-limits.js';
 
 const utf8 = new TextEncoder();
 
@@ -21,7 +21,9 @@ function* stringsOf(value: unknown, path: PropertyKey[]): Generator<{ path: Prop
  * as JSON, so a list of 200 records stays a few MB at most.
  */
 export const metadataSchema = z
-  .record(z.string(), z.unknown(), { message: 'must be an object' })
+  .record(z.string().max(TEXT_LIMITS.metadataKey), z.unknown(), {
+    error: (issue) => (issue.code === 'invalid_key' ? `must be a key of at most ${TEXT_LIMITS.metadataKey} characters` : 'must be an object'),
+  })
   .superRefine((value, ctx) => {
     for (const { path, text, key } of stringsOf(value, [])) {
       const problem = unsafeTextProblem(text, 'text');

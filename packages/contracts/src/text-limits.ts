@@ -26,6 +26,8 @@ export const TEXT_LIMITS = {
   /** An event's location. */
   eventLocation: 500,
   altText: 1000,
+  /** A key of a `metadata` object. */
+  metadataKey: 256,
   slug: 200,
   eventTypeSlug: 100,
   /** A record id a client passes (checked by the use case, so a malformed one is a 404). */
