@@ -21,7 +21,9 @@ const eventTypeFields = {
   description: optionalText(TEXT_LIMITS.description).nullable(),
   location_type: locationTypeSchema,
   location_details: optionalText(TEXT_LIMITS.location).nullable(),
-  color: nameString(7)
+  // The anchored pattern bounds it and admits nothing unsafe: no maxLength or text check needed.
+  color: z
+    .string()
     .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a hex color #RRGGBB or #RGB' })
     .nullable(),
   requires_approval: z.boolean({ message: 'must be a boolean' }),
