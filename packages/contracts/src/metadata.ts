@@ -4,7 +4,7 @@ import { METADATA_MAX_BYTES, TEXT_LIMITS } from './text-limits.js';
 
 const utf8 = new TextEncoder();
 
-/** Every key and string value of `value`, at any depth, with where it is (a key's own path ends with its name). */
+/** Every key and string value of `value`, at any depth, with where it is (a key: the path of the object holding it). */
 function* stringsOf(value: unknown, path: PropertyKey[]): Generator<{ path: PropertyKey[]; text: string; key?: string }> {
   if (typeof value === 'string') yield { path, text: value };
   else if (Array.isArray(value)) for (const [index, item] of value.entries()) yield* stringsOf(item, [...path, index]);
@@ -22,7 +22,8 @@ function* stringsOf(value: unknown, path: PropertyKey[]): Generator<{ path: Prop
  */
 export const metadataSchema = z
   .record(z.string().max(TEXT_LIMITS.metadataKey), z.unknown(), {
-    error: (issue) => (issue.code === 'invalid_key' ? `must be a key of at most ${TEXT_LIMITS.metadataKey} characters` : 'must be an object'),
+    error: (issue) =>
+      issue.code === 'invalid_key' ? `must be a key of at most ${TEXT_LIMITS.metadataKey} characters` : 'must be an object',
   })
   .superRefine((value, ctx) => {
     for (const { path, text, key } of stringsOf(value, [])) {
