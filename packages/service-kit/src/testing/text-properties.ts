@@ -63,9 +63,8 @@ export interface TextFieldCase {
   schema: z.ZodType;
   /** A valid body (each call may give a fresh one: new schedule, new slot). */
   body(): Record<string, unknown>;
-  /** Where the string goes in the body, and where the record shows it when that differs. */
+  /** Where the string goes in the body, and where the record shows it. */
   path: Path;
-  recordPath?: Path;
   /** Sends the body to the creating route. */
   create(body: unknown): Promise<InjectedReply>;
   /** Reads the created record back (GET), from the creating route's answer. */
@@ -96,7 +95,7 @@ export async function expectTextStoredAsValidated(field: TextFieldCase, options:
       const read = await field.read(created);
       expect(read.status, context).toBe(200);
       const expected = valueAt(parsed.data, field.path);
-      expect(valueAt(read.body.data, field.recordPath ?? field.path), context).toEqual(expected);
+      expect(valueAt(read.body.data, field.path), context).toEqual(expected);
     }),
     { numRuns: options.numRuns ?? 40 },
   );
