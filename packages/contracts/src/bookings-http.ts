@@ -5,24 +5,23 @@ import { paginationQuerySchema } from './pagination.js';
 import { instantSchema, localDateSchema, queryBooleanSchema, uuidSchema, zoneNameSchema } from './scalars.js';
 import { strictFields } from './strict.js';
 import { EXAMPLE_SCHEDULE_ID } from './examples.js';
+import { metadataSchema } from './metadata.js';
+import { emailString, nameString, proseString, type TextKind } from './safe-text.js';
+import { TEXT_LIMITS } from './text-limits.js';
 
-const text = (max: number) =>
-  z
-    .string({ message: 'must be a string' })
-    .trim()
-    .max(max, { message: `must be at most ${max} characters` });
-const requiredText = (max: number) => text(max).min(1, { message: 'must not be empty' });
+const text = (max: number, kind: TextKind = 'text') => (kind === 'name' ? nameString(max) : proseString(max)).trim();
+const requiredText = (max: number) => text(max, 'name').min(1, { message: 'must not be empty' });
 
-/** Free-form JSON object attached to a booking; an array or a scalar is refused. */
-export const bookingMetadataSchema = z.record(z.string(), z.unknown(), { message: 'must be an object' });
+/** Free-form JSON object attached to a booking (metadata.ts: at most 16 KB as JSON); an array or a scalar is refused. */
+export const bookingMetadataSchema = metadataSchema;
 
 export const attendeeInputSchema = z.strictObject(
   {
-    name: requiredText(200),
-    email: z.email({ message: 'must be an email address' }).max(320, { message: 'must be at most 320 characters' }),
-    phone: text(50).nullish(),
+    name: requiredText(TEXT_LIMITS.name),
+    email: emailString(TEXT_LIMITS.email),
+    phone: text(TEXT_LIMITS.phone, 'name').nullish(),
     timezone: zoneNameSchema.nullish(),
-    notes: text(5000).nullish(),
+    notes: text(TEXT_LIMITS.description).nullish(),
   },
   strictFields,
 );
@@ -40,14 +39,14 @@ export const createBookingBodySchema = z
   .strictObject(
     {
       // Any string: an unknown or malformed schedule is a 404 SCHEDULE_NOT_FOUND, not a validation error.
-      schedule_id: requiredText(100),
+      schedule_id: requiredText(TEXT_LIMITS.id),
       start_time: instantSchema,
       end_time: instantSchema,
       attendee: attendeeInputSchema,
-      event_type_id: requiredText(100).nullish(),
+      event_type_id: requiredText(TEXT_LIMITS.id).nullish(),
       timezone: zoneNameSchema.nullish(),
-      title: text(500).nullish(),
-      location: text(1000).nullish(),
+      title: text(TEXT_LIMITS.title, 'name').nullish(),
+      location: text(TEXT_LIMITS.location).nullish(),
       location_type: locationTypeSchema.nullish(),
       metadata: bookingMetadataSchema.nullish(),
     },
@@ -72,8 +71,8 @@ export const updateBookingBodySchema = z
     {
       status: bookingStatusSchema.optional(),
       metadata: bookingMetadataSchema.nullable().optional(),
-      title: text(500).nullable().optional(),
-      location: text(1000).nullable().optional(),
+      title: text(TEXT_LIMITS.title, 'name').nullable().optional(),
+      location: text(TEXT_LIMITS.location).nullable().optional(),
       location_type: locationTypeSchema.nullable().optional(),
       start_time: instantSchema.optional(),
       end_time: instantSchema.optional(),
@@ -91,9 +90,10 @@ export const updateBookingBodySchema = z
 export type UpdateBookingBody = z.output<typeof updateBookingBodySchema>;
 
 const DATE_OR_INSTANT = 'must be a date YYYY-MM-DD or an ISO 8601 timestamp with an offset';
-const dateOrInstantSchema = z
-  .string()
-  .refine((value) => localDateSchema.safeParse(value).success || instantSchema.safeParse(value).success, { message: DATE_OR_INSTANT });
+const dateOrInstantSchema = nameString(64, DATE_OR_INSTANT).refine(
+  (value) => localDateSchema.safeParse(value).success || instantSchema.safeParse(value).success,
+  { message: DATE_OR_INSTANT },
+);
 
 /** GET /api/v1/bookings: `start_date`/`end_date` take a UTC day (end inclusive) or an exact instant. */
 export const listBookingsQuerySchema = z.strictObject(
@@ -105,7 +105,7 @@ export const listBookingsQuerySchema = z.strictObject(
     upcoming: queryBooleanSchema.optional(),
     start_date: dateOrInstantSchema.optional(),
     end_date: dateOrInstantSchema.optional(),
-    attendee_email: z.string().max(320, { message: 'must be at most 320 characters' }).optional(),
+    attendee_email: nameString(TEXT_LIMITS.email).optional(),
   },
   strictFields,
 );

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { nameString, proseString } from './safe-text.js';
+import { TEXT_LIMITS } from './text-limits.js';
 import { defineEvent, defineStream } from './messaging.js';
 import { publicRecord } from './public-record.js';
 import { paginationQuerySchema } from './pagination.js';
@@ -46,12 +48,9 @@ export const CONNECTION_STATUSES = ['active', 'error', 'reauth_required'] as con
 export const connectionStatusSchema = z.enum(CONNECTION_STATUSES, { message: `must be one of ${CONNECTION_STATUSES.join(', ')}` });
 export type ConnectionStatus = z.infer<typeof connectionStatusSchema>;
 
-const tokenSchema = z.string().min(1, { message: 'is required' }).max(16_384, { message: 'must be at most 16384 characters' });
-const calendarIdSchema = z
-  .string()
-  .trim()
-  .min(1, { message: 'must not be empty' })
-  .max(1024, { message: 'must be at most 1024 characters' });
+const tokenSchema = nameString(TEXT_LIMITS.token).min(1, { message: 'is required' });
+const calendarIdSchema = nameString(TEXT_LIMITS.calendarId).trim().min(1, { message: 'must not be empty' });
+const scheduleIdSchema = nameString(TEXT_LIMITS.id).min(1, { message: 'is required' });
 
 /** Calendar ids of the account to read; `primary` is its default calendar (for Outlook `/me/calendar`). */
 export const calendarIdsSchema = z
@@ -75,7 +74,7 @@ export const createCalendarConnectionBodySchema = z
   .strictObject(
     {
       provider: calendarProviderSchema,
-      schedule_id: z.string().min(1, { message: 'is required' }).max(100, { message: 'must be at most 100 characters' }),
+      schedule_id: scheduleIdSchema,
       calendar_ids: calendarIdsSchema.default(['primary']),
       credentials: calendarCredentialsSchema,
     },
@@ -141,7 +140,7 @@ export const CALENDAR_STREAM = defineStream('CALENDAR', [
 
 /** GET /api/v1/calendar-connections */
 export const listCalendarConnectionsQuerySchema = paginationQuerySchema.extend({
-  schedule_id: z.string().max(100, { message: 'must be at most 100 characters' }).optional(),
+  schedule_id: nameString(TEXT_LIMITS.id).optional(),
   provider: calendarProviderSchema.optional(),
   status: connectionStatusSchema.optional(),
 });
@@ -151,11 +150,9 @@ export const deletedCalendarConnectionSchema = z.object({ id: z.uuid(), deleted:
 /** GET /api/v1/calendar-connections/oauth/{provider}/authorize */
 export const oauthAuthorizeQuerySchema = z.strictObject(
   {
-    schedule_id: z.string().min(1, { message: 'is required' }).max(100, { message: 'must be at most 100 characters' }),
+    schedule_id: scheduleIdSchema,
     /** Comma-separated calendar ids; default `primary`. */
-    calendar_ids: z
-      .string()
-      .max(20_000, { message: 'must be at most 20000 characters' })
+    calendar_ids: nameString(TEXT_LIMITS.calendarIdList)
       .transform((value) => value.split(',').map((id) => id.trim()))
       .pipe(calendarIdsSchema)
       .optional(),
@@ -167,8 +164,8 @@ export const oauthAuthorizeResponseSchema = z.object({ url: z.string() });
 
 /** GET /api/calendar-connections/oauth/{provider}/callback: the provider's redirect after consent (or refusal). */
 export const oauthCallbackQuerySchema = z.object({
-  code: z.string().max(8192).optional(),
-  state: z.string().max(8192).optional(),
-  error: z.string().max(1000).optional(),
-  error_description: z.string().max(4000).optional(),
+  code: nameString(TEXT_LIMITS.oauthCode).optional(),
+  state: nameString(TEXT_LIMITS.oauthCode).optional(),
+  error: nameString(TEXT_LIMITS.oauthError).optional(),
+  error_description: proseString(TEXT_LIMITS.oauthErrorDescription).optional(),
 });

@@ -3,6 +3,8 @@ import { paginationQuerySchema } from './pagination.js';
 import { dollarsSchema, queryBooleanSchema, queryNumber } from './scalars.js';
 import { strictFields } from './strict.js';
 import { EXAMPLE_MEDIA_FILE_ID } from './examples.js';
+import { nameString, proseString } from './safe-text.js';
+import { TEXT_LIMITS } from './text-limits.js';
 
 /** Image types the catalog accepts, judged by the uploaded bytes. */
 export const MEDIA_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'] as const;
@@ -12,26 +14,25 @@ export const productStatusSchema = z.enum(PRODUCT_STATUSES, { message: `must be 
 export type ProductStatus = z.infer<typeof productStatusSchema>;
 
 /** An explicit slug: what the generator would produce (lowercase ASCII words joined by single hyphens). */
-export const productSlugSchema = z
-  .string({ message: 'must be a string' })
-  .max(200, { message: 'must be at most 200 characters' })
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { message: 'must contain only lowercase letters, digits and single hyphens' });
+export const productSlugSchema = nameString(TEXT_LIMITS.slug).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, {
+  message: 'must contain only lowercase letters, digits and single hyphens',
+});
 
 /** Record ids in paths are checked by the use case, so a malformed one is a 404 rather than a 400 (single ids: the kit's idParamsSchema). */
 export const productImageParamsSchema = z.object({ id: z.string(), imageId: z.string() });
 export const mediaContentParamsSchema = z.object({ token: z.string(), name: z.string() });
 
-const name = z.string({ message: 'must be a string' }).trim().min(1, { message: 'must not be empty' }).max(200, {
-  message: 'must be at most 200 characters',
-});
-const description = z.string({ message: 'must be a string' }).max(10_000, { message: 'must be at most 10000 characters' }).nullable();
+const name = nameString(TEXT_LIMITS.name).trim().min(1, { message: 'must not be empty' });
+const description = proseString(TEXT_LIMITS.productDescription).nullable();
+/** Checked by the use case: a malformed id is the record's 404, not a 400. */
+const recordId = nameString(TEXT_LIMITS.id);
 const stock = z
   .number({ message: 'must be an integer' })
   .int({ message: 'must be an integer' })
   .min(0, { message: 'must not be negative' })
   .max(2_147_483_647, { message: 'is too large' })
   .nullable();
-const altText = z.string({ message: 'must be a string' }).max(1000, { message: 'must be at most 1000 characters' }).nullable();
+const altText = proseString(TEXT_LIMITS.altText).nullable();
 const orderIndex = z
   .number({ message: 'must be an integer' })
   .int({ message: 'must be an integer' })
@@ -46,7 +47,7 @@ export const createProductBodySchema = z
       price: dollarsSchema,
       slug: productSlugSchema.optional(),
       description: description.optional(),
-      featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
+      featured_image_id: recordId.nullable().optional(),
       status: productStatusSchema.default('draft'),
       stock: stock.optional(),
     },
@@ -66,7 +67,7 @@ export const updateProductBodySchema = z
       price: dollarsSchema.optional(),
       slug: productSlugSchema.optional(),
       description: description.optional(),
-      featured_image_id: z.string({ message: 'must be a string' }).nullable().optional(),
+      featured_image_id: recordId.nullable().optional(),
       status: productStatusSchema.optional(),
       stock: stock.optional(),
     },
@@ -80,7 +81,7 @@ const priceFilter = queryNumber(dollarsSchema);
 /** GET /api/v1/products */
 export const listProductsQuerySchema = paginationQuerySchema.extend({
   status: productStatusSchema.optional(),
-  search: z.string({ message: 'must be a single string' }).max(200, { message: 'must be at most 200 characters' }).optional(),
+  search: proseString(TEXT_LIMITS.search, 'must be a single string').optional(),
   min_price: priceFilter.optional(),
   max_price: priceFilter.optional(),
   in_stock: queryBooleanSchema.optional(),
@@ -89,7 +90,7 @@ export type ListProductsQuery = z.infer<typeof listProductsQuerySchema>;
 
 /** How a product or image refers to a media file. */
 /** The most characters of a media file's `alt_text`. */
-export const MAX_ALT_TEXT = 1000;
+export const MAX_ALT_TEXT = TEXT_LIMITS.altText;
 
 /**
  * POST /api/v1/media: the multipart form as the document shows it. The route reads the parts as a stream
@@ -153,7 +154,7 @@ export type MediaFileRecord = z.infer<typeof mediaFileSchema>;
 export const attachImageBodySchema = z
   .strictObject(
     {
-      media_file_id: z.string({ message: 'must be a string' }),
+      media_file_id: recordId,
       is_featured: z.boolean({ message: 'must be true or false' }).default(false),
       order_index: orderIndex.optional(),
     },

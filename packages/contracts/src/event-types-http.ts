@@ -4,6 +4,8 @@ import { allOptional, optionalText, titleText } from './events-http-fields.js';
 import { strictFields } from './strict.js';
 import { paginationQuerySchema } from './pagination.js';
 import { queryBooleanSchema } from './scalars.js';
+import { nameString } from './safe-text.js';
+import { TEXT_LIMITS } from './text-limits.js';
 
 /** HTTP bodies, queries and records of event types (events service). */
 
@@ -15,13 +17,11 @@ const eventTypeFields = {
     .int({ message: 'must be an integer' })
     .positive({ message: 'must be a positive integer' })
     .max(10_080, { message: 'must be at most 10080 minutes (a week)' }),
-  slug: z
-    .string()
-    .max(100, { message: 'must be at most 100 characters' })
-    .regex(SLUG, { message: 'must be lowercase letters, digits and single hyphens' }),
-  description: optionalText(5000).nullable(),
+  slug: nameString(TEXT_LIMITS.eventTypeSlug).regex(SLUG, { message: 'must be lowercase letters, digits and single hyphens' }),
+  description: optionalText(TEXT_LIMITS.description).nullable(),
   location_type: locationTypeSchema,
-  location_details: optionalText(1000).nullable(),
+  location_details: optionalText(TEXT_LIMITS.location).nullable(),
+  // The anchored pattern bounds it and admits nothing unsafe: no maxLength or text check needed.
   color: z
     .string()
     .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a hex color #RRGGBB or #RGB' })

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { nameString, proseString } from './safe-text.js';
+import { TEXT_LIMITS } from './text-limits.js';
 
 /*
  * Field helpers of the events service's HTTP schemas (events-http.ts, event-types-http.ts); not
@@ -6,19 +8,14 @@ import { z } from 'zod';
  * it, so a typo never passes silently.
  */
 
-/** Required text: trimmed, not empty, at most `max` characters. */
-export const text = (max: number, emptyMessage = 'must not be empty') =>
-  z
-    .string()
-    .trim()
-    .min(1, { message: emptyMessage })
-    .max(max, { message: `must be at most ${max} characters` });
+/** A required name, title or identifier: trimmed, not empty, at most `max` characters. */
+export const text = (max: number, emptyMessage = 'must not be empty') => nameString(max).trim().min(1, { message: emptyMessage });
 
 /** A title: blank is the same as none, so it gets the spec's message (`title is required`). */
-export const titleText = text(200, 'is required');
+export const titleText = text(TEXT_LIMITS.shortTitle, 'is required');
 
 /** Free text that may be empty, at most `max` characters. */
-export const optionalText = (max: number) => z.string().max(max, { message: `must be at most ${max} characters` });
+export const optionalText = (max: number) => proseString(max);
 
 /** Every field of `shape` made optional, keeping each field's own type. */
 export function allOptional<Shape extends Record<string, z.ZodType>>(shape: Shape): { [K in keyof Shape]: z.ZodOptional<Shape[K]> } {

@@ -3,6 +3,8 @@ import { allOptional, eventDeletionSchema, optionalText, text, titleText } from 
 import { strictFields } from './strict.js';
 import { paginationQuerySchema } from './pagination.js';
 import { dollarsSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
+import { emailString, nameString } from './safe-text.js';
+import { TEXT_LIMITS } from './text-limits.js';
 
 /** HTTP bodies, queries and records of events and their registrations (events service). */
 
@@ -13,11 +15,11 @@ export type EventStatus = z.infer<typeof eventStatusSchema>;
 const eventFields = {
   title: titleText,
   start_date: localDateSchema,
-  description: optionalText(5000).nullable(),
+  description: optionalText(TEXT_LIMITS.description).nullable(),
   start_time: localTimeSchema.nullable(),
   end_time: localTimeSchema.nullable(),
   timezone: zoneNameSchema,
-  location: optionalText(500).nullable(),
+  location: optionalText(TEXT_LIMITS.eventLocation).nullable(),
   cost: dollarsSchema,
   slots: z
     .number()
@@ -26,7 +28,7 @@ const eventFields = {
     .max(1_000_000, { message: 'must be at most 1000000' })
     .nullable(),
   status: eventStatusSchema,
-  site_id: text(100).nullable(),
+  site_id: text(TEXT_LIMITS.id).nullable(),
 };
 
 /** POST /api/v1/events */
@@ -58,7 +60,7 @@ export type UpdateEventBody = z.infer<typeof updateEventBodySchema>;
 export const listEventsQuerySchema = z.strictObject(
   {
     ...paginationQuerySchema.shape,
-    site_id: z.string().max(100, { message: 'must be at most 100 characters' }).optional(),
+    site_id: nameString(TEXT_LIMITS.id).optional(),
     status: eventStatusSchema.optional(),
     upcoming: queryBooleanSchema.optional(),
     past: queryBooleanSchema.optional(),
@@ -105,11 +107,8 @@ export { eventDeletionSchema };
 export const createRegistrationBodySchema = z
   .strictObject(
     {
-      name: text(200),
-      email: z
-        .string()
-        .max(254, { message: 'must be at most 254 characters' })
-        .pipe(z.email({ message: 'must be an email address' })),
+      name: text(TEXT_LIMITS.name),
+      email: emailString(TEXT_LIMITS.email),
       quantity: z
         .number()
         .int({ message: 'must be an integer' })

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { nameString } from './safe-text.js';
+import { TEXT_LIMITS } from './text-limits.js';
 import { uuidSchema, zoneNameSchema } from './scalars.js';
 import { strictFields } from './strict.js';
 
@@ -6,7 +8,7 @@ import { strictFields } from './strict.js';
 export const createOrganizationBodySchema = z
   .strictObject(
     {
-      name: z.string().trim().min(1, { message: 'is required' }).max(200, { message: 'must be at most 200 characters' }),
+      name: nameString(TEXT_LIMITS.name).trim().min(1, { message: 'is required' }),
       timezone: zoneNameSchema.optional(),
     },
     strictFields,
@@ -27,7 +29,7 @@ export const createdOrganizationSchema = organizationSchema.extend({ api_key: z.
 export const createApiKeyBodySchema = z
   .strictObject(
     {
-      name: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }).optional(),
+      name: nameString(TEXT_LIMITS.name).trim().min(1, { message: 'must not be empty' }).optional(),
     },
     strictFields,
   )

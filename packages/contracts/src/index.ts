@@ -23,3 +23,6 @@ export * from './topology.js';
 export * from './asyncapi.js';
 export * from './webhooks-http.js';
 export * from './webhook-payloads.js';
+export * from './text-limits.js';
+export * from './safe-text.js';
+export * from './metadata.js';

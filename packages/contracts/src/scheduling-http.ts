@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { nameString } from './safe-text.js';
+import { TEXT_LIMITS } from './text-limits.js';
 import { paginationQuerySchema } from './pagination.js';
 import { dayEndTimeSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
 import { scheduleStateSchema, weekdaySchema, type Weekday } from './scheduling.js';
@@ -99,7 +101,7 @@ const WORKING_DAYS: Weekday[] = ['monday', 'tuesday', 'wednesday', 'thursday', '
 export const DEFAULT_AVAILABILITY = WORKING_DAYS.map((day) => ({ day, start: '09:00', end: '17:00' }));
 
 const scheduleFields = {
-  name: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }),
+  name: nameString(TEXT_LIMITS.name).trim().min(1, { message: 'must not be empty' }),
   timezone: zoneNameSchema,
   slot_duration: minutes(5, 1440),
   slot_interval: minutes(5, 1440),
@@ -166,7 +168,7 @@ export const deletedScheduleSchema = z.object({ id: z.uuid(), deleted: z.literal
 
 /** GET /api/bookings/slots: dates are local to `timezone` (default the schedule's); `endDate` is inclusive. */
 export const slotsQuerySchema = z.object({
-  scheduleId: z.string({ message: 'is required' }).meta({ example: EXAMPLE_SCHEDULE_ID }),
+  scheduleId: nameString(TEXT_LIMITS.id, 'is required').meta({ example: EXAMPLE_SCHEDULE_ID }),
   startDate: localDateSchema.optional().meta({ example: '2030-01-07' }),
   endDate: localDateSchema.optional().meta({ example: '2030-01-11' }),
   timezone: zoneNameSchema.optional().meta({ example: 'Europe/Berlin' }),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { nameString, proseString } from './safe-text.js';
+import { TEXT_LIMITS } from './text-limits.js';
 import { paginationQuerySchema } from './pagination.js';
 import { strictFields } from './strict.js';
 
@@ -41,7 +43,7 @@ const knownTypes = new Set<string>([ALL_WEBHOOK_EVENTS, ...WEBHOOK_EVENT_TYPES])
 
 /** `events`: public types or `*`; an unknown type is a 400 that names it. */
 const eventsSchema = z
-  .array(z.string({ message: 'must be a list of event types' }).max(100, { message: 'must be at most 100 characters' }), {
+  .array(nameString(TEXT_LIMITS.eventType, 'must be a list of event types'), {
     message: 'must be a list of event types',
   })
   .min(1, { message: 'must name at least one event type' })
@@ -54,12 +56,9 @@ const eventsSchema = z
   .meta({ example: ['booking.created', 'booking.cancelled'] });
 
 const endpointFields = {
-  url: z
-    .string({ message: 'must be a URL' })
-    .max(2048, { message: 'must be at most 2048 characters' })
-    .meta({ example: 'https://example.com/webhooks' }),
+  url: nameString(TEXT_LIMITS.url, 'must be a URL').meta({ example: 'https://example.com/webhooks' }),
   events: eventsSchema,
-  description: z.string({ message: 'must be a string' }).max(500, { message: 'must be at most 500 characters' }).nullable(),
+  description: proseString(TEXT_LIMITS.label).nullable(),
   enabled: z.boolean({ message: 'must be a boolean' }),
 };
 

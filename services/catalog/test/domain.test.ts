@@ -79,7 +79,7 @@ describe('filenameProblem', () => {
     ...['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'].map(
       (control) => [`a${control}.png`, /bidirectional/] as [string, RegExp],
     ),
-    ['half a pair \uD83D.png', /UTF-8/],
+    ['half a pair \uD83D.png', /lone surrogates/],
     ['caf\uFFFD.png', /UTF-8/],
   ])('when the filename is %j, then it is refused (%s)', (raw, problem) => {
     expect(filenameProblem(raw)).toMatch(problem);

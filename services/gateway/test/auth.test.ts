@@ -140,6 +140,19 @@ describe('admin API', () => {
     });
   });
 
+  it('when the organization name is not UTF-8, holds a lone surrogate or a bidi control, then 400 naming the body or name', async () => {
+    const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const url = '/admin/v1/organizations';
+    const notUtf8 = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const bytes = await fixture.gateway.app.inject({ method: 'POST', url, headers, payload: notUtf8 });
+    expect(bytes.statusCode).toBe(400);
+    expect(bytes.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: 'body must be valid UTF-8' });
+    const surrogate = await fixture.gateway.app.inject({ method: 'POST', url, headers, payload: JSON.stringify({ name: 'Acme\ud800' }) });
+    expect(surrogate.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: 'name must not contain lone surrogates (invalid Unicode)' });
+    const bidi = await fixture.gateway.app.inject({ method: 'POST', url, headers, payload: JSON.stringify({ name: 'Acme\u202e' }) });
+    expect(bidi.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: 'name must not contain bidirectional control characters' });
+  });
+
   it('when a key is created with no body or with a name, then 201; with an unknown field, then 400', async () => {
     const org = await createOrganization(fixture.gateway, 'Keys');
     const url = `/admin/v1/organizations/${org.id}/api-keys`;

@@ -106,6 +106,14 @@ describe('proxying', () => {
     expect((response.json() as Echo).body).toEqual({ hello: 'world' });
   });
 
+  it('when a JSON body is not UTF-8, then it is still proxied (the service judges its bytes), not parsed here', async () => {
+    const payload = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const response = await gateway.app.inject({ method: 'POST', url: '/api/v1/products', headers, payload });
+    expect(response.statusCode).toBe(200);
+    expect((response.json() as Echo).service).toBe('catalog');
+  });
+
   it('when a client sends Expect: 100-continue (curl does over 1 MB), then the upload is proxied, not refused', async () => {
     const body = 'x'.repeat(900_000);
     const response = await gateway.app.inject({

@@ -16,7 +16,20 @@ export const SqlState = {
   tooManyConnections: '53300',
   adminShutdown: '57P01',
   cannotConnectNow: '57P03',
+  /** A value Postgres cannot read as its type: jsonb with a lone surrogate (`\ud800`), a malformed uuid. */
+  invalidTextRepresentation: '22P02',
+  /** A Unicode escape the server encoding cannot hold (`\u0000` turned into jsonb text). */
+  untranslatableCharacter: '22P05',
+  /** Bytes that are not valid in the database's encoding (UTF-8). */
+  characterNotInRepertoire: '22021',
 } as const;
+
+/** Answers that say a value the request carried cannot be stored as it is: the client's input, not a fault. */
+const UNSTORABLE_STATES: ReadonlySet<string> = new Set([
+  SqlState.invalidTextRepresentation,
+  SqlState.untranslatableCharacter,
+  SqlState.characterNotInRepertoire,
+]);
 
 /** Answers that say the database is overloaded or restarting, not that the request is wrong: worth a retry later. */
 const BUSY_STATES: ReadonlySet<string> = new Set([
@@ -93,6 +106,21 @@ export function isRetryableConflict(error: unknown): boolean {
   if (code === SqlState.deadlockDetected || code === SqlState.serializationFailure) return true;
   // Prisma reports a transaction it could not commit for a write conflict or deadlock as P2034.
   return (error as { code?: unknown } | null)?.code === 'P2034';
+}
+
+/**
+ * Postgres refused a value of the request as unreadable for its type or encoding. The schemas refuse such input
+ * (lone surrogates, NUL, malformed ids) before any statement runs; should one slip through, it is still the client's
+ * input, answered 400 rather than 500 (the error handler logs it, so the gap in the validation is seen).
+ * Looks through Prisma's wrapping too.
+ */
+export function isUnstorableValue(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    const code = pgFailureOf(current)?.code;
+    if (code && UNSTORABLE_STATES.has(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /**

@@ -18,6 +18,7 @@ import { organizationId } from './organization.js';
 import { registerCallerAssertion } from './caller-assertion.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
 import { inputGuard } from './input-guard.js';
+import { useStrictJsonParser } from './json-body.js';
 import { metricsResponse, registerMetrics, registriesOf, useMetricsAccess } from './metrics.js';
 import { applyHttpTimeouts, DEFAULT_HTTP_TIMEOUTS, httpTimeoutsOf, serverOptions } from './server-options.js';
 import type { BaseConfig } from '../config.js';
@@ -96,6 +97,7 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
+  useStrictJsonParser(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler(process.env.NODE_ENV === 'test', app.log));
   app.addHook('onRoute', applyRouteConventions);

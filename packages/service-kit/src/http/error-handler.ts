@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { discardBody, hasUnreadBody } from './unread-body.js';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { INTERNAL_ERROR_BODY, REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
-import { isDatabaseBusy } from '../db/pg-errors.js';
+import { isDatabaseBusy, isUnstorableValue } from '../db/pg-errors.js';
 import { AppError, databaseBusy } from '../errors.js';
 
 interface Issue {
@@ -96,6 +96,11 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     // Every pooled connection busy, or a statement or lock wait past the role's timeout: overload, not a fault.
     request.log.warn({ err: error }, 'database busy');
     return errorHandler(databaseBusy() as unknown as FastifyError, request, reply);
+  }
+  if (isUnstorableValue(error)) {
+    // The last line of defence: the request's schema should have refused this value before any statement ran.
+    request.log.warn({ err: error }, 'database refused a value of the request');
+    return send(reply, 400, { error: 'The request holds a value that cannot be stored', code: 'VALIDATION_ERROR' });
   }
   request.log.error({ err: error }, 'unhandled error');
   return send(reply, 500, INTERNAL_ERROR_BODY);

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { unsafeCharactersIn, unsafeTextProblem, wellFormed } from '@app/contracts';
 import { invalidInput } from '../errors.js';
 
 /** Deeper than any body of the API needs (booking metadata included); deeper input is refused, not recursed into. */
@@ -20,26 +21,33 @@ function join(path: string, key: string | number): string {
   return path ? `${path}.${key}` : String(key);
 }
 
-/** The first NUL character or excessive nesting in parsed JSON or a query, with where it is. */
+/** A key as a path segment: printable (no NUL, no lone surrogate), so the message naming it can be read and sent. */
+function printable(key: string): string {
+  return wellFormed(key.replaceAll('\u0000', '\\0'));
+}
+
+/** The first unstorable string (a NUL, a lone surrogate) or excessive nesting in parsed JSON or a query, with where it is. */
 function findUnstorableInput(value: unknown, path = '', depth = 0): Finding | undefined {
   if (typeof value === 'string') {
-    return value.includes('\u0000') ? { path: path || 'body', message: 'must not contain NUL characters' } : undefined;
+    const problem = unsafeTextProblem(value, 'text');
+    return problem === undefined ? undefined : { path: path || 'body', message: problem };
   }
   const container = Array.isArray(value) || isPlainObject(value);
   if (!container) return undefined;
   if (depth >= MAX_INPUT_DEPTH) return { path: path || 'body', message: `must not be nested more than ${MAX_INPUT_DEPTH} levels deep` };
   const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
   for (const [key, item] of entries) {
-    if (typeof key === 'string' && key.includes('\u0000'))
-      return { path: join(path, key.replaceAll('\u0000', '\\0')), message: 'must not have NUL characters in its name' };
-    const finding = findUnstorableInput(item, join(path, key), depth + 1);
+    const inKey = typeof key === 'string' ? unsafeCharactersIn(key, 'text') : undefined;
+    if (inKey !== undefined) return { path: join(path, printable(String(key))), message: `must not have ${inKey} in its name` };
+    const finding = findUnstorableInput(item, join(path, typeof key === 'string' ? printable(key) : key), depth + 1);
     if (finding) return finding;
   }
   return undefined;
 }
 
 /**
- * preValidation hook of every service: Postgres text and jsonb cannot hold U+0000, and deeply nested JSON
+ * preValidation hook of every service: Postgres text and jsonb cannot hold U+0000 nor a lone surrogate (which has no
+ * UTF-8 form: jsonb refuses it, text would get U+FFFD), and deeply nested JSON
  * overflows the stack of whatever walks it later. Both are the client's mistake, so both are a 400 naming
  * the field, in every service alike, before any schema or query sees them.
  */

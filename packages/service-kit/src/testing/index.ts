@@ -28,3 +28,4 @@ export {
   type FakeAccount,
   type FakeOutlookEvent,
 } from './calendar-providers/fake-providers.js';
+export { expectTextStoredAsValidated, trickyText, type TextFieldCase } from './text-properties.js';

@@ -1,11 +1,8 @@
 import slugify from 'slugify';
+import { unsafeTextProblem } from '@app/contracts';
 
 const MAX_FILENAME = 255;
 
-/** With the u flag, a surrogate code unit matches only when it is not half of a pair. */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-/** Embeddings, overrides and isolates: they let `\u202Egnp.exe` display as `exe.png`. */
-const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
 
 /**
  * Why the client's filename is refused (a 400 naming `filename`), or null. These characters are refused,
@@ -14,10 +11,9 @@ const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
  * U+FFFD is the mark of bytes that were not UTF-8.
  */
 export function filenameProblem(raw: string): string | null {
-  if (raw.includes('\u0000')) return 'filename must not contain NUL characters';
-  if (BIDI_CONTROL.test(raw)) return 'filename must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)';
-  if (LONE_SURROGATE.test(raw) || raw.includes('\uFFFD')) return 'filename must be valid UTF-8';
-  return null;
+  const unsafe = unsafeTextProblem(raw, 'name');
+  if (unsafe !== undefined) return `filename ${unsafe}`;
+  return raw.includes('\uFFFD') ? 'filename must be valid UTF-8' : null;
 }
 
 /**

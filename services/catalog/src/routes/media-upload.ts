@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { MAX_ALT_TEXT } from '@app/contracts';
+import { MAX_ALT_TEXT, unsafeTextProblem } from '@app/contracts';
 import { AppError, invalidInput } from '@app/service-kit';
 import { filenameProblem } from '../domain/media-names.js';
 import type { UseCaseContext } from '../use-cases/context.js';
@@ -64,7 +64,8 @@ function discardRestOfBody(request: FastifyRequest): void {
 
 function parseAltText(value: unknown): string | null {
   if (typeof value !== 'string') throw invalidInput('alt_text', 'alt_text must be a string');
-  if (value.includes('\u0000')) throw invalidInput('alt_text', 'alt_text must not contain NUL characters');
+  const problem = unsafeTextProblem(value, 'text');
+  if (problem !== undefined) throw invalidInput('alt_text', `alt_text ${problem}`);
   const text = value.trim();
   if (text.length > MAX_ALT_TEXT) throw invalidInput('alt_text', `alt_text must be at most ${MAX_ALT_TEXT} characters`);
   return text.length > 0 ? text : null;

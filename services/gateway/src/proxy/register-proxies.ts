@@ -33,28 +33,38 @@ function forwardedHeaders(
   return out;
 }
 
+interface ProxyDeps {
+  replicas: Record<ServiceName, ReplicaPool>;
+  timeoutMs: number;
+  signAssertion: AssertionSigner;
+}
+
 /** One proxy per prefix of the route table: stamp trusted headers, forward, map failures to 503 (auth ran in onRequest). */
-export async function registerProxies(
-  app: ServiceApp,
-  deps: { replicas: Record<ServiceName, ReplicaPool>; timeoutMs: number; signAssertion: AssertionSigner },
-): Promise<void> {
-  for (const route of ROUTE_TABLE) {
-    const replicas = deps.replicas[route.service];
-    await app.register(proxy, {
-      // No fixed upstream: reply-from would then send every request to that one origin whatever getUpstream
-      // picks. Without it, each request goes to the replica getUpstream chose (round-robin over ready ones).
-      upstream: '',
-      prefix: route.prefix,
-      rewritePrefix: route.prefix,
-      undici: { headersTimeout: deps.timeoutMs, bodyTimeout: deps.timeoutMs, connect: { timeout: 2000 } },
-      replyOptions: {
-        getUpstream: () => replicas.pick(),
-        rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, deps.signAssertion),
-        onError: (reply, { error }) => {
-          reply.log.warn({ err: error, service: route.service }, 'upstream unavailable');
-          void reply.code(503).header('retry-after', '1').type('application/json').send(UPSTREAM_UNAVAILABLE);
-        },
+export async function registerProxies(app: ServiceApp, deps: ProxyDeps): Promise<void> {
+  await app.register(async (scope) => {
+    // Proxied bodies pass through as bytes (http-proxy brings its own parser): the services judge them, UTF-8 included.
+    // The kit's JSON parser stays on the gateway's own routes (admin), outside this scope.
+    scope.removeContentTypeParser('application/json');
+    for (const route of ROUTE_TABLE) await registerProxy(scope, route, deps);
+  });
+}
+
+async function registerProxy(app: ServiceApp, route: (typeof ROUTE_TABLE)[number], deps: ProxyDeps): Promise<void> {
+  const replicas = deps.replicas[route.service];
+  await app.register(proxy, {
+    // No fixed upstream: reply-from would then send every request to that one origin whatever getUpstream
+    // picks. Without it, each request goes to the replica getUpstream chose (round-robin over ready ones).
+    upstream: '',
+    prefix: route.prefix,
+    rewritePrefix: route.prefix,
+    undici: { headersTimeout: deps.timeoutMs, bodyTimeout: deps.timeoutMs, connect: { timeout: 2000 } },
+    replyOptions: {
+      getUpstream: () => replicas.pick(),
+      rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, deps.signAssertion),
+      onError: (reply, { error }) => {
+        reply.log.warn({ err: error, service: route.service }, 'upstream unavailable');
+        void reply.code(503).header('retry-after', '1').type('application/json').send(UPSTREAM_UNAVAILABLE);
       },
-    });
-  }
+    },
+  });
 }

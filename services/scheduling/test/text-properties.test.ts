@@ -1,0 +1,23 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { createScheduleBodySchema } from '@app/contracts';
+import { expectTextStoredAsValidated, organizationClient } from '@app/service-kit/testing';
+import { startScheduling, type Running } from './support/scheduling.js';
+
+let running: Running;
+beforeAll(async () => {
+  running = await startScheduling();
+});
+afterAll(() => running.stop());
+
+describe('POST /api/v1/schedules (any text)', () => {
+  it('when the name holds any string, then 201 with it stored as validated, or 400 naming it; never 500', async () => {
+    const client = organizationClient(running.app);
+    await expectTextStoredAsValidated({
+      schema: createScheduleBodySchema,
+      body: () => ({ name: 'Consulting', timezone: 'UTC' }),
+      path: ['name'],
+      create: (body) => client.post('/api/v1/schedules', body),
+      read: (created) => client.get(`/api/v1/schedules/${String((created.body.data as { id: string }).id)}`),
+    });
+  });
+});
