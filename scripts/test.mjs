@@ -1,4 +1,5 @@
-// `npm test`: typecheck and build every workspace (generating Prisma clients first), lint, find dead code (knip), check formatting, lint the
+// `npm test`: typecheck and build every workspace (generating Prisma clients first), lint, find dead code (knip), check formatting, find
+// import cycles (dpdm), lint the
 // OpenAPI snapshot (redocly.yaml) and run its breaking-change gate (scripts/openapi-gate.mjs), the AsyncAPI gate
 // (scripts/asyncapi.mjs), then every vitest suite
 // on real Postgres and NATS. Extra arguments go to vitest (`npm test -- --project events`).
@@ -21,6 +22,8 @@ run('npx', ['eslint', '.']);
 // Unused files, exports and dependencies (knip.json).
 run('npx', ['knip']);
 run('npx', ['prettier', '--check', '.']);
+// No import cycle anywhere, type-only imports included (dpdm).
+run('npm', ['run', '--silent', 'check:cycles']);
 // The committed OpenAPI snapshot: redocly's recommended rules (redocly.yaml), then the breaking-change gate.
 run('npx', ['redocly', 'lint', '--format=summary']);
 run('node', ['scripts/openapi-gate.mjs', 'check']);
