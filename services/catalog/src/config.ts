@@ -7,19 +7,27 @@ const DEFAULT_MEDIA_DIR = fileURLToPath(new URL('../../../media-data', import.me
 
 export const configSchema = baseConfigSchema.safeExtend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3003),
-  /** Root folder of the local-disk media storage. */
-  MEDIA_DIR: z.string().min(1).default(DEFAULT_MEDIA_DIR),
-  /** Largest accepted upload in bytes (default 10 MB). */
+  MEDIA_DIR: z.string().min(1).default(DEFAULT_MEDIA_DIR).meta({
+    description: 'folder of uploaded files (local-disk storage)',
+    defaultText: '`<repo>/media-data`',
+  }),
   MEDIA_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1)
     .max(1024 * 1024 * 1024)
-    .default(10 * 1024 * 1024),
-  /** The gateway's public address: media URLs are built from it. */
+    .default(10 * 1024 * 1024)
+    .meta({
+      description: 'largest accepted upload in bytes (10 MB) → 413 `PAYLOAD_TOO_LARGE`',
+      whenToChange: "with the gateway's `MAX_UPLOAD_BYTES`, which must leave room for it",
+    }),
   PUBLIC_BASE_URL: z
     .url()
     .default('http://127.0.0.1:3000')
-    .transform((url) => url.replace(/\/+$/, '')),
+    .transform((url) => url.replace(/\/+$/, ''))
+    .meta({
+      description: "the gateway's public address: media URLs are built from it",
+      defaultText: "`http://127.0.0.1:3000` (`npm start`: the gateway's own port)",
+    }),
 });
 export type Config = z.infer<typeof configSchema>;
