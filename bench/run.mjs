@@ -19,14 +19,16 @@ const { context, existingTarget, ownStack } = await import('./lib/target.mjs');
 const lib = await import('./lib/measure.mjs');
 const { startBareStack } = await import('./ceiling/bare-stack.mjs');
 const { describeDamon, describeMachine, watchMachine } = await import('./lib/machine.mjs');
+const { readBenchEnv } = await import('../scripts/script-env.mjs');
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const CEILING = process.env.BENCH_CEILING !== '0';
-const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const env = readBenchEnv();
+const DURATION = env.BENCH_DURATION;
+const CONNECTIONS = env.BENCH_CONNECTIONS;
+const CEILING = env.BENCH_CEILING !== '0';
+const only = env.BENCH_ONLY ? new RegExp(env.BENCH_ONLY, 'i') : null;
 // Latency under a steady load: each scenario again at this share of the rate it just reached (BENCH_STEADY=0 skips).
 const STEADY_SHARE = 0.5;
-const STEADY = process.env.BENCH_STEADY !== '0';
+const STEADY = env.BENCH_STEADY !== '0';
 const BARE_PROXY_TRIVIAL = 'ceiling: bare proxy → bare service, trivial route';
 const FRAMEWORK_PROXY_TRIVIAL = 'floor: Fastify + @fastify/http-proxy → bare service, trivial route';
 /** The p99 a scenario must keep at the steady rate, unless it names its own (booking creation: 50 ms). */
@@ -38,12 +40,7 @@ async function main() {
     console.warn(
       `note: ${describeDamon(monitor)}; its wake-ups take a core, which on a machine of few cores stalls the stack and shows in the steady p99s (docs/benchmarks.md)`,
     );
-  const target = process.env.BENCH_URL
-    ? await existingTarget()
-    : await ownStack({
-        databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop_bench',
-        port: Number(process.env.BENCH_PORT ?? 3200),
-      });
+  const target = env.BENCH_URL ? await existingTarget() : await ownStack({ databaseUrl: env.BENCH_DATABASE_URL, port: env.BENCH_PORT });
   const ctx = await context(target);
   const results = [];
   let bare = null;
@@ -214,7 +211,7 @@ function report(results, machine) {
   ];
   const widths = columns.map((c) => Math.max(c.length, ...results.map((r) => String(r[c] ?? '').length)));
   const line = (cells) => cells.map((cell, i) => String(cell ?? '').padEnd(widths[i])).join('  ');
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per scenario, on ${process.env.BENCH_URL ?? 'a fresh local stack'}\n`);
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per scenario, on ${env.BENCH_URL ?? 'a fresh local stack'}\n`);
   console.log(line(columns));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of results) console.log(line(columns.map((c) => row[c])));

@@ -15,14 +15,18 @@ const { heapSnapshotOptions, liveHeaps } = await import('./live-heap.mjs');
 const { default: autocannon } = await import('autocannon');
 const { default: pg } = await import('pg');
 const { startStack, checkInfrastructure, deleteStreams, recreateDatabase } = await import('../scripts/stack.mjs');
+const { readSoakEnv } = await import('../scripts/script-env.mjs');
 
 const ROOT = join(import.meta.dirname, '..');
-const DURATION = Number(process.env.SOAK_DURATION ?? 60);
-const WARMUP = Number(process.env.SOAK_WARMUP ?? 10);
-const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 50);
-const REPLICAS = Number(process.env.SOAK_REPLICAS ?? 1);
+const {
+  SOAK_DURATION: DURATION,
+  SOAK_WARMUP: WARMUP,
+  SOAK_CONNECTIONS: CONNECTIONS,
+  SOAK_REPLICAS: REPLICAS,
+  SOAK_PORT,
+  SOAK_DATABASE_URL: DATABASE_URL,
+} = readSoakEnv();
 const ADMIN_TOKEN = 'soak-admin-token-0123456789';
-const DATABASE_URL = process.env.SOAK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop_soak';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const SEATS = 200;
 
@@ -41,7 +45,7 @@ async function main() {
   const snapshots = mkdtempSync(join(tmpdir(), 'soak-heap-'));
   const replicas = REPLICAS > 1 ? { bookings: REPLICAS, scheduling: REPLICAS, events: REPLICAS } : {};
   const stack = await startStack({
-    port: Number(process.env.SOAK_PORT ?? 3300),
+    port: SOAK_PORT,
     replicas,
     output: 'errors',
     env: {

@@ -9,6 +9,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { callerAssertionKeys } from './caller-assertion-keys.mjs';
+import { readStartEnv } from './script-env.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -22,21 +23,9 @@ export const SERVICES = [
   { name: 'webhooks', offset: 6, urlVar: 'WEBHOOKS_URL' },
 ];
 
-/**
- * V8 flags each service starts with, on its command line: NODE_OPTIONS refuses most V8 flags. One garbage-collection
- * thread per process: on a host whose few cores all its processes share, a collection's parallel and concurrent
- * helpers take the core the request path is waiting for. No allocation-site pretenuring: under load V8 took a
- * request's objects for long-lived and allocated them in the old generation, where each dead one kept the young
- * objects it points to alive through the next scavenges; the gateway then promoted about 10 MB per scavenge and each
- * took ~20 ms (docs/benchmarks.md: No allocation-site pretenuring). `SERVICE_NODE_FLAGS` replaces both (unset or
- * empty, these): a process with cores of its own sets `--no-allocation-site-pretenuring` alone, which keeps the second
- * and gives back V8's collector threads. The Dockerfile's CMD has the same default.
- */
-const DEFAULT_SERVICE_NODE_FLAGS = '--single-threaded-gc --no-allocation-site-pretenuring';
-
-/** The flags of `env` (empty counts as unset, as for every other variable: docs/configuration.md) as arguments. */
+/** The V8 flags of `env` (SERVICE_NODE_FLAGS, documented in script-env.mjs) as arguments of each service's `node`. */
 export function serviceNodeFlags(env = process.env) {
-  return (env.SERVICE_NODE_FLAGS || DEFAULT_SERVICE_NODE_FLAGS).split(/\s+/).filter(Boolean);
+  return readStartEnv(env).SERVICE_NODE_FLAGS.split(/\s+/).filter(Boolean);
 }
 
 const COLORS = { gateway: 36, bookings: 33, scheduling: 32, catalog: 35, events: 34, 'calendar-sync': 31, webhooks: 91 };

@@ -1,7 +1,7 @@
 // `npm test`: typecheck and build every workspace (generating Prisma clients first), lint, find dead code (knip), check formatting, find
 // import cycles (dpdm), lint the
 // OpenAPI snapshot (redocly.yaml) and run its breaking-change gate (scripts/openapi-gate.mjs), the AsyncAPI gate
-// (scripts/asyncapi.mjs), then every vitest suite
+// (scripts/asyncapi.mjs), the configuration page's check (scripts/config-docs.mjs), then every vitest suite
 // on real Postgres and NATS. Extra arguments go to vitest (`npm test -- --project events`).
 import { ensureModernNode } from './ensure-node.mjs';
 ensureModernNode();
@@ -29,5 +29,7 @@ run('npx', ['redocly', 'lint', '--format=summary']);
 run('node', ['scripts/openapi-gate.mjs', 'check']);
 // The committed AsyncAPI snapshot of the domain events against the contracts: a breaking change needs a new schema_version.
 run('node', ['scripts/asyncapi.mjs', 'check']);
+// docs/configuration.md against the config schemas' metadata (`npm run docs:config` writes it).
+run('node', ['scripts/config-docs.mjs', 'check']);
 const { runVitest } = await import('./run-vitest.mjs');
 process.exit(runVitest(process.argv.slice(2), { cwd: ROOT, env }));

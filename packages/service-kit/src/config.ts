@@ -9,133 +9,202 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Env vars every service reads, without the rules that tie several of them together (`baseConfigSchema` adds them):
- * `.pick` works on this one only.
+ * `.pick` works on this one only. Each field's documentation is its `.meta()` (`description`, optionally `defaultText`
+ * where the default is better said than printed, and `whenToChange`), from which `npm run docs:config` writes
+ * docs/configuration.md; `.meta()` comes last so that it never changes how a value parses.
  */
 export const baseConfigFields = z.object({
-  /**
-   * `development` (set by `npm start`) or `test` (set by the test harness) let a service fall back to the fixed
-   * development secrets of the repository; unset counts as production, so a deployment that forgets it fails closed.
-   */
-  NODE_ENV: z.enum(['development', 'test', 'production']).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HOST: z.string().default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65535),
-  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/scheduling_shop'),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  /**
-   * `false` behind PgBouncer in transaction mode before 1.21 (which cannot follow named prepared statements from one
-   * server connection to the next): statements are then sent unnamed.
-   */
-  DATABASE_NAMED_STATEMENTS: z.stringbool().default(true),
-  /** How long a statement waits for a free pooled connection; past it the request is a 503 with Retry-After. */
-  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
-  /**
-   * The migration step's connection (the migration role's, or a superuser's, who then creates the roles first).
-   * Unset: DATABASE_URL migrates too, as in a bare development database with one role.
-   */
-  DATABASE_MIGRATION_URL: z.string().url().optional(),
-  /** The role that owns the schemas and applies migrations, when DATABASE_MIGRATION_URL is a superuser's. */
+  NODE_ENV: z.enum(['development', 'test', 'production']).optional().meta({
+    description:
+      'the fixed development secrets (`ADMIN_TOKEN`, `CALENDAR_ENCRYPTION_KEYS`, `OAUTH_STATE_SECRET`) stand in for missing ones only with `development` or `test` set explicitly; unset or `production`, a missing secret stops the process at boot with a message naming it (so a deployment that forgets NODE_ENV fails closed)',
+    defaultText: 'unset (`npm start`: `development`; the test harness: `test`)',
+  }),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .meta({ description: 'pino level (`silent` in tests)' }),
+  HOST: z.string().default('127.0.0.1').meta({
+    description: 'listen address',
+    whenToChange: 'to `0.0.0.0` in a container; services should stay on private addresses',
+  }),
+  PORT: z.coerce.number().int().min(0).max(65535).meta({ description: 'listen port' }),
+  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/scheduling_shop').meta({
+    description:
+      "Postgres, as the service's own role (`<service>_service`; `npm start` and the tests make it so): each service uses its own schema. See [Postgres roles](security.md#trust-postgres-roles-and-the-connection-budget)",
+  }),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10).meta({
+    description: 'connections per process',
+    whenToChange: "when replicas × services × this would exceed Postgres' (or PgBouncer's) connection budget",
+  }),
+  DATABASE_NAMED_STATEMENTS: z.stringbool().default(true).meta({
+    description: '`false`: statements are sent unnamed (see [the budget](security.md#trust-postgres-roles-and-the-connection-budget))',
+    whenToChange:
+      'behind PgBouncer in transaction mode before 1.21, which cannot follow named prepared statements from one server connection to the next',
+  }),
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000).meta({
+    description:
+      'how long a statement waits for a free pooled connection; past it, 503 `UPSTREAM_UNAVAILABLE` with `Retry-After: 1` (`The database did not answer in time`)',
+  }),
+  DATABASE_MIGRATION_URL: z.string().url().optional().meta({
+    description:
+      "the migration step's connection: a superuser's (it then creates the migration role, the service's role and the extensions, and applies the migrations as the migration role), or the migration role's own login. A service whose `DATABASE_URL` role may not migrate only checks at start that its schema is up to date, and refuses to start otherwise",
+    defaultText: 'unset: `DATABASE_URL` migrates too (one role for everything)',
+  }),
   DATABASE_MIGRATION_ROLE: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/, 'lower-case letters, digits and _ only')
-    .default('migrator'),
-  /** Set on the service's role when a superuser provisions it: a statement running longer is cancelled (503). */
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_ROLE_TIMEOUTS.statementTimeoutMs),
-  /** Likewise: a wait for a row or table lock longer than this is given up (503). */
-  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_ROLE_TIMEOUTS.lockTimeoutMs),
-  /** Likewise: a session idle inside an open transaction this long is ended, with its locks. */
+    .default('migrator')
+    .meta({
+      description: "the role that owns the schemas and applies migrations when `DATABASE_MIGRATION_URL` is a superuser's",
+    }),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_ROLE_TIMEOUTS.statementTimeoutMs).meta({
+    description:
+      "set on the service's role when a superuser migration step creates it: a longer statement is cancelled (503 `UPSTREAM_UNAVAILABLE` with `Retry-After`)",
+  }),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_ROLE_TIMEOUTS.lockTimeoutMs).meta({
+    description:
+      "set on the service's role likewise: a wait for a row or table lock longer than this is given up (503 `UPSTREAM_UNAVAILABLE` with `Retry-After`)",
+  }),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce
     .number()
     .int()
     .min(100)
     .max(3_600_000)
-    .default(DEFAULT_ROLE_TIMEOUTS.idleInTransactionTimeoutMs),
-  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
-  /** Prepended to every NATS subject and stream name, so test runs (or tenants of one NATS) never see each other. */
+    .default(DEFAULT_ROLE_TIMEOUTS.idleInTransactionTimeoutMs)
+    .meta({ description: "set on the service's role likewise: a session idle this long inside a transaction is ended, with its locks" }),
+  NATS_URL: z.string().default('nats://127.0.0.1:4222').meta({ description: 'NATS with JetStream' }),
   NATS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only')
-    .default(''),
-  /**
-   * The service's own NATS user and password (both or neither; the password usually as NATS_PASSWORD_FILE). Unset:
-   * an unauthenticated connection, as to the local NATS of `npm start`.
-   */
+    .default('')
+    .meta({
+      description: 'prefix of every NATS subject and stream name, so that test runs (or tenants of one NATS) never see each other',
+      defaultText: 'empty',
+    }),
   NATS_USER: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
-    .optional(),
-  NATS_PASSWORD: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
-  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
-  /**
-   * On SIGTERM, how long the process keeps serving while `/readyz` already says 503, so that load balancers
-   * (the gateway's replica probes) stop sending it new requests before the listener closes.
-   */
-  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
-  /**
-   * At start, how long the service keeps retrying NATS while it does not answer yet (refused, name not resolved, timed
-   * out), before it exits with the error: services start in any order beside their servers. (Postgres' first
-   * connection is retried by the migration check, for up to 2 minutes.)
-   */
-  STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
-  /** The whole request (headers and body) must arrive within this, else 408 and the connection is closed. */
-  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-  /** The request headers must arrive within this (at most HTTP_REQUEST_TIMEOUT_MS). */
-  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
-  /** An idle keep-alive connection is closed after this; above the usual 60 s idle timeout of load balancers. */
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
-  /** A connection on which nothing is sent or received for this long is closed. */
-  HTTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
-  /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>` (16+ characters). */
-  METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
-  /** When set, `/metrics` is served on this port only (a listener of its own on HOST), not beside the API. */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  /**
-   * The gateway's public keys for caller assertions, as a JWKS (JSON; several kids during a rotation). Checked
-   * here when set; a service that serves requests refuses to start without it (useCallerAssertionKeys), while
-   * `migrate` and the gateway's keys CLI need none.
-   */
-  CALLER_ASSERTION_PUBLIC_KEYS: callerAssertionPublicKeysSchema.optional(),
-  /**
-   * How long the service's stream keeps an event (JetStream max_age). It bounds the longest consumer outage survived
-   * without losing events: 7 days covers a long weekend plus the time to notice and fix a stopped consumer.
-   */
-  NATS_STREAM_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(8760).default(168),
-  /** The most the service's stream holds (JetStream max_bytes); past it the oldest events are dropped. NATS reserves it. */
+    .optional()
+    .meta({
+      description:
+        "the service's own NATS user (its service name in the generated configuration, see [NATS users](security.md#nats-users-one-per-service)); both or neither with `NATS_PASSWORD`",
+      defaultText: 'unset (an unauthenticated connection, as `npm start` makes to the local NATS)',
+    }),
+  NATS_PASSWORD: z.string().min(16, { message: 'must be at least 16 characters' }).optional().meta({
+    description: 'the password of `NATS_USER` (16+ characters; usually `NATS_PASSWORD_FILE`); both or neither',
+    defaultText: 'unset',
+  }),
+  REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .max(60_000)
+    .default(2000)
+    .meta({ description: 'timeout of requests between services (then 503 `UPSTREAM_UNAVAILABLE`)' }),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000).meta({
+    description:
+      "on SIGTERM/SIGINT, how long a process keeps serving while `/readyz` already answers 503 (so that load balancers, and the gateway's replica probes, stop sending it new requests), before it closes its listener and drains in-flight requests",
+  }),
+  STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000).meta({
+    description:
+      "at start, how long a process keeps retrying (backoff 250 ms to 2 s, each try logged as a warning) a NATS that does not answer yet — a refused connection, a name not resolved, a timeout — before it exits with the error. Containers and pods start in any order; a wrong password or a missing permission fails at once. Postgres' first connection (the migration check, and the migration steps) is retried by the migration itself, every second for up to 2 minutes",
+  }),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000).meta({
+    description:
+      'the whole request (headers and body) must arrive within this, else 408 `REQUEST_TIMEOUT` (`{error, code}`) and the connection is closed: a trickled body cannot hold a connection',
+  }),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000).meta({
+    description:
+      'the request headers must arrive within this (capped at `HTTP_REQUEST_TIMEOUT_MS`), else 408 `REQUEST_TIMEOUT` and the connection is closed',
+  }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000).meta({
+    description: 'an idle keep-alive connection is closed after this (above the usual 60 s idle timeout of load balancers)',
+    whenToChange: 'above the idle timeout of the load balancer in front, if it is longer than 60 s',
+  }),
+  HTTP_CONNECTION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(60_000)
+    .meta({ description: 'a connection on which nothing is sent or received for this long is closed' }),
+  METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional().meta({
+    description: 'set (16+ characters): `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`, else 401 `UNAUTHORIZED`',
+    defaultText: 'unset',
+  }),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional().meta({
+    description:
+      'set: `/metrics` is served on a listener of its own on this port (same `HOST`, timeouts and token) and no longer on the API port (404 there)',
+    defaultText: 'unset',
+  }),
+  CALLER_ASSERTION_PUBLIC_KEYS: callerAssertionPublicKeysSchema.optional().meta({
+    description:
+      'the gateway\'s caller assertion public keys as a JWKS (JSON: `{"keys":[{"kty":"OKP","crv":"Ed25519","x":"…","kid":"…"}]}`, no private `d`); several kids during a rotation. Checked when set; a service that serves requests refuses to start without it, while `migrate` and the gateway\'s keys CLI need none. See [Trust](security.md#trust-signed-caller-assertions)',
+    defaultText: 'none: required to serve (`npm start` and the tests generate a pair per start)',
+  }),
+  NATS_STREAM_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(8760).default(168).meta({
+    description:
+      "JetStream `max_age` of the service's stream (publishers: bookings, scheduling, catalog, events, calendar-sync), set when its relay creates it and brought up to date at each start; older events are dropped. It bounds the longest consumer outage survived without losing events: 7 days covers a long weekend plus the time to notice and fix a stopped consumer. See [Retention](operations.md#retention)",
+    defaultText: '`168` (7 days)',
+    whenToChange: 'to the longest consumer outage you plan for (then `INBOX_RETENTION_HOURS` must grow with it)',
+  }),
   NATS_STREAM_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1024 * 1024)
-    .default(1024 * 1024 * 1024),
-  /**
-   * How long a consuming service's dead-letter stream keeps an event that could not be applied (JetStream max_age).
-   * Longer than the event streams: a dead letter waits for a person, a fix and a deploy before it is replayed. 30 days.
-   */
-  NATS_DLQ_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(87_600).default(720),
-  /** The most the dead-letter stream holds (JetStream max_bytes, reserved by NATS); past it the oldest dead letters go. */
+    .default(1024 * 1024 * 1024)
+    .meta({
+      description: "JetStream `max_bytes` of the service's stream, reserved by NATS on its disk; past it the oldest events are dropped",
+      defaultText: '`1073741824` (1 GiB)',
+    }),
+  NATS_DLQ_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(87_600).default(720).meta({
+    description:
+      "JetStream `max_age` of a consuming service's dead-letter stream (`DLQ_<SERVICE>`; consumers: scheduling), set when its consumers start and brought up to date at each start; older dead letters go. Longer than the event streams: a dead letter waits for a person, a fix and a deploy before it is replayed. See [Dead letters](operations.md#dead-letters)",
+    defaultText: '`720` (30 days)',
+  }),
   NATS_DLQ_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1024 * 1024)
-    .default(128 * 1024 * 1024),
-  /**
-   * The first wait before an event whose handling failed for a transient reason (database or NATS unavailable) is
-   * delivered again; each further failure doubles it up to CONSUMER_RETRY_MAX_MS. Such an event is retried without
-   * limit, never dead-lettered.
-   */
-  CONSUMER_RETRY_INITIAL_MS: z.coerce.number().int().min(10).max(600_000).default(250),
-  /** The longest wait between two deliveries of an event that keeps failing for a transient reason. */
-  CONSUMER_RETRY_MAX_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
-  /** How long a published outbox row is kept (for debugging: what left, when, after how many attempts). Never an unpublished one. */
-  OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
-  /**
-   * How long a consumer remembers an applied event id. Longer than the stream keeps an event (plus JetStream's
-   * duplicate window), else an event redelivered or re-published late would find no inbox row and apply twice.
-   */
-  INBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(192),
-  /** How often published outbox rows and old inbox rows are swept. */
-  RETENTION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
-  /** Rows deleted per statement of a sweep: each stays far below the role's statement_timeout. */
-  RETENTION_SWEEP_BATCH: z.coerce.number().int().min(1).max(50_000).default(5000),
+    .default(128 * 1024 * 1024)
+    .meta({
+      description: 'JetStream `max_bytes` of the dead-letter stream, reserved by NATS; past it the oldest dead letters go',
+      defaultText: '`134217728` (128 MiB)',
+    }),
+  CONSUMER_RETRY_INITIAL_MS: z.coerce.number().int().min(10).max(600_000).default(250).meta({
+    description:
+      'the first wait before an event whose handling failed for a transient reason (database or NATS unavailable) is delivered again, doubling per failure up to `CONSUMER_RETRY_MAX_MS`; such an event is retried for as long as the failure lasts, never dead-lettered',
+  }),
+  CONSUMER_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(3_600_000)
+    .default(30_000)
+    .meta({ description: 'the longest wait between two deliveries of an event that keeps failing for a transient reason' }),
+  OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(24).meta({
+    description:
+      'published outbox rows are deleted this long after they were published (kept for debugging: what left, when, after how many attempts); unpublished ones never are',
+  }),
+  INBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(192).meta({
+    description:
+      "inbox rows (a consumer's memory of applied event ids) are deleted this long after their event was applied. Must be longer than `NATS_STREAM_MAX_AGE_HOURS` plus JetStream's 2-minute duplicate window, else an event redelivered late would apply twice: the process refuses to start, saying so",
+    defaultText: '`192` (8 days)',
+  }),
+  RETENTION_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(86_400_000)
+    .default(900_000)
+    .meta({ description: 'how often published outbox rows and old inbox rows are swept' }),
+  RETENTION_SWEEP_BATCH: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(50_000)
+    .default(5000)
+    .meta({ description: "rows per DELETE statement of a sweep (each far below the role's 5 s `statement_timeout`)" }),
 });
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { baseConfigSchema, developmentSecretsAllowed, secretRequired } from '@app/service-kit';
 
-/** `keyId:base64-of-32-bytes[,…]`; the first key encrypts, every key decrypts (so old keys can be rotated out). */
+/** One entry of CALENDAR_ENCRYPTION_KEYS: `keyId:base64-of-32-bytes`. */
 const KEY_RING = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=$/;
 
 const url = (fallback: string) => z.url({ message: 'must be a URL' }).default(fallback);
@@ -13,40 +13,91 @@ const optionalSecret = z
 export const configSchema = baseConfigSchema
   .safeExtend({
     PORT: z.coerce.number().int().min(0).max(65535).default(3005),
-    /** The gateway's public address: OAuth redirect URIs are `${PUBLIC_BASE_URL}/api/calendar-connections/oauth/<provider>/callback`. */
-    PUBLIC_BASE_URL: url('http://127.0.0.1:3000'),
-    GOOGLE_CLIENT_ID: optionalSecret,
-    GOOGLE_CLIENT_SECRET: optionalSecret,
-    GOOGLE_AUTH_URL: url('https://accounts.google.com/o/oauth2/v2/auth'),
-    GOOGLE_TOKEN_URL: url('https://oauth2.googleapis.com/token'),
-    /** Root of the Google APIs; Calendar v3 lives under `/calendar/v3`. */
-    GOOGLE_API_URL: url('https://www.googleapis.com'),
-    MICROSOFT_CLIENT_ID: optionalSecret,
-    MICROSOFT_CLIENT_SECRET: optionalSecret,
+    PUBLIC_BASE_URL: url('http://127.0.0.1:3000').meta({
+      description:
+        "the gateway's public address: OAuth redirect URIs are `${PUBLIC_BASE_URL}/api/calendar-connections/oauth/<provider>/callback`",
+      defaultText: "`http://127.0.0.1:3000` (`npm start`: the gateway's own port)",
+    }),
+    GOOGLE_CLIENT_ID: optionalSecret.meta({
+      description:
+        'Google OAuth client id (also needed to refresh Google tokens); without it and the secret the Google OAuth endpoints answer 503 naming what is missing',
+      defaultText: 'unset',
+    }),
+    GOOGLE_CLIENT_SECRET: optionalSecret.meta({ description: 'the secret of `GOOGLE_CLIENT_ID`', defaultText: 'unset' }),
+    GOOGLE_AUTH_URL: url('https://accounts.google.com/o/oauth2/v2/auth').meta({
+      description: "Google's OAuth authorization endpoint (tests point it at a local fake)",
+    }),
+    GOOGLE_TOKEN_URL: url('https://oauth2.googleapis.com/token').meta({
+      description: "Google's OAuth token endpoint (tests point it at a local fake)",
+    }),
+    GOOGLE_API_URL: url('https://www.googleapis.com').meta({
+      description: 'root of the Google APIs; Calendar v3 lives under `/calendar/v3` (tests point it at a local fake)',
+    }),
+    MICROSOFT_CLIENT_ID: optionalSecret.meta({
+      description: 'Microsoft identity platform app (client) id; without it and the secret the Microsoft OAuth endpoints answer 503',
+      defaultText: 'unset',
+    }),
+    MICROSOFT_CLIENT_SECRET: optionalSecret.meta({ description: 'the secret of `MICROSOFT_CLIENT_ID`', defaultText: 'unset' }),
     MICROSOFT_TENANT: z
       .string()
       .regex(/^[A-Za-z0-9.-]+$/, { message: 'must be a tenant id or name' })
-      .default('common'),
-    /** Default `https://login.microsoftonline.com/<MICROSOFT_TENANT>/oauth2/v2.0/authorize`. */
-    MICROSOFT_AUTH_URL: z.url().optional(),
-    /** Default `https://login.microsoftonline.com/<MICROSOFT_TENANT>/oauth2/v2.0/token`. */
-    MICROSOFT_TOKEN_URL: z.url().optional(),
-    /** Microsoft Graph root including the version. */
-    GRAPH_API_URL: url('https://graph.microsoft.com/v1.0'),
-    CALENDAR_ENCRYPTION_KEYS: z.string().optional(),
-    OAUTH_STATE_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
-    CALENDAR_SYNC_INTERVAL_MS: z.coerce.number().int().min(1000).default(300_000),
-    CALENDAR_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
-    /** How often each replica looks for connections that are due (a create or `/sync` wakes it at once). */
-    CALENDAR_SYNC_POLL_MS: z.coerce.number().int().min(50).default(1000),
-    /** A claimed sync must finish within this; after it another replica may take the connection over. */
-    CALENDAR_SYNC_LEASE_MS: z.coerce.number().int().min(1000).default(120_000),
-    /** First delay of the in-sync retries on 5xx and network errors (doubled per attempt, full jitter). */
-    CALENDAR_RETRY_BASE_MS: z.coerce.number().int().min(1).default(500),
-    /** A Retry-After up to this long is waited out inside the sync; a longer one ends the attempt and reschedules it. */
-    CALENDAR_RETRY_MAX_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
-    /** Time limit of one provider HTTP request. */
-    CALENDAR_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+      .default('common')
+      .meta({ description: 'the Microsoft tenant (id or name) of the app; `common` takes work and personal accounts' }),
+    MICROSOFT_AUTH_URL: z.url().optional().meta({
+      description: "Microsoft's OAuth authorization endpoint (tests point it at a local fake)",
+      defaultText: '`https://login.microsoftonline.com/<MICROSOFT_TENANT>/oauth2/v2.0/authorize`',
+    }),
+    MICROSOFT_TOKEN_URL: z.url().optional().meta({
+      description: "Microsoft's OAuth token endpoint (tests point it at a local fake)",
+      defaultText: '`https://login.microsoftonline.com/<MICROSOFT_TENANT>/oauth2/v2.0/token`',
+    }),
+    GRAPH_API_URL: url('https://graph.microsoft.com/v1.0').meta({
+      description: 'Microsoft Graph root, including the version (tests point it at a local fake)',
+    }),
+    CALENDAR_ENCRYPTION_KEYS: z.string().optional().meta({
+      description:
+        '`keyId:base64-of-32-bytes[,…]`, first is current; tokens are AES-256-GCM encrypted with it and re-encrypted on rotation (every key decrypts, so old keys can be rotated out)',
+      defaultText: 'fixed development key with `NODE_ENV=development` or `test` only',
+    }),
+    OAUTH_STATE_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional().meta({
+      description: 'signs the OAuth `state` (32+ characters)',
+      defaultText: 'fixed development secret with `NODE_ENV=development` or `test` only',
+    }),
+    CALENDAR_SYNC_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(300_000)
+      .meta({ description: 'regular sync of each connection (±10 % jitter)' }),
+    CALENDAR_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4).meta({ description: 'syncs at once per replica' }),
+    CALENDAR_SYNC_POLL_MS: z.coerce
+      .number()
+      .int()
+      .min(50)
+      .default(1000)
+      .meta({ description: 'how often each replica claims the connections that are due (a create or `/sync` wakes it at once)' }),
+    CALENDAR_SYNC_LEASE_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(120_000)
+      .meta({ description: 'time limit of a claimed sync; after it another replica may take the connection over' }),
+    CALENDAR_RETRY_BASE_MS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(500)
+      .meta({ description: 'first backoff of the in-sync retries on provider 5xx and network errors (doubled per attempt, full jitter)' }),
+    CALENDAR_RETRY_MAX_WAIT_MS: z.coerce.number().int().min(0).default(10_000).meta({
+      description:
+        'a provider `Retry-After` up to this long is waited out inside the sync; a longer one ends the attempt and reschedules it',
+    }),
+    CALENDAR_HTTP_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(15_000)
+      .meta({ description: 'time limit of one provider HTTP request' }),
   })
   .superRefine((config, ctx) => {
     const keys = config.CALENDAR_ENCRYPTION_KEYS;

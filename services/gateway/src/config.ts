@@ -19,10 +19,7 @@ function isAddressOrCidr(entry: string): boolean {
   return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
-/**
- * Which peers' `X-Forwarded-For` is believed for the client IP: off (the default), a hop count (that many proxies
- * in front, whoever they are), or comma-separated addresses / CIDRs / range names of the trusted proxies.
- */
+/** TRUST_PROXY as proxy-addr takes it: false (off), a hop count, or the addresses / CIDRs / range names. */
 const trustProxy = z
   .string()
   .optional()
@@ -39,7 +36,9 @@ const trustProxy = z
     return z.NEVER;
   });
 
-/** Comma-separated upstream URLs of one service (several = replicas, balanced round-robin). */
+const upstreamsDescription = (service: string) =>
+  `the ${service} service's upstream: comma-separated URLs are replicas, balanced round-robin`;
+
 const upstreams = (fallback: string) =>
   z
     .string()
@@ -55,42 +54,67 @@ const upstreams = (fallback: string) =>
 export const configSchema = baseConfigSchema
   .safeExtend({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    /** Bearer token of the admin endpoints (16+ characters); `dev-admin-token` only when NODE_ENV is development or test. */
-    ADMIN_TOKEN: z.string().min(1).optional(),
-    BOOKINGS_URL: upstreams('http://127.0.0.1:3001'),
-    SCHEDULING_URL: upstreams('http://127.0.0.1:3002'),
-    CATALOG_URL: upstreams('http://127.0.0.1:3003'),
-    EVENTS_URL: upstreams('http://127.0.0.1:3004'),
-    CALENDAR_SYNC_URL: upstreams('http://127.0.0.1:3005'),
-    WEBHOOKS_URL: upstreams('http://127.0.0.1:3006'),
-    /** Requests per key (or per IP for public routes) per window. */
-    RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
-    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
-    /** Shared rate-limit store (`redis://…`): every gateway replica counts in it, so N replicas share one budget. */
-    RATE_LIMIT_REDIS_URL: z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional(),
-    /** Prefix of the rate limiter's keys in that Redis. */
-    RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('gateway-rate-limit:'),
-    /** Failed authentications (bad key or admin token) per client IP per minute; then 429 before any lookup. */
-    AUTH_FAILURES_MAX: z.coerce.number().int().min(1).default(30),
-    TRUST_PROXY: trustProxy,
-    /** How long a key lookup is cached; at most 5 s so a revoked key is refused within 5 s. */
-    AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000),
-    /** Largest declared body the gateway proxies (JSON APIs: 1 MB). */
+    ADMIN_TOKEN: z.string().min(1).optional().meta({
+      description: 'bearer token of `/admin/v1/*`; required (16+ characters) unless NODE_ENV is development or test',
+      defaultText: '`dev-admin-token` with `NODE_ENV=development` or `test` only',
+    }),
+    BOOKINGS_URL: upstreams('http://127.0.0.1:3001').meta({ description: upstreamsDescription('bookings') }),
+    SCHEDULING_URL: upstreams('http://127.0.0.1:3002').meta({ description: upstreamsDescription('scheduling') }),
+    CATALOG_URL: upstreams('http://127.0.0.1:3003').meta({ description: upstreamsDescription('catalog') }),
+    EVENTS_URL: upstreams('http://127.0.0.1:3004').meta({ description: upstreamsDescription('events') }),
+    CALENDAR_SYNC_URL: upstreams('http://127.0.0.1:3005').meta({ description: upstreamsDescription('calendar-sync') }),
+    WEBHOOKS_URL: upstreams('http://127.0.0.1:3006').meta({ description: upstreamsDescription('webhooks') }),
+    RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200).meta({
+      description: 'requests per API key (per IP without a key) per `RATE_LIMIT_WINDOW_MS` → 429 `RATE_LIMITED` + `Retry-After`',
+    }),
+    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000).meta({ description: 'the window of `RATE_LIMIT_MAX`' }),
+    RATE_LIMIT_REDIS_URL: z
+      .url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' })
+      .optional()
+      .meta({
+        description:
+          'shared store of the rate limits (`redis://` or `rediss://`), so N gateways share one budget. Unreachable at boot: the gateway refuses to start. Unreachable at runtime: requests are let through (fail-open, logged once per outage), since the limit is a fairness guard and keys are still verified against Postgres — a Redis outage should not take the whole API down',
+        defaultText: 'unset (each gateway counts alone)',
+        whenToChange: 'as soon as there is more than one gateway replica',
+      }),
+    RATE_LIMIT_REDIS_PREFIX: z
+      .string()
+      .min(1)
+      .default('gateway-rate-limit:')
+      .meta({ description: "prefix of the rate limiter's keys in that Redis" }),
+    AUTH_FAILURES_MAX: z.coerce.number().int().min(1).default(30).meta({
+      description:
+        'failed authentications (bad API key or admin token) per client IP per minute; beyond, every request from that IP carrying a key or an admin token is 429 `RATE_LIMITED` with `Retry-After`, before any lookup',
+    }),
+    TRUST_PROXY: trustProxy.meta({
+      description:
+        'the load balancers in front: a hop count (that many proxies, whoever they are — only when the gateway is reachable through them alone) or comma-separated IPs / CIDRs (`10.0.0.0/8,192.0.2.1`, also `loopback`); the client IP (`X-Forwarded-For`) behind them is what the rate limit and the auth-failure limit count by',
+      defaultText: 'unset (off)',
+      whenToChange: 'behind a load balancer or reverse proxy, else every client shares its IP',
+    }),
+    AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000).meta({
+      description:
+        "key lookups are cached this long (at most 5 s): a revoked key is refused everywhere within it. Requests missing one key together share one lookup, and a key in use is looked up again in the background in its entry's last second (a fifth of the TTL at most), so its requests never wait on a lookup",
+      defaultText: '`5000` (max 5000)',
+    }),
     MAX_BODY_BYTES: z.coerce
       .number()
       .int()
       .min(1)
-      .default(1024 * 1024),
-    /** Largest declared multipart upload: the catalog's 10 MB file limit plus room for the form around it. */
+      .default(1024 * 1024)
+      .meta({
+        description: 'declared JSON bodies over this get 413 `PAYLOAD_TOO_LARGE` at the gateway, before anything is proxied',
+      }),
     MAX_UPLOAD_BYTES: z.coerce
       .number()
       .int()
       .min(1)
-      .default(10 * 1024 * 1024 + 64 * 1024),
-    /**
-     * Origins that may read the API from a browser (comma-separated): the public slots answer any of them (`*`,
-     * the default, is every origin); `/api/v1/*` answers only origins listed by name.
-     */
+      .default(10 * 1024 * 1024 + 64 * 1024)
+      .meta({
+        description:
+          "declared multipart uploads over this get 413 `PAYLOAD_TOO_LARGE` at the gateway; the default is the catalog's 10 MB file limit plus room for the form around it",
+        whenToChange: "with the catalog's `MEDIA_MAX_BYTES`",
+      }),
     CORS_ORIGINS: z
       .string()
       .default('*')
@@ -99,18 +123,31 @@ export const configSchema = baseConfigSchema
           .split(',')
           .map((origin) => origin.trim().replace(/\/$/, ''))
           .filter(Boolean),
-      ),
-    /** How often the gateway asks each replica of a replicated service whether it is ready (routing skips those that are not). */
-    UPSTREAM_PROBE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
-    /** Upper bound on a proxied request (uploads included). */
-    UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-    /**
-     * The Ed25519 key (PKCS#8 PEM or JWK) the gateway signs every proxied request's caller assertion with, and its
-     * kid (the services find the public key by it in CALLER_ASSERTION_PUBLIC_KEYS). Both or neither; the gateway
-     * refuses to start without them (its keys CLI and migrations need none).
-     */
-    CALLER_ASSERTION_PRIVATE_KEY: callerAssertionPrivateKeySchema.optional(),
-    CALLER_ASSERTION_KEY_ID: callerAssertionKeyIdSchema.optional(),
+      )
+      .meta({
+        description:
+          'comma-separated origins a browser may read the API from: the public slots answer any of them (`*` = every origin, preflight 204); `/api/v1/*` answers only origins listed by name',
+      }),
+    UPSTREAM_PROBE_MS: z.coerce.number().int().min(50).max(60_000).default(500).meta({
+      description:
+        'how often the gateway probes `/readyz` of each replica of a replicated service; requests go only to ready replicas (all, when none is ready)',
+    }),
+    UPSTREAM_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(30_000)
+      .meta({ description: 'upper bound of a proxied request (uploads included)' }),
+    CALLER_ASSERTION_PRIVATE_KEY: callerAssertionPrivateKeySchema.optional().meta({
+      description:
+        "the Ed25519 key the gateway signs each proxied request's caller assertion with (PKCS#8 PEM, or a JWK as one line of JSON); both or neither with `CALLER_ASSERTION_KEY_ID`. Its keys CLI and migrations need none",
+      defaultText: 'none: required to serve',
+    }),
+    CALLER_ASSERTION_KEY_ID: callerAssertionKeyIdSchema.optional().meta({
+      description:
+        'the kid of `CALLER_ASSERTION_PRIVATE_KEY` (`[A-Za-z0-9._-]{1,64}`): the services find the public key by it in `CALLER_ASSERTION_PUBLIC_KEYS`',
+      defaultText: 'none: required to serve',
+    }),
   })
   .transform((config, ctx) => {
     if ((config.CALLER_ASSERTION_PRIVATE_KEY === undefined) !== (config.CALLER_ASSERTION_KEY_ID === undefined)) {

@@ -13,31 +13,61 @@ const retrySchedule = z
     message: 'must be comma-separated non-negative integers (milliseconds)',
   });
 
-/** `true`/`false`; unset: true only where NODE_ENV says development or test (unset counts as production, so it fails closed). */
+/** Unset: the transform below makes it true only where NODE_ENV says development or test, so production fails closed. */
 const outsideProduction = z.stringbool().optional();
 
 export const configSchema = baseConfigSchema
   .safeExtend({
     PORT: z.coerce.number().int().min(0).max(65535).default(3006),
-    /** A delivery attempt that has no 2xx within this is a failure. */
-    WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-    WEBHOOKS_RETRY_SCHEDULE_MS: retrySchedule,
-    /** An endpoint whose attempts have all failed for this long is disabled. */
+    WEBHOOKS_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(120_000)
+      .default(15_000)
+      .meta({ description: 'a delivery attempt without a 2xx within this is a failure' }),
+    WEBHOOKS_RETRY_SCHEDULE_MS: retrySchedule.meta({
+      description:
+        'comma-separated delays in ms between attempts, each counted from the attempt before it (about 27 h in all); after the last the delivery is `failed`',
+    }),
     WEBHOOKS_DISABLE_AFTER_MS: z.coerce
       .number()
       .int()
       .min(1)
-      .default(5 * DAY_MS),
-    /** Plain http:// endpoint URLs. */
-    WEBHOOKS_ALLOW_HTTP: outsideProduction,
-    /** Endpoints on loopback, private, link-local, multicast or unspecified addresses. */
-    WEBHOOKS_ALLOW_PRIVATE_TARGETS: outsideProduction,
-    /** Deliveries in flight at once in one replica. */
-    WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
-    /** Deliveries in flight at once to one endpoint (over all replicas, as near as claims allow). */
-    WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
-    /** How often a replica looks for due deliveries (new ones wake it at once). */
-    WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).default(1000),
+      .default(5 * DAY_MS)
+      .meta({
+        description: 'an endpoint whose attempts have all failed this long is disabled (`enabled: false`, `disabled_reason`)',
+        defaultText: '`432000000` (5 days)',
+      }),
+    WEBHOOKS_ALLOW_HTTP: outsideProduction.meta({
+      description: 'plain `http://` endpoint URLs are accepted (`true`/`false`)',
+      defaultText: '`true` with `NODE_ENV=development` or `test`, else `false`',
+    }),
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: outsideProduction.meta({
+      description:
+        'endpoints on loopback, private, link-local, multicast or unspecified addresses are accepted (`false`: refused at create and at every connect)',
+      defaultText: '`true` with `NODE_ENV=development` or `test`, else `false`',
+    }),
+    WEBHOOKS_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(32)
+      .meta({ description: 'attempts in flight per replica, at most (fewer while bookings are written and claims run slow)' }),
+    WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(4)
+      .meta({ description: 'attempts in flight to one endpoint (over all replicas, as near as claims allow)' }),
+    WEBHOOKS_POLL_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .default(1000)
+      .meta({ description: 'how often a replica claims due deliveries (new ones wake the loop at once)' }),
   })
   .transform((config) => ({
     ...config,
