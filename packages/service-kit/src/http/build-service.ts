@@ -18,6 +18,7 @@ import { organizationId } from './organization.js';
 import { registerCallerAssertion } from './caller-assertion.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
 import { inputGuard } from './input-guard.js';
+import { registerNoStore } from './no-store.js';
 import { metricsResponse, registerMetrics, registriesOf, useMetricsAccess } from './metrics.js';
 import { applyHttpTimeouts, DEFAULT_HTTP_TIMEOUTS, httpTimeoutsOf, serverOptions } from './server-options.js';
 import type { BaseConfig } from '../config.js';
@@ -103,6 +104,8 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
   registerIdempotency(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
+  // Before any route or proxy is registered, so every answer of the app passes through it.
+  registerNoStore(app);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     // An empty body with a JSON content type (DELETE from many clients) is no body, not malformed JSON.
