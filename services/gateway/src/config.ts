@@ -21,7 +21,8 @@ function isAddressOrCidr(entry: string): boolean {
 
 /**
  * Which peers' `X-Forwarded-For` is believed for the client IP: off (the default), a hop count (that many proxies
- * in front, whoever they are), or comma-separated addresses / CIDRs / range names of the trusted proxies.
+ * in front, whoever they are), or comma-separated addresses / CIDRs / range names of the trusted proxies. Behind a
+ * load balancer it must name it: off, every client has the balancer's IP and shares its auth-failure limit.
  */
 const trustProxy = z
   .string()
@@ -70,7 +71,10 @@ export const configSchema = baseConfigSchema
     RATE_LIMIT_REDIS_URL: z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional(),
     /** Prefix of the rate limiter's keys in that Redis. */
     RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('gateway-rate-limit:'),
-    /** Failed authentications (bad key or admin token) per client IP per minute; then 429 before any lookup. */
+    /**
+     * Failed authentications (bad key or admin token) per client IP per minute; then 429 before any lookup, except
+     * for a key that authenticated on this process in the last 10 minutes (auth/recent-keys.ts).
+     */
     AUTH_FAILURES_MAX: z.coerce.number().int().min(1).default(30),
     TRUST_PROXY: trustProxy,
     /** How long a key lookup is cached; at most 5 s so a revoked key is refused within 5 s. */
