@@ -85,7 +85,10 @@ export const baseConfigFields = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
   /** A connection on which nothing is sent or received for this long is closed. */
   HTTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
-  /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>` (16+ characters). */
+  /**
+   * When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>` (16+ characters). Outside development
+   * and test, this or METRICS_PORT is required (baseConfigSchema): the process refuses to start with neither.
+   */
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   /** When set, `/metrics` is served on this port only (a listener of its own on HOST), not beside the API. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -138,11 +141,20 @@ export const baseConfigFields = z.object({
   RETENTION_SWEEP_BATCH: z.coerce.number().int().min(1).max(50_000).default(5000),
 });
 
+const METRICS_UNPROTECTED =
+  'METRICS_TOKEN or METRICS_PORT is required unless NODE_ENV=development (or test): set METRICS_TOKEN (16+ characters, ' +
+  'or METRICS_TOKEN_FILE) so /metrics answers only its bearer, or METRICS_PORT so /metrics has a listener of its own, off the API port';
+
 /**
  * Env vars every service reads. A service extends this schema with its own (`.safeExtend`, which keeps the rules
  * below; zod's `.extend` refuses to override PORT on a schema with rules).
  */
 export const baseConfigSchema = baseConfigFields.superRefine((config, ctx) => {
+  // Outside development and test (unset counts as production, as for the secrets), the API port serves no metrics to
+  // whoever asks: /metrics needs a token, or a port of its own that the network keeps to the scrapers.
+  if (!developmentSecretsAllowed(config) && config.METRICS_TOKEN === undefined && config.METRICS_PORT === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN'], message: METRICS_UNPROTECTED });
+  }
   const streamKeepsMs = config.NATS_STREAM_MAX_AGE_HOURS * HOUR_MS + DUPLICATE_WINDOW_MS;
   if (config.INBOX_RETENTION_HOURS * HOUR_MS <= streamKeepsMs) {
     ctx.addIssue({
