@@ -9,6 +9,7 @@ import { KeyCache } from './auth/key-cache.js';
 import { RecentKeys } from './auth/recent-keys.js';
 import { registerRateLimit } from './auth/rate-limit.js';
 import { registerCors } from './http/cors.js';
+import { refuseMalformedPath } from './http/request-path.js';
 import type { Config } from './config.js';
 import type { IdentityRepository } from './db/identity.repository.js';
 import { OpenApiAggregator } from './openapi/aggregator.js';
@@ -43,6 +44,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   const cache = new KeyCache((key) => deps.identity.findKeyIdentity(key), config.AUTH_CACHE_TTL_MS);
   const upstreams = upstreamsOf(config);
 
+  app.addHook('onRequest', refuseMalformedPath);
   await registerCors(app, config.CORS_ORIGINS);
   await registerRateLimit(app, {
     max: config.RATE_LIMIT_MAX,
