@@ -52,6 +52,8 @@ async function main() {
       ...process.env,
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${heapSnapshotOptions(snapshots)}`.trim(),
       NODE_ENV: 'production',
+      // Production refuses to start with /metrics open beside the API: a token (the bench scrapes none).
+      METRICS_TOKEN: process.env.METRICS_TOKEN ?? 'bench-metrics-token-0123456789',
       LOG_LEVEL: 'warn',
       DATABASE_URL,
       NATS_URL,

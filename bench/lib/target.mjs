@@ -23,6 +23,8 @@ export async function ownStack({ databaseUrl, port }) {
   const env = {
     ...process.env,
     NODE_ENV: 'production',
+    // Production refuses to start with /metrics open beside the API: a token (the bench scrapes none).
+    METRICS_TOKEN: process.env.METRICS_TOKEN ?? 'bench-metrics-token-0123456789',
     LOG_LEVEL: 'warn',
     DATABASE_URL: databaseUrl,
     NATS_URL: natsUrl,

@@ -129,13 +129,14 @@ export const baseConfigFields = z.object({
     .default(60_000)
     .meta({ description: 'a connection on which nothing is sent or received for this long is closed' }),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional().meta({
-    description: 'set (16+ characters): `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`, else 401 `UNAUTHORIZED`',
+    description:
+      'set (16+ characters): `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`, else 401 `UNAUTHORIZED`. Outside development and test this or `METRICS_PORT` is required: a process with neither refuses to start',
     defaultText: 'unset',
   }),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional().meta({
     description:
       'set: `/metrics` is served on a listener of its own on this port (same `HOST`, timeouts and token) and no longer on the API port (404 there)',
-    defaultText: 'unset',
+    defaultText: 'unset (compose and `deploy/k8s`: `9464`, not published)',
   }),
   CALLER_ASSERTION_PUBLIC_KEYS: callerAssertionPublicKeysSchema.optional().meta({
     description:
@@ -207,11 +208,20 @@ export const baseConfigFields = z.object({
     .meta({ description: "rows per DELETE statement of a sweep (each far below the role's 5 s `statement_timeout`)" }),
 });
 
+const METRICS_UNPROTECTED =
+  'METRICS_TOKEN or METRICS_PORT is required unless NODE_ENV=development (or test): set METRICS_TOKEN (16+ characters, ' +
+  'or METRICS_TOKEN_FILE) so /metrics answers only its bearer, or METRICS_PORT so /metrics has a listener of its own, off the API port';
+
 /**
  * Env vars every service reads. A service extends this schema with its own (`.safeExtend`, which keeps the rules
  * below; zod's `.extend` refuses to override PORT on a schema with rules).
  */
 export const baseConfigSchema = baseConfigFields.superRefine((config, ctx) => {
+  // Outside development and test (unset counts as production, as for the secrets), the API port serves no metrics to
+  // whoever asks: /metrics needs a token, or a port of its own that the network keeps to the scrapers.
+  if (!developmentSecretsAllowed(config) && config.METRICS_TOKEN === undefined && config.METRICS_PORT === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN'], message: METRICS_UNPROTECTED });
+  }
   const streamKeepsMs = config.NATS_STREAM_MAX_AGE_HOURS * HOUR_MS + DUPLICATE_WINDOW_MS;
   if (config.INBOX_RETENTION_HOURS * HOUR_MS <= streamKeepsMs) {
     ctx.addIssue({

@@ -41,6 +41,8 @@ export { consumerTask } from './nats/consumer-task.js';
 export { DEFAULT_RETRY, retryDelayMs, type RetrySchedule } from './nats/retry-schedule.js';
 export { DeadLetters, type DeadLetterFilter, type DeadLetterRecord, type DeadLetterSummary } from './nats/dead-letter-admin.js';
 export { DeadLetterHeader, deadLetterStream, deadLetterSubject } from './nats/dead-letter-naming.js';
+export { embeddedIPv4, type EmbeddedIPv4, type EmbeddingForm } from './network/embedded-ipv4.js';
+export { ipLiteralOf, isPublicAddress } from './network/public-address.js';
 export { isTransientError } from './transient-errors.js';
 export { eventHandler, type EventHandler } from './nats/event-handler.js';
 export { outboxInsertSql, outboxRow, recordEvent, type EventContext, type OutboxRow } from './outbox/outbox.js';

@@ -150,7 +150,7 @@ describe('caller assertion keys', () => {
   it('when a JWKS with two kids is configured (a rotation), then it is read', () => {
     const [old, next] = [generateCallerAssertionKeys('old'), generateCallerAssertionKeys('new')];
     const keys = [...(JSON.parse(old.publicKeys) as { keys: object[] }).keys, ...(JSON.parse(next.publicKeys) as { keys: object[] }).keys];
-    const config = loadConfig(baseConfigSchema, { PORT: '1', CALLER_ASSERTION_PUBLIC_KEYS: JSON.stringify({ keys }) });
+    const config = loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1', CALLER_ASSERTION_PUBLIC_KEYS: JSON.stringify({ keys }) });
     expect(config.CALLER_ASSERTION_PUBLIC_KEYS?.keys.map((key) => key.kid)).toEqual(['old', 'new']);
   });
 
@@ -161,7 +161,7 @@ describe('caller assertion keys', () => {
     ['a private key', () => JSON.stringify({ keys: [{ ...jwkOf('a'), d: 'x'.repeat(43) }] })],
     ['an RSA key', '{"keys":[{"kty":"RSA","n":"abc","e":"AQAB","kid":"a"}]}'],
   ])('when CALLER_ASSERTION_PUBLIC_KEYS is %s, then the config is refused naming it', (_case, value) => {
-    const env = { PORT: '1', CALLER_ASSERTION_PUBLIC_KEYS: typeof value === 'string' ? value : value() };
+    const env = { NODE_ENV: 'test', PORT: '1', CALLER_ASSERTION_PUBLIC_KEYS: typeof value === 'string' ? value : value() };
     expect(() => loadConfig(baseConfigSchema, env)).toThrow(/CALLER_ASSERTION_PUBLIC_KEYS/);
   });
 });

@@ -21,8 +21,8 @@ describe('loadConfig', () => {
     expect(message).toMatch(/NATS_PREFIX/);
   });
 
-  it('when only PORT is given, then the local defaults apply', () => {
-    const config = loadConfig(baseConfigSchema, { PORT: '3001' });
+  it('when only PORT is given (in test), then the local defaults apply', () => {
+    const config = loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '3001' });
     expect(config).toMatchObject({
       PORT: 3001,
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/scheduling_shop',
@@ -32,19 +32,19 @@ describe('loadConfig', () => {
   });
 
   it('when a variable is set to the empty string, then it counts as unset (compose passes unset ones through as "")', () => {
-    const config = loadConfig(baseConfigSchema, { PORT: '3001', DATABASE_URL: '', NATS_PREFIX: '' });
+    const config = loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '3001', DATABASE_URL: '', NATS_PREFIX: '' });
     expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/scheduling_shop');
   });
 
   it('when NAME_FILE names a file, then NAME is read from it without its trailing newline', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'config-')), 'database_url');
     writeFileSync(file, 'postgres://app:s3cret@db:5432/shop\n');
-    const config = loadConfig(baseConfigSchema, { PORT: '3001', DATABASE_URL_FILE: file });
+    const config = loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '3001', DATABASE_URL_FILE: file });
     expect(config.DATABASE_URL).toBe('postgres://app:s3cret@db:5432/shop');
   });
 
   it("when a *_FILE variable names no variable of the schema (another tool's), then it is left alone", () => {
-    const config = loadConfig(baseConfigSchema, { PORT: '3001', TF_CLI_CONFIG_FILE: '/nonexistent/.terraformrc' });
+    const config = loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '3001', TF_CLI_CONFIG_FILE: '/nonexistent/.terraformrc' });
     expect(config.PORT).toBe(3001);
   });
 
@@ -52,7 +52,7 @@ describe('loadConfig', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'config-')), 'token');
     writeFileSync(file, 'from-a-file\n');
     const schema = baseConfigSchema.extend({ TOKEN: z.string() }).transform((config) => ({ ...config, token: config.TOKEN }));
-    expect(loadConfig(schema, { PORT: '1', TOKEN_FILE: file }).token).toBe('from-a-file');
+    expect(loadConfig(schema, { NODE_ENV: 'test', PORT: '1', TOKEN_FILE: file }).token).toBe('from-a-file');
   });
 
   it('when NAME_FILE cannot be read, or NAME is set as well, then it fails naming the variable', () => {
@@ -65,27 +65,33 @@ describe('loadConfig', () => {
       }
       throw new Error('loadConfig accepted it');
     };
-    expect(message({ PORT: '1', DATABASE_URL_FILE: '/nonexistent/secret' })).toMatch(
+    expect(message({ NODE_ENV: 'test', PORT: '1', DATABASE_URL_FILE: '/nonexistent/secret' })).toMatch(
       /DATABASE_URL_FILE: cannot read \/nonexistent\/secret \(ENOENT\)/,
     );
     const file = join(mkdtempSync(join(tmpdir(), 'config-')), 'url');
     writeFileSync(file, 'postgres://a@b/c');
-    expect(message({ PORT: '1', DATABASE_URL: 'postgres://x@y/z', DATABASE_URL_FILE: file })).toMatch(/DATABASE_URL is set as well/);
+    expect(message({ NODE_ENV: 'test', PORT: '1', DATABASE_URL: 'postgres://x@y/z', DATABASE_URL_FILE: file })).toMatch(
+      /DATABASE_URL is set as well/,
+    );
   });
 
   it('when NATS_USER and NATS_PASSWORD(_FILE) are set, then they are the NATS credentials; one without the other is refused', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'nats-secret-')), 'nats_password');
     writeFileSync(file, 'a-long-nats-password-0123\n');
-    const config = loadConfig(baseConfigSchema, { PORT: '1', NATS_USER: 'bookings', NATS_PASSWORD_FILE: file });
+    const config = loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1', NATS_USER: 'bookings', NATS_PASSWORD_FILE: file });
     expect(natsCredentials(config)).toEqual({ user: 'bookings', password: 'a-long-nats-password-0123' });
-    expect(natsCredentials(loadConfig(baseConfigSchema, { PORT: '1' }))).toBeUndefined();
-    expect(() => natsCredentials(loadConfig(baseConfigSchema, { PORT: '1', NATS_USER: 'bookings' }))).toThrow(/NATS_PASSWORD: is required/);
+    expect(natsCredentials(loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1' }))).toBeUndefined();
+    expect(() => natsCredentials(loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1', NATS_USER: 'bookings' }))).toThrow(
+      /NATS_PASSWORD: is required/,
+    );
     // REPLACE_ME, the placeholder of the Kubernetes base, is too short to pass for a password.
-    expect(() => loadConfig(baseConfigSchema, { PORT: '1', NATS_USER: 'bookings', NATS_PASSWORD: 'REPLACE_ME' })).toThrow(/NATS_PASSWORD/);
+    expect(() => loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1', NATS_USER: 'bookings', NATS_PASSWORD: 'REPLACE_ME' })).toThrow(
+      /NATS_PASSWORD/,
+    );
   });
 
   it('when retention is not configured, then streams keep 7 days and 1 GiB, dead letters 30 days and 128 MiB, published outbox rows 24 h and inbox rows 8 days', () => {
-    const config = loadConfig(baseConfigSchema, { PORT: '1' });
+    const config = loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1' });
     expect(config).toMatchObject({
       NATS_STREAM_MAX_AGE_HOURS: 168,
       NATS_STREAM_MAX_BYTES: 1024 ** 3,
@@ -105,22 +111,29 @@ describe('loadConfig', () => {
   });
 
   it('when consumer retries are not configured, then they wait 250 ms doubling to 30 s; a max below the first wait is raised to it', () => {
-    expect(consumerRetryOf(loadConfig(baseConfigSchema, { PORT: '1' }))).toEqual({ initialMs: 250, maxMs: 30_000 });
-    const inverted = loadConfig(baseConfigSchema, { PORT: '1', CONSUMER_RETRY_INITIAL_MS: '500', CONSUMER_RETRY_MAX_MS: '100' });
+    expect(consumerRetryOf(loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1' }))).toEqual({ initialMs: 250, maxMs: 30_000 });
+    const inverted = loadConfig(baseConfigSchema, {
+      NODE_ENV: 'test',
+      PORT: '1',
+      CONSUMER_RETRY_INITIAL_MS: '500',
+      CONSUMER_RETRY_MAX_MS: '100',
+    });
     expect(consumerRetryOf(inverted)).toEqual({ initialMs: 500, maxMs: 500 });
   });
 
   it('when the inbox would forget an event before the stream does, then the config is refused with the reason', () => {
     const refused = [
-      { PORT: '1', INBOX_RETENTION_HOURS: '168' }, // equal to the stream's default max_age: the duplicate window is not covered
-      { PORT: '1', NATS_STREAM_MAX_AGE_HOURS: '336' }, // a longer stream with the default inbox retention
+      { NODE_ENV: 'test', PORT: '1', INBOX_RETENTION_HOURS: '168' }, // equal to the stream's default max_age: the duplicate window is not covered
+      { NODE_ENV: 'test', PORT: '1', NATS_STREAM_MAX_AGE_HOURS: '336' }, // a longer stream with the default inbox retention
     ];
     for (const env of refused) {
       expect(() => loadConfig(baseConfigSchema, env)).toThrow(
         /INBOX_RETENTION_HOURS: must be longer than NATS_STREAM_MAX_AGE_HOURS \(\d+\) plus JetStream's 2-minute duplicate window: an event redelivered after its inbox row was swept would be applied twice/,
       );
     }
-    expect(loadConfig(baseConfigSchema, { PORT: '1', NATS_STREAM_MAX_AGE_HOURS: '336', INBOX_RETENTION_HOURS: '337' })).toMatchObject({
+    expect(
+      loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1', NATS_STREAM_MAX_AGE_HOURS: '336', INBOX_RETENTION_HOURS: '337' }),
+    ).toMatchObject({
       INBOX_RETENTION_HOURS: 337,
     });
   });
@@ -128,6 +141,35 @@ describe('loadConfig', () => {
   it("when a service extends the kit's schema, then the retention rule still holds", () => {
     const serviceSchema = baseConfigSchema.safeExtend({ PORT: z.coerce.number().int().default(3001) });
     expect(() => loadConfig(serviceSchema, { INBOX_RETENTION_HOURS: '24' })).toThrow(/INBOX_RETENTION_HOURS: must be longer/);
-    expect(loadConfig(serviceSchema, {}).PORT).toBe(3001);
+    expect(loadConfig(serviceSchema, { NODE_ENV: 'test' }).PORT).toBe(3001);
+  });
+});
+
+describe('loadConfig: /metrics in production', () => {
+  const TOKEN = 'metrics-token-0123456789';
+
+  it.each([
+    ['production', 'production'],
+    ['unset (counts as production)', undefined],
+  ])('when NODE_ENV is %s and neither METRICS_TOKEN nor METRICS_PORT is set, then it refuses naming both', (_case, nodeEnv) => {
+    expect(() => loadConfig(baseConfigSchema, { NODE_ENV: nodeEnv, PORT: '1' })).toThrow(
+      /METRICS_TOKEN: METRICS_TOKEN or METRICS_PORT is required unless NODE_ENV=development \(or test\)/,
+    );
+  });
+
+  it.each([
+    ['METRICS_TOKEN', { METRICS_TOKEN: TOKEN }, { METRICS_TOKEN: TOKEN }],
+    ['METRICS_PORT', { METRICS_PORT: '9464' }, { METRICS_PORT: 9464 }],
+  ])('when NODE_ENV is production and %s is set, then it is accepted', (_name, metrics, parsed) => {
+    expect(loadConfig(baseConfigSchema, { NODE_ENV: 'production', PORT: '1', ...metrics })).toMatchObject(parsed);
+  });
+
+  it.each(['development', 'test'])('when NODE_ENV is %s, then /metrics may go without either', (nodeEnv) => {
+    expect(loadConfig(baseConfigSchema, { NODE_ENV: nodeEnv, PORT: '1' }).METRICS_TOKEN).toBeUndefined();
+  });
+
+  it("when a service extends the kit's schema, then the rule still holds", () => {
+    const serviceSchema = baseConfigSchema.safeExtend({ PORT: z.coerce.number().int().default(3001) });
+    expect(() => loadConfig(serviceSchema, { NODE_ENV: 'production' })).toThrow(/METRICS_TOKEN or METRICS_PORT is required/);
   });
 });

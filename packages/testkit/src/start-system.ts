@@ -76,6 +76,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
     const gatewayUrl = `http://127.0.0.1:${front.port}`;
     const common = {
       NODE_ENV: 'production',
+      // Production refuses to start with /metrics beside the API: a listener of its own, never published.
+      METRICS_PORT: '9464',
       HOST: '0.0.0.0',
       LOG_LEVEL: 'info',
       DATABASE_URL: databaseUrl(postgres.networkUrl, 'scheduling_shop'),

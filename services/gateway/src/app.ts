@@ -6,8 +6,10 @@ import { buildService, type ReadinessCheck, type ServiceApp } from '@app/service
 import { AuthFailures } from './auth/auth-failures.js';
 import { authHook } from './auth/auth.hook.js';
 import { KeyCache } from './auth/key-cache.js';
+import { RecentKeys } from './auth/recent-keys.js';
 import { registerRateLimit } from './auth/rate-limit.js';
 import { registerCors } from './http/cors.js';
+import { refuseMalformedPath } from './http/request-path.js';
 import type { Config } from './config.js';
 import type { IdentityRepository } from './db/identity.repository.js';
 import { OpenApiAggregator } from './openapi/aggregator.js';
@@ -42,6 +44,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   const cache = new KeyCache((key) => deps.identity.findKeyIdentity(key), config.AUTH_CACHE_TTL_MS);
   const upstreams = upstreamsOf(config);
 
+  app.addHook('onRequest', refuseMalformedPath);
   await registerCors(app, config.CORS_ORIGINS);
   await registerRateLimit(app, {
     max: config.RATE_LIMIT_MAX,
@@ -50,7 +53,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
     redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
   });
   const failures = new AuthFailures(app, config.AUTH_FAILURES_MAX);
-  app.addHook('onRequest', authHook({ cache, failures }));
+  app.addHook('onRequest', authHook({ cache, failures, recent: new RecentKeys() }));
   app.addHook('onRequest', bodyLimitHook({ maxBodyBytes: config.MAX_BODY_BYTES, maxUploadBytes: config.MAX_UPLOAD_BYTES }));
   registerAdminRoutes(app, { identity: deps.identity, cache, failures, adminToken: config.ADMIN_TOKEN });
   const replicas = replicaPools(upstreams, config.UPSTREAM_PROBE_MS);

@@ -84,13 +84,14 @@ export const configSchema = baseConfigSchema
       .meta({ description: "prefix of the rate limiter's keys in that Redis" }),
     AUTH_FAILURES_MAX: z.coerce.number().int().min(1).default(30).meta({
       description:
-        'failed authentications (bad API key or admin token) per client IP per minute; beyond, every request from that IP carrying a key or an admin token is 429 `RATE_LIMITED` with `Retry-After`, before any lookup',
+        'failed authentications (bad API key or admin token) per client IP per minute; beyond, every request from that IP carrying a key or an admin token is 429 `RATE_LIMITED` with `Retry-After`, before any lookup — except a key that authenticated on this gateway process in the last 10 minutes, which keeps being served (the limit holds back guessing, not the customers behind one proxy)',
     }),
     TRUST_PROXY: trustProxy.meta({
       description:
         'the load balancers in front: a hop count (that many proxies, whoever they are — only when the gateway is reachable through them alone) or comma-separated IPs / CIDRs (`10.0.0.0/8,192.0.2.1`, also `loopback`); the client IP (`X-Forwarded-For`) behind them is what the rate limit and the auth-failure limit count by',
       defaultText: 'unset (off)',
-      whenToChange: 'behind a load balancer or reverse proxy, else every client shares its IP',
+      whenToChange:
+        'behind a load balancer or reverse proxy it must name them: else every client shares its IP, and one guesser spends the auth-failure limit of all',
     }),
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000).meta({
       description:

@@ -89,6 +89,66 @@ describe('failed authentication per IP (AUTH_FAILURES_MAX)', () => {
   });
 });
 
+describe('failed authentication per IP: keys in use are not locked out', () => {
+  it('when an address has sent 60 bad keys, then a key that authenticated before is still served; a key never used and the admin token get 429', async () => {
+    const upstreams = await startEchoUpstreams();
+    const { definition, lookups } = countingLookups();
+    const gateway = await startTestService(definition, configSchema, { ...upstreams.env, ADMIN_TOKEN }); // AUTH_FAILURES_MAX: 30
+    try {
+      const proxy = { remoteAddress: '198.51.100.20' }; // one load balancer in front of every client
+      const inUse = await createOrganization(gateway);
+      const unused = await createOrganization(gateway);
+      expect((await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(inUse.api_key), ...proxy })).statusCode).toBe(200);
+      for (let n = 0; n < 60; n++) await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(n)), ...proxy });
+      const before = lookups();
+
+      const served = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(inUse.api_key), ...proxy });
+      const neverUsed = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(unused.api_key), ...proxy });
+      const guess = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(61)), ...proxy });
+      const admin = await gateway.app.inject({ method: 'POST', url: '/admin/v1/organizations', headers: bearer(ADMIN_TOKEN), ...proxy });
+
+      expect(served.statusCode).toBe(200);
+      expect(served.json().service).toBe('bookings');
+      for (const response of [neverUsed, guess, admin]) {
+        expect(response.statusCode).toBe(429);
+        expect(response.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      }
+      expect(lookups()).toBe(before); // the refused ones were not looked up (the served key was cached)
+    } finally {
+      await gateway.stop();
+      await upstreams.close();
+    }
+  });
+
+  it('when a key in use is revoked while its address is over the limit, then it is refused, and then 429 like any other', async () => {
+    const upstreams = await startEchoUpstreams();
+    const gateway = await startTestService(service, configSchema, { ...upstreams.env, ADMIN_TOKEN, AUTH_FAILURES_MAX: '2' });
+    try {
+      const proxy = { remoteAddress: '198.51.100.21' };
+      const org = await createOrganization(gateway);
+      const second = await gateway.app.inject({
+        method: 'POST',
+        url: `/admin/v1/organizations/${org.id}/api-keys`,
+        headers: bearer(ADMIN_TOKEN),
+        payload: {},
+      });
+      const key = second.json().data as { id: string; key: string };
+      expect((await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(key.key), ...proxy })).statusCode).toBe(200);
+      for (let n = 0; n < 2; n++) await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(n)), ...proxy });
+      await gateway.app.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${key.id}`, headers: bearer(ADMIN_TOKEN) });
+
+      const revoked = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(key.key), ...proxy });
+      const again = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(key.key), ...proxy });
+
+      expect(revoked.statusCode).toBe(401);
+      expect(again.statusCode).toBe(429);
+    } finally {
+      await gateway.stop();
+      await upstreams.close();
+    }
+  });
+});
+
 describe('paths spelled with percent-encoding', () => {
   const fixture = gatewayBehindEchoes();
   const BOGUS = bearer('sk_bogusbogusbogusbogusbogus1234');

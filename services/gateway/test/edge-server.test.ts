@@ -128,7 +128,23 @@ describe('gateway log lines', () => {
 });
 
 describe('gateway secrets fail closed', () => {
-  const env = (extra: Record<string, string | undefined>) => ({ ...testEnv(), NODE_ENV: undefined, ...extra });
+  // With /metrics protected, as production requires (the next test), so each case is about its own variable.
+  const env = (extra: Record<string, string | undefined>) => ({ ...testEnv(), NODE_ENV: undefined, METRICS_TOKEN, ...extra });
+
+  it.each([
+    ['unset', undefined],
+    ['production', 'production'],
+  ])(
+    'when NODE_ENV is %s and /metrics has neither METRICS_TOKEN nor METRICS_PORT, then it refuses to start naming both',
+    (_case, nodeEnv) => {
+      const unprotected = env({ NODE_ENV: nodeEnv, ADMIN_TOKEN, METRICS_TOKEN: undefined });
+      expect(() => loadConfig(configSchema, unprotected)).toThrow(
+        /METRICS_TOKEN: METRICS_TOKEN or METRICS_PORT is required unless NODE_ENV=development/,
+      );
+      expect(loadConfig(configSchema, { ...unprotected, METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+      expect(loadConfig(configSchema, { ...unprotected, METRICS_TOKEN }).METRICS_TOKEN).toBe(METRICS_TOKEN);
+    },
+  );
 
   it.each([
     ['unset', undefined],

@@ -45,7 +45,7 @@ export const configSchema = baseConfigSchema
     }),
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: outsideProduction.meta({
       description:
-        'endpoints on loopback, private, link-local, multicast or unspecified addresses are accepted (`false`: refused at create and at every connect)',
+        "endpoints on loopback, private, link-local, multicast or unspecified addresses are accepted, and so are such addresses inside IPv4-mapped (`::ffff:0:0/96`) and NAT64 (`64:ff9b::/96`) IPv6 addresses; IPv4-compatible (`::/96`), local-use NAT64 (`64:ff9b:1::/48`), 6to4 and Teredo addresses are refused whatever they carry (`false`: refused at create and at every connect; the kit's `isPublicAddress`)",
       defaultText: '`true` with `NODE_ENV=development` or `test`, else `false`',
     }),
     WEBHOOKS_CONCURRENCY: z.coerce

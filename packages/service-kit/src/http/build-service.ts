@@ -19,6 +19,7 @@ import { registerCallerAssertion } from './caller-assertion.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
 import { inputGuard } from './input-guard.js';
 import { useStrictJsonParser } from './json-body.js';
+import { registerNoStore } from './no-store.js';
 import { metricsResponse, registerMetrics, registriesOf, useMetricsAccess } from './metrics.js';
 import { applyHttpTimeouts, DEFAULT_HTTP_TIMEOUTS, httpTimeoutsOf, serverOptions } from './server-options.js';
 import type { BaseConfig } from '../config.js';
@@ -105,6 +106,8 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
   registerIdempotency(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
+  // Before any route or proxy is registered, so every answer of the app passes through it.
+  registerNoStore(app);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     // An empty body with a JSON content type (DELETE from many clients) is no body, not malformed JSON.

@@ -51,7 +51,7 @@ describe('OAuth state', () => {
 });
 
 describe('config', () => {
-  const base = { NODE_ENV: 'production', PORT: '0' };
+  const base = { NODE_ENV: 'production', PORT: '0', METRICS_PORT: '0' };
 
   it('when production lacks the encryption keys and state secret, then it refuses to start naming both', () => {
     expect(() => loadConfig(configSchema, base)).toThrow(ConfigError);

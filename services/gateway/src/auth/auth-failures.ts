@@ -6,7 +6,8 @@ const WINDOW_MS = 60_000;
 /**
  * Failed authentications per client IP (`request.ip`, so behind TRUST_PROXY the client's own): after `max` in a
  * minute, every further attempt from that IP that carries a key or an admin token is refused with 429 before any
- * lookup, so guessing keys costs the database nothing. Counted in the rate limiter's store (Redis when shared).
+ * lookup, so guessing keys costs the database nothing (but a key that authenticated recently: authenticate.ts).
+ * Counted in the rate limiter's store (Redis when shared).
  */
 export class AuthFailures {
   private readonly limiter: ReturnType<ServiceApp['createRateLimit']>;

@@ -2,9 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
 import { trustCaller } from '@app/service-kit';
 import { isPublicPath } from '../proxy/route-table.js';
-import type { AuthFailures } from './auth-failures.js';
-import { authenticate, requiresApiKey, routePathOf } from './authenticate.js';
-import type { KeyCache } from './key-cache.js';
+import { authenticate, requiresApiKey, routePathOf, type AuthDeps } from './authenticate.js';
 
 /**
  * onRequest hook: `/api/v1/*` needs a valid key; public proxied paths accept none but check one that is sent.
@@ -12,7 +10,7 @@ import type { KeyCache } from './key-cache.js';
  * reaches. What a client sends as the organization headers or a caller assertion is dropped first, so the gateway's own routes (which
  * read them like any service) see only the organization of a verified key.
  */
-export function authHook(deps: { cache: KeyCache; failures: AuthFailures }) {
+export function authHook(deps: AuthDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     delete request.headers[ORGANIZATION_HEADER];
     delete request.headers[ORGANIZATION_TIMEZONE_HEADER];

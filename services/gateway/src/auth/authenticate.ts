@@ -4,6 +4,7 @@ import { bearerToken, looksLikeApiKey } from '../domain/api-key.js';
 import type { KeyIdentity } from '../db/identity.repository.js';
 import type { AuthFailures } from './auth-failures.js';
 import type { KeyCache } from './key-cache.js';
+import type { RecentKeys } from './recent-keys.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,28 +37,34 @@ export function decodedPath(url: string): string {
   }
 }
 
+/** What authentication reads: the key lookups, the failures per IP, and the keys that authenticated recently. */
+export interface AuthDeps {
+  cache: KeyCache;
+  failures: AuthFailures;
+  recent: RecentKeys;
+}
+
 /**
  * Verifies the bearer key. `required` routes refuse a request without one; public routes accept
  * none but still refuse a wrong one (a key, if sent, is checked). A request that carries a key from an IP over
- * its failed-authentication limit is refused (429) before the key is looked up.
+ * its failed-authentication limit is refused (429) before the key is looked up, unless that key authenticated in
+ * the last ten minutes (recent-keys.ts): the limit holds back guessing, not the customers behind one proxy.
  */
-export async function authenticate(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  deps: { cache: KeyCache; failures: AuthFailures },
-  required: boolean,
-): Promise<void> {
+export async function authenticate(request: FastifyRequest, reply: FastifyReply, deps: AuthDeps, required: boolean): Promise<void> {
   const header = request.headers.authorization;
   if (header === undefined) {
     if (required) throw unauthorized();
     return;
   }
-  await deps.failures.refuseIfBlocked(request, reply);
-  const key = bearerToken(header);
-  const identity = key !== null && looksLikeApiKey(key) ? await deps.cache.resolve(key) : null;
-  if (!identity) {
+  const token = bearerToken(header);
+  const key = token !== null && looksLikeApiKey(token) ? token : null;
+  if (key === null || !deps.recent.has(key)) await deps.failures.refuseIfBlocked(request, reply);
+  const identity = key === null ? null : await deps.cache.resolve(key);
+  if (key === null || !identity) {
+    if (key !== null) deps.recent.forget(key);
     await deps.failures.record(request);
     throw unauthorized();
   }
+  deps.recent.remember(key);
   request.apiKey = identity;
 }

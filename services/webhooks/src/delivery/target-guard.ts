@@ -1,8 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { invalidInput } from '@app/service-kit';
-import { ipLiteralOf, isPublicAddress } from '../domain/target-address.js';
+import { invalidInput, ipLiteralOf, isPublicAddress } from '@app/service-kit';
 
 /** Resolves a host name to every address it has (all families), as a connect would see them. */
 export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
