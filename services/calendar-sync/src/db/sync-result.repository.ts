@@ -1,11 +1,11 @@
 import { calendarBusyUpdatedEvent, calendarConnectionStatusChangedEvent, type ConnectionStatus } from '@app/contracts';
 import { recordEvent, sqlOf } from '@app/service-kit';
 import { connectionWindows, fromIsoWindows, toIsoWindow, type Interval } from '../domain/busy-windows.js';
+import { calendarConnectionRecord } from '../domain/calendar-connection.record.js';
 import type { SealedTokens } from '../domain/connection-tokens.js';
 import type { SyncDecision } from '../domain/sync-decision.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { CalendarRead } from '../providers/calendar-reader.js';
-import { presentConnection } from '../routes/presenters.js';
 import type { ClaimedConnection } from './sync.repository.js';
 
 export interface SyncResult {
@@ -70,7 +70,7 @@ export async function finishSync(prisma: PrismaClient, result: SyncResult): Prom
           status: decision.status,
           previous_status: current.status,
           last_error: decision.lastError,
-          record: presentConnection(updated),
+          record: calendarConnectionRecord(updated),
         },
         { organizationId: claim.organizationId },
       );

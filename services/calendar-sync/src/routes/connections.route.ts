@@ -53,7 +53,8 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
     },
     async (request) => {
       const { limit, offset, schedule_id, provider, status } = request.query;
-      return listConnections(ctx, callerOf(request), { scheduleId: schedule_id, provider, status, limit, offset });
+      const { items, meta } = await listConnections(ctx, callerOf(request), { scheduleId: schedule_id, provider, status, limit, offset });
+      return { data: items, meta };
     },
   );
 

@@ -9,8 +9,8 @@ import {
 } from '@app/contracts';
 import { AppError, eventContextOf, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
 import * as connections from '../db/connection.repository.js';
+import { calendarConnectionRecord } from '../domain/calendar-connection.record.js';
 import { sealTokens, type CalendarTokens } from '../domain/connection-tokens.js';
-import { presentConnection } from '../routes/presenters.js';
 import type { UseCaseContext } from './context.js';
 
 export interface NewConnectionInput {
@@ -26,7 +26,7 @@ const connectionNotFound = () => notFound('Calendar connection');
 export async function createConnection(ctx: UseCaseContext, caller: Caller, input: NewConnectionInput): Promise<CalendarConnection> {
   const schedule = await ctx.scheduling.requireSchedule(caller.organizationId, input.scheduleId, caller.requestId);
   const id = randomUUID();
-  const row = await ctx.prisma.$transaction(async (tx) => {
+  const record = await ctx.prisma.$transaction(async (tx) => {
     const created = await connections.insertConnection(tx, {
       id,
       organizationId: caller.organizationId,
@@ -36,34 +36,30 @@ export async function createConnection(ctx: UseCaseContext, caller: Caller, inpu
       timeZone: schedule.timezone,
       tokens: sealTokens(ctx.ring, id, input.tokens),
     });
-    const data = {
-      connection_id: id,
-      schedule_id: created.scheduleId,
-      provider: input.provider,
-      calendar_ids: input.calendarIds,
-      record: presentConnection(created),
-    };
+    // One record for the event and the answer.
+    const record = calendarConnectionRecord(created);
+    const data = { connection_id: id, schedule_id: created.scheduleId, provider: input.provider, calendar_ids: input.calendarIds, record };
     await recordEvent(tx, calendarConnectionCreatedEvent, data, eventContextOf(caller));
-    return created;
+    return record;
   });
   ctx.relay.wake();
   ctx.wakeSync();
-  return presentConnection(row);
+  return record;
 }
 
 export async function getConnection(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<CalendarConnection> {
   const row = await connections.findConnection(ctx.prisma, caller.organizationId, recordId(rawId, connectionNotFound));
   if (!row) throw connectionNotFound();
-  return presentConnection(row);
+  return calendarConnectionRecord(row);
 }
 
 export async function listConnections(
   ctx: UseCaseContext,
   caller: Caller,
   { limit, offset, ...filter }: connections.ConnectionFilter & { limit: number; offset: number },
-): Promise<{ data: CalendarConnection[]; meta: ListMeta }> {
+): Promise<{ items: CalendarConnection[]; meta: ListMeta }> {
   const { rows, total } = await connections.listConnections(ctx.prisma, caller.organizationId, filter, { limit, offset });
-  return { data: rows.map(presentConnection), meta: listMeta(total, limit, offset) };
+  return { items: rows.map(calendarConnectionRecord), meta: listMeta(total, limit, offset) };
 }
 
 /**

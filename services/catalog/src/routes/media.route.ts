@@ -51,7 +51,10 @@ export function registerMediaRoutes(app: ServiceApp, ctx: UseCaseContext): void 
         response: { 200: listEnvelope(mediaFileSchema) },
       },
     },
-    async (request) => listMedia(ctx, callerOf(request), request.query),
+    async (request) => {
+      const { items, meta } = await listMedia(ctx, callerOf(request), request.query);
+      return { data: items, meta };
+    },
   );
 
   app.get(

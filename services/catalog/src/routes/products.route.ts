@@ -27,7 +27,10 @@ export function registerProductRoutes(app: ServiceApp, ctx: UseCaseContext): voi
         response: { 200: listEnvelope(productSchema) },
       },
     },
-    async (request) => listProducts(ctx, callerOf(request), request.query),
+    async (request) => {
+      const { items, meta } = await listProducts(ctx, callerOf(request), request.query);
+      return { data: items, meta };
+    },
   );
 
   app.post(

@@ -3,8 +3,8 @@ import { listMeta, mediaCreatedEvent, mediaDeletedEvent, type ListMeta, type Med
 import { AppError, eventContextOf, isForeignKeyViolation, recordEvent, recordId, type Caller } from '@app/service-kit';
 import * as media from '../db/media.repository.js';
 import { mediaEtag } from '../domain/media-etag.js';
+import { mediaRecord } from '../domain/media.record.js';
 import { mediaUrl, publicFileName } from '../domain/media-names.js';
-import { presentMedia } from '../routes/presenters.js';
 import type { StoredObject } from '../storage/media-storage.js';
 import { mediaNotFound, type UseCaseContext } from './context.js';
 import { discardUpload, type StoredUpload } from './media-upload.use-case.js';
@@ -17,7 +17,7 @@ export async function createMedia(
 ): Promise<MediaFileRecord> {
   const { facts } = upload;
   try {
-    const row = await ctx.prisma.$transaction(async (tx) => {
+    const record = await ctx.prisma.$transaction(async (tx) => {
       const created = await media.insertMedia(tx, {
         id: randomUUID(),
         organizationId: caller.organizationId,
@@ -32,13 +32,13 @@ export async function createMedia(
         altText,
       });
       const url = mediaUrl(ctx.publicBaseUrl, created);
-      const record = presentMedia(created, ctx.publicBaseUrl);
+      const record = mediaRecord(created, ctx.publicBaseUrl);
       const data = { id: created.id, mime_type: facts.mime, size: facts.size, width: facts.width, height: facts.height, url, record };
       await recordEvent(tx, mediaCreatedEvent, data, eventContextOf(caller));
-      return created;
+      return record;
     });
     ctx.relay.wake();
-    return presentMedia(row, ctx.publicBaseUrl);
+    return record;
   } catch (error) {
     await discardUpload(ctx, upload);
     throw error;
@@ -48,16 +48,16 @@ export async function createMedia(
 export async function getMedia(ctx: UseCaseContext, caller: Caller, id: string): Promise<MediaFileRecord> {
   const row = await media.findMedia(ctx.prisma, caller.organizationId, recordId(id, mediaNotFound));
   if (!row) throw mediaNotFound();
-  return presentMedia(row, ctx.publicBaseUrl);
+  return mediaRecord(row, ctx.publicBaseUrl);
 }
 
 export async function listMedia(
   ctx: UseCaseContext,
   caller: Caller,
   page: Pagination,
-): Promise<{ data: MediaFileRecord[]; meta: ListMeta }> {
+): Promise<{ items: MediaFileRecord[]; meta: ListMeta }> {
   const { rows, total } = await media.listMedia(ctx.prisma, caller.organizationId, page);
-  return { data: rows.map((row) => presentMedia(row, ctx.publicBaseUrl)), meta: listMeta(total, page.limit, page.offset) };
+  return { items: rows.map((row) => mediaRecord(row, ctx.publicBaseUrl)), meta: listMeta(total, page.limit, page.offset) };
 }
 
 /**

@@ -1,15 +1,15 @@
-import { centsToDollars, type productCreatedEvent, type productUpdatedEvent } from '@app/contracts';
+import { centsToDollars, type ProductRecord, type productCreatedEvent, type productUpdatedEvent } from '@app/contracts';
 import { eventContextOf, recordEvent, type Caller } from '@app/service-kit';
 import type { Db } from '../db/prisma.js';
 import { findProduct, type ProductView } from '../db/product.repository.js';
-import { presentProduct } from '../routes/presenters.js';
+import { productRecord } from '../domain/product.record.js';
 
 type ProductEvent = typeof productCreatedEvent | typeof productUpdatedEvent;
 
 /**
  * Reads the product as it is now inside the transaction and records `event` with that state, so the
- * event describes exactly what commits (with the record as `GET` shows it, URLs under `baseUrl`). Returns the state for
- * the response.
+ * event describes exactly what commits (with the record as `GET` shows it, URLs under `baseUrl`). Returns that record,
+ * built once for the event and the response.
  */
 export async function recordProductState(
   tx: Db,
@@ -17,14 +17,15 @@ export async function recordProductState(
   productId: string,
   event: ProductEvent,
   baseUrl: string,
-): Promise<ProductView> {
+): Promise<ProductRecord> {
   const view = await findProduct(tx, caller.organizationId, productId);
   if (!view) throw new Error(`product ${productId} vanished inside its own transaction`);
-  await recordEvent(tx, event, productEventData(view, baseUrl), eventContextOf(caller));
-  return view;
+  const record = productRecord(view, baseUrl);
+  await recordEvent(tx, event, productEventData(view, record), eventContextOf(caller));
+  return record;
 }
 
-function productEventData(view: ProductView, baseUrl: string) {
+function productEventData(view: ProductView, record: ProductRecord) {
   return {
     id: view.id,
     slug: view.slug,
@@ -33,6 +34,6 @@ function productEventData(view: ProductView, baseUrl: string) {
     price: centsToDollars(view.price_cents),
     stock: view.stock,
     featured_image_id: view.featured_image_id,
-    record: presentProduct(view, baseUrl),
+    record,
   };
 }

@@ -6,7 +6,7 @@ import type { Db } from '../db/prisma.js';
 import * as images from '../db/product-image.repository.js';
 import { findProduct, lockProduct, updateProduct, type LockedProduct } from '../db/product.repository.js';
 import { insertPosition, movePosition } from '../domain/image-order.js';
-import { presentProductImage } from '../routes/presenters.js';
+import { productImageRecord } from '../domain/product-image.record.js';
 import { imageNotFound, mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
 import { recordProductState } from './product-events.js';
 
@@ -36,7 +36,7 @@ async function changeGallery(
       throw isForeignKeyViolation(error) ? mediaNotFound() : error;
     });
   ctx.relay.wake();
-  return presentProductImage(image, featuredImageId, ctx.publicBaseUrl);
+  return productImageRecord(image, featuredImageId, ctx.publicBaseUrl);
 }
 
 export function attachImage(
@@ -103,5 +103,5 @@ export async function listImages(ctx: UseCaseContext, caller: Caller, rawProduct
   const product = await findProduct(ctx.prisma, caller.organizationId, productId);
   if (!product) throw productNotFound();
   const rows = await images.listImages(ctx.prisma, productId);
-  return rows.map((row) => presentProductImage(row, product.featured_image_id, ctx.publicBaseUrl));
+  return rows.map((row) => productImageRecord(row, product.featured_image_id, ctx.publicBaseUrl));
 }

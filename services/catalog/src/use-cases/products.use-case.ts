@@ -25,8 +25,8 @@ import { findMedia } from '../db/media.repository.js';
 import type { Db } from '../db/prisma.js';
 import { listProducts as queryProducts } from '../db/product-list.query.js';
 import * as products from '../db/product.repository.js';
+import { productRecord } from '../domain/product.record.js';
 import { nextFreeSlug, slugFromName } from '../domain/slug.js';
-import { presentProduct } from '../routes/presenters.js';
 import { mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
 import { recordProductState } from './product-events.js';
 
@@ -40,7 +40,7 @@ const slugTaken = () => new AppError('SLUG_TAKEN', 'A product with this slug alr
 export async function createProduct(ctx: UseCaseContext, caller: Caller, body: CreateProductBody): Promise<ProductRecord> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const view = await ctx.prisma.$transaction(async (tx) => {
+      const record = await ctx.prisma.$transaction(async (tx) => {
         if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
         const id = randomUUID();
         await products.insertProduct(tx, {
@@ -57,7 +57,7 @@ export async function createProduct(ctx: UseCaseContext, caller: Caller, body: C
         return recordProductState(tx, caller, id, productCreatedEvent, ctx.publicBaseUrl);
       });
       ctx.relay.wake();
-      return presentProduct(view, ctx.publicBaseUrl);
+      return record;
     } catch (error) {
       if (!isUniqueViolation(error, SLUG_INDEX)) throw mediaGoneOr(error);
       if (body.slug !== undefined || attempt >= GENERATED_SLUG_ATTEMPTS) throw slugTaken();
@@ -69,7 +69,7 @@ export async function listProducts(
   ctx: UseCaseContext,
   caller: Caller,
   query: ListProductsQuery,
-): Promise<{ data: ProductRecord[]; meta: ListMeta }> {
+): Promise<{ items: ProductRecord[]; meta: ListMeta }> {
   if (query.min_price !== undefined && query.max_price !== undefined && query.min_price > query.max_price) {
     throw invalidInput('min_price', 'min_price must not be greater than max_price');
   }
@@ -83,7 +83,7 @@ export async function listProducts(
     offset: query.offset,
   });
   return {
-    data: rows.map((row) => presentProduct(row, ctx.publicBaseUrl)),
+    items: rows.map((row) => productRecord(row, ctx.publicBaseUrl)),
     meta: listMeta(total, query.limit, query.offset),
   };
 }
@@ -91,7 +91,7 @@ export async function listProducts(
 export async function getProduct(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<ProductRecord> {
   const view = await products.findProduct(ctx.prisma, caller.organizationId, recordId(rawId, productNotFound));
   if (!view) throw productNotFound();
-  return presentProduct(view, ctx.publicBaseUrl);
+  return productRecord(view, ctx.publicBaseUrl);
 }
 
 export async function updateProduct(
@@ -103,7 +103,7 @@ export async function updateProduct(
   // Nothing to change: no write, no event, updated_at stays.
   if (Object.values(body).every((value) => value === undefined)) return getProduct(ctx, caller, id);
   try {
-    const view = await ctx.prisma.$transaction(async (tx) => {
+    const record = await ctx.prisma.$transaction(async (tx) => {
       if (!(await products.lockProduct(tx, caller.organizationId, id))) throw productNotFound();
       if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
       await products.updateProduct(tx, id, {
@@ -118,7 +118,7 @@ export async function updateProduct(
       return recordProductState(tx, caller, id, productUpdatedEvent, ctx.publicBaseUrl);
     });
     ctx.relay.wake();
-    return presentProduct(view, ctx.publicBaseUrl);
+    return record;
   } catch (error) {
     if (isUniqueViolation(error, SLUG_INDEX)) throw slugTaken();
     throw mediaGoneOr(error);

@@ -1,6 +1,5 @@
 import { eventTypeGetRequest } from '@app/contracts';
 import { messageCallerOf, type Bus } from '@app/service-kit';
-import { presentEventType } from '../routes/presenters.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { getEventType } from '../use-cases/event-types.use-case.js';
 
@@ -8,7 +7,7 @@ import { getEventType } from '../use-cases/event-types.use-case.js';
 export async function serveEventTypeGet(bus: Bus, ctx: UseCaseContext): Promise<void> {
   await bus.serve(eventTypeGetRequest, async (request, requestId) => {
     const eventType = await getEventType(ctx, messageCallerOf(request.organization_id, requestId), request.event_type_id);
-    const { id, title, slug, duration, location_type, requires_approval, is_active } = presentEventType(eventType);
+    const { id, title, slug, duration, location_type, requires_approval, is_active } = eventType;
     return { id, title, slug, duration, location_type, requires_approval, is_active };
   });
 }

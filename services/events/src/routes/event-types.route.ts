@@ -6,13 +6,11 @@ import {
   eventTypeRecordSchema,
   listEnvelope,
   listEventTypesQuerySchema,
-  listMeta,
   updateEventTypeBodySchema,
 } from '@app/contracts';
 import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { createEventType, deleteEventType, getEventType, listEventTypes, updateEventType } from '../use-cases/event-types.use-case.js';
-import { presentEventType } from './presenters.js';
 
 const tags = ['event-types'];
 
@@ -30,9 +28,8 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
       },
     },
     async (request) => {
-      const { query } = request;
-      const { rows, total } = await listEventTypes(ctx, callerOf(request), query);
-      return { data: rows.map(presentEventType), meta: listMeta(total, query.limit, query.offset) };
+      const { items, meta } = await listEventTypes(ctx, callerOf(request), request.query);
+      return { data: items, meta };
     },
   );
 
@@ -50,7 +47,7 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
     async (request, reply) => {
       const eventType = await createEventType(ctx, callerOf(request), request.body);
       void reply.code(201);
-      return { data: presentEventType(eventType) };
+      return { data: eventType };
     },
   );
 
@@ -65,7 +62,7 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
         response: { 200: dataEnvelope(eventTypeRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: presentEventType(await getEventType(ctx, callerOf(request), request.params.id)) }),
+    async (request) => ({ data: await getEventType(ctx, callerOf(request), request.params.id) }),
   );
 
   app.patch(
@@ -80,9 +77,7 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
         response: { 200: dataEnvelope(eventTypeRecordSchema), ...errorResponses('NOT_FOUND', 'SLUG_TAKEN') },
       },
     },
-    async (request) => ({
-      data: presentEventType(await updateEventType(ctx, callerOf(request), { id: request.params.id, patch: request.body })),
-    }),
+    async (request) => ({ data: await updateEventType(ctx, callerOf(request), { id: request.params.id, patch: request.body }) }),
   );
 
   app.delete(

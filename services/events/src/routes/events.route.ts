@@ -7,14 +7,12 @@ import {
   getEventQuerySchema,
   listEnvelope,
   listEventsQuerySchema,
-  listMeta,
   updateEventBodySchema,
 } from '@app/contracts';
 import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { getEvent, listEvents } from '../use-cases/event-reads.use-case.js';
 import { createEvent, deleteEvent, updateEvent } from '../use-cases/event-writes.use-case.js';
-import { presentEvent } from './presenters.js';
 
 const tags = ['events'];
 
@@ -32,9 +30,8 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
       },
     },
     async (request) => {
-      const { query } = request;
-      const { rows, total } = await listEvents(ctx, callerOf(request), query);
-      return { data: rows.map(presentEvent), meta: listMeta(total, query.limit, query.offset) };
+      const { items, meta } = await listEvents(ctx, callerOf(request), request.query);
+      return { data: items, meta };
     },
   );
 
@@ -52,7 +49,7 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
     async (request, reply) => {
       const event = await createEvent(ctx, callerOf(request), request.body);
       void reply.code(201);
-      return { data: presentEvent(event) };
+      return { data: event };
     },
   );
 
@@ -70,7 +67,7 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
     },
     async (request) => {
       const event = await getEvent(ctx, callerOf(request), { id: request.params.id, includeCounts: request.query.include_counts ?? false });
-      return { data: presentEvent(event) };
+      return { data: event };
     },
   );
 
@@ -88,7 +85,7 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
     },
     async (request) => {
       const event = await updateEvent(ctx, callerOf(request), { id: request.params.id, patch: request.body });
-      return { data: presentEvent(event) };
+      return { data: event };
     },
   );
 

@@ -4,14 +4,12 @@ import {
   errorResponses,
   dataEnvelope,
   listEnvelope,
-  listMeta,
   listRegistrationsQuerySchema,
   registrationRecordSchema,
 } from '@app/contracts';
 import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { cancelRegistration, listRegistrations, register } from '../use-cases/registrations.use-case.js';
-import { presentRegistration } from './presenters.js';
 
 /** Any strings: a malformed id is a 404 like an unknown one, never a 400. */
 const registrationParamsSchema = z.object({ id: z.string(), registrationId: z.string() });
@@ -35,7 +33,7 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
     async (request, reply) => {
       const registration = await register(ctx, callerOf(request), { eventId: request.params.id, registration: request.body });
       void reply.code(201);
-      return { data: presentRegistration(registration) };
+      return { data: registration };
     },
   );
 
@@ -52,9 +50,8 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
       },
     },
     async (request) => {
-      const { query } = request;
-      const { rows, total } = await listRegistrations(ctx, callerOf(request), { eventId: request.params.id, ...query });
-      return { data: rows.map(presentRegistration), meta: listMeta(total, query.limit, query.offset) };
+      const { items, meta } = await listRegistrations(ctx, callerOf(request), { eventId: request.params.id, ...request.query });
+      return { data: items, meta };
     },
   );
 
@@ -72,7 +69,7 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
     async (request) => {
       const { id, registrationId } = request.params;
       const registration = await cancelRegistration(ctx, callerOf(request), { eventId: id, id: registrationId });
-      return { data: presentRegistration(registration) };
+      return { data: registration };
     },
   );
 }

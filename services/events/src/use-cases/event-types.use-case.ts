@@ -2,7 +2,10 @@ import {
   eventTypeCreatedEvent,
   eventTypeDeletedEvent,
   eventTypeUpdatedEvent,
+  listMeta,
   type CreateEventTypeBody,
+  type EventTypeRecord,
+  type ListMeta,
   type UpdateEventTypeBody,
 } from '@app/contracts';
 import { AppError, eventContextOf, isUniqueViolation, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
@@ -17,20 +20,27 @@ import {
   type EventTypeState,
 } from '../db/event-type.repository.js';
 import type { Db } from '../db/prisma.js';
+import { eventTypeRecord } from '../domain/event-type.record.js';
 import { firstFreeSlug, slugFromTitle } from '../domain/slug.js';
-import { presentEventType } from '../routes/presenters.js';
 import { write, type UseCaseContext } from './context.js';
 
 const SLUG_TAKEN_MESSAGE = 'An event type with this slug already exists';
 /** Each attempt loses only to a slug committed meanwhile, so this bounds a burst of same-title creates. */
 const MAX_SLUG_ATTEMPTS = 100;
 
-/** An event type's domain event data: id and slug, and the record as `GET` shows it. */
-function eventTypeData(eventType: EventTypeRow) {
-  return { id: eventType.id, slug: eventType.slug, record: presentEventType(eventType) };
+/** Records the change event of a written event type (id, slug and the record as `GET` shows it) and answers that record. */
+async function recordEventTypeChange(
+  tx: Db,
+  caller: Caller,
+  contract: typeof eventTypeCreatedEvent | typeof eventTypeUpdatedEvent,
+  eventType: EventTypeRow,
+): Promise<EventTypeRecord> {
+  const record = eventTypeRecord(eventType);
+  await recordEvent(tx, contract, { id: eventType.id, slug: eventType.slug, record }, eventContextOf(caller));
+  return record;
 }
 
-export async function createEventType(ctx: UseCaseContext, caller: Caller, body: CreateEventTypeBody): Promise<EventTypeRow> {
+export async function createEventType(ctx: UseCaseContext, caller: Caller, body: CreateEventTypeBody): Promise<EventTypeRecord> {
   const state: Omit<EventTypeState, 'slug'> = {
     title: body.title,
     description: body.description ?? null,
@@ -46,8 +56,7 @@ export async function createEventType(ctx: UseCaseContext, caller: Caller, body:
       ? await insertEventTypeUnlessSlugTaken(tx, caller.organizationId, { ...state, slug: body.slug })
       : await insertWithGeneratedSlug(tx, caller.organizationId, state);
     if (!eventType) throw new AppError('SLUG_TAKEN', SLUG_TAKEN_MESSAGE);
-    await recordEvent(tx, eventTypeCreatedEvent, eventTypeData(eventType), eventContextOf(caller));
-    return eventType;
+    return recordEventTypeChange(tx, caller, eventTypeCreatedEvent, eventType);
   });
 }
 
@@ -66,26 +75,27 @@ async function insertWithGeneratedSlug(tx: Db, organizationId: string, state: Om
  * An event type of the organization, active or not. Also `events.event_type.get`, the bookings service's check
  * of a booking's event type: another organization's, an unknown or a malformed id is NOT_FOUND.
  */
-export async function getEventType(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<EventTypeRow> {
+export async function getEventType(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<EventTypeRecord> {
   const id = recordId(rawId, 'Event type');
   const eventType = await findEventType(ctx.prisma, caller.organizationId, id);
   if (!eventType) throw notFound('Event type');
-  return eventType;
+  return eventTypeRecord(eventType);
 }
 
 export async function listEventTypes(
   ctx: UseCaseContext,
   caller: Caller,
   query: { active: boolean; limit: number; offset: number },
-): Promise<{ rows: EventTypeRow[]; total: number }> {
-  return listEventTypeRows(ctx.prisma, caller.organizationId, query);
+): Promise<{ items: EventTypeRecord[]; meta: ListMeta }> {
+  const { rows, total } = await listEventTypeRows(ctx.prisma, caller.organizationId, query);
+  return { items: rows.map(eventTypeRecord), meta: listMeta(total, query.limit, query.offset) };
 }
 
 export async function updateEventType(
   ctx: UseCaseContext,
   caller: Caller,
   { id: rawId, patch }: { id: string; patch: UpdateEventTypeBody },
-): Promise<EventTypeRow> {
+): Promise<EventTypeRecord> {
   const id = recordId(rawId, 'Event type');
   const state: Partial<EventTypeState> = {
     title: patch.title,
@@ -102,8 +112,7 @@ export async function updateEventType(
     return await write(ctx, async (tx) => {
       const eventType = await updateEventTypeRow(tx, caller.organizationId, id, state);
       if (!eventType) throw notFound('Event type');
-      await recordEvent(tx, eventTypeUpdatedEvent, eventTypeData(eventType), eventContextOf(caller));
-      return eventType;
+      return recordEventTypeChange(tx, caller, eventTypeUpdatedEvent, eventType);
     });
   } catch (error) {
     // The unique index is the judge of a renamed slug: no check-then-write race.

@@ -1,19 +1,30 @@
-import { dollarsToCents, eventCreatedEvent, eventDeletedEvent, eventUpdatedEvent } from '@app/contracts';
+import { dollarsToCents, eventCreatedEvent, eventDeletedEvent, eventUpdatedEvent, type EventRecord } from '@app/contracts';
 import type { CreateEventBody, UpdateEventBody } from '@app/contracts';
 import { AppError, eventContextOf, invalidInput, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
 import { deleteEvent as deleteEventRow, insertEvent, lockEvent, updateEvent as updateEventRow } from '../db/event.repository.js';
 import type { EventRow, EventState } from '../db/event.repository.js';
+import type { Db } from '../db/prisma.js';
 import { canTransition, transitionMessage } from '../domain/event-status.js';
+import { eventRecord } from '../domain/event.record.js';
 import { eventInstants, type LocalEventTime } from '../domain/event-time.js';
-import { presentEvent } from '../routes/presenters.js';
 import { write, type UseCaseContext } from './context.js';
 
-/** An event's domain event data: its id and status, and the record as `GET` shows it (without counts, as by default). */
-function eventData(event: EventRow) {
-  return { id: event.id, status: event.status, record: presentEvent({ ...event, placesTaken: undefined }) };
+/**
+ * Records the change event of a written event and answers its record, built once for both: as `GET` shows it
+ * without counts, as by default (a written row has none).
+ */
+async function recordEventChange(
+  tx: Db,
+  caller: Caller,
+  contract: typeof eventCreatedEvent | typeof eventUpdatedEvent,
+  event: EventRow,
+): Promise<EventRecord> {
+  const record = eventRecord({ ...event, placesTaken: undefined });
+  await recordEvent(tx, contract, { id: event.id, status: event.status, record }, eventContextOf(caller));
+  return record;
 }
 
-export async function createEvent(ctx: UseCaseContext, caller: Caller, body: CreateEventBody): Promise<EventRow> {
+export async function createEvent(ctx: UseCaseContext, caller: Caller, body: CreateEventBody): Promise<EventRecord> {
   const state: EventState = {
     ...withInstants({
       startDate: body.start_date,
@@ -31,8 +42,7 @@ export async function createEvent(ctx: UseCaseContext, caller: Caller, body: Cre
   };
   return write(ctx, async (tx) => {
     const event = await insertEvent(tx, caller.organizationId, state);
-    await recordEvent(tx, eventCreatedEvent, eventData(event), eventContextOf(caller));
-    return event;
+    return recordEventChange(tx, caller, eventCreatedEvent, event);
   });
 }
 
@@ -44,7 +54,7 @@ export async function updateEvent(
   ctx: UseCaseContext,
   caller: Caller,
   { id: rawId, patch }: { id: string; patch: UpdateEventBody },
-): Promise<EventRow> {
+): Promise<EventRecord> {
   const id = recordId(rawId, 'Event');
   return write(ctx, async (tx) => {
     const current = await lockEvent(tx, caller.organizationId, id);
@@ -55,8 +65,7 @@ export async function updateEvent(
     if (next.slots !== null && next.slots < current.placesTaken)
       throw new AppError('CONFLICT', `slots cannot be lower than the ${current.placesTaken} places already taken`);
     const event = await updateEventRow(tx, id, next);
-    await recordEvent(tx, eventUpdatedEvent, eventData(event), eventContextOf(caller));
-    return event;
+    return recordEventChange(tx, caller, eventUpdatedEvent, event);
   });
 }
 

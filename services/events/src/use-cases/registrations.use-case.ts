@@ -1,4 +1,11 @@
-import { registrationCancelledEvent, registrationCreatedEvent, type CreateRegistrationBody } from '@app/contracts';
+import {
+  listMeta,
+  registrationCancelledEvent,
+  registrationCreatedEvent,
+  type CreateRegistrationBody,
+  type ListMeta,
+  type RegistrationRecord,
+} from '@app/contracts';
 import { AppError, eventContextOf, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
 import { findEvent, lockEvent } from '../db/event.repository.js';
 import {
@@ -6,10 +13,9 @@ import {
   findRegistration,
   insertRegistration,
   listRegistrations as listRegistrationRows,
-  type RegistrationRow,
 } from '../db/registration.repository.js';
 import { registrationRefusal } from '../domain/registration-policy.js';
-import { presentRegistration } from '../routes/presenters.js';
+import { registrationRecord } from '../domain/registration.record.js';
 import { write, type UseCaseContext } from './context.js';
 
 const REFUSALS = {
@@ -25,7 +31,7 @@ export async function register(
   ctx: UseCaseContext,
   caller: Caller,
   { eventId: rawEventId, registration: body }: { eventId: string; registration: CreateRegistrationBody },
-): Promise<RegistrationRow> {
+): Promise<RegistrationRecord> {
   const eventId = recordId(rawEventId, 'Event');
   return write(ctx, async (tx) => {
     const event = await lockEvent(tx, caller.organizationId, eventId);
@@ -33,13 +39,14 @@ export async function register(
     const refusal = registrationRefusal(event, event.placesTaken, body.quantity, ctx.now());
     if (refusal) throw new AppError(refusal, REFUSALS[refusal]);
     const registration = await insertRegistration(tx, { organizationId: caller.organizationId, eventId, ...body });
+    const record = registrationRecord(registration);
     await recordEvent(
       tx,
       registrationCreatedEvent,
-      { id: registration.id, event_id: eventId, quantity: registration.quantity, record: presentRegistration(registration) },
+      { id: registration.id, event_id: eventId, quantity: registration.quantity, record },
       eventContextOf(caller),
     );
-    return registration;
+    return record;
   });
 }
 
@@ -47,10 +54,11 @@ export async function listRegistrations(
   ctx: UseCaseContext,
   caller: Caller,
   { eventId: rawEventId, ...query }: { eventId: string; status?: string; limit: number; offset: number },
-): Promise<{ rows: RegistrationRow[]; total: number }> {
+): Promise<{ items: RegistrationRecord[]; meta: ListMeta }> {
   const eventId = recordId(rawEventId, 'Event');
   if (!(await findEvent(ctx.prisma, caller.organizationId, eventId, false))) throw notFound('Event');
-  return listRegistrationRows(ctx.prisma, { organizationId: caller.organizationId, eventId, ...query });
+  const { rows, total } = await listRegistrationRows(ctx.prisma, { organizationId: caller.organizationId, eventId, ...query });
+  return { items: rows.map(registrationRecord), meta: listMeta(total, query.limit, query.offset) };
 }
 
 /** Frees the registration's places; cancelling one twice is an invalid transition, as for bookings. */
@@ -58,7 +66,7 @@ export async function cancelRegistration(
   ctx: UseCaseContext,
   caller: Caller,
   { eventId: rawEventId, id: rawId }: { eventId: string; id: string },
-): Promise<RegistrationRow> {
+): Promise<RegistrationRecord> {
   const eventId = recordId(rawEventId, 'Registration');
   const id = recordId(rawId, 'Registration');
   return write(ctx, async (tx) => {
@@ -68,12 +76,13 @@ export async function cancelRegistration(
       if (!existing) throw notFound('Registration');
       throw new AppError('INVALID_TRANSITION', `Cannot transition from ${existing.status} to cancelled`);
     }
+    const record = registrationRecord(registration);
     await recordEvent(
       tx,
       registrationCancelledEvent,
-      { id, event_id: eventId, quantity: registration.quantity, record: presentRegistration(registration) },
+      { id, event_id: eventId, quantity: registration.quantity, record },
       eventContextOf(caller),
     );
-    return registration;
+    return record;
   });
 }

@@ -1,5 +1,5 @@
 import type { CreateScheduleBody, ScheduleRecord, UpdateScheduleBody } from '@app/contracts';
-import { presentSchedule } from '../routes/presenters.js';
+import { scheduleRecord } from '../domain/schedule.record.js';
 import type { Db } from './prisma.js';
 
 export interface ScheduleInput extends CreateScheduleBody {
@@ -24,12 +24,12 @@ export async function insertSchedule(db: Db, organizationId: string, input: Sche
       updatedAt: now,
     },
   });
-  return presentSchedule(row);
+  return scheduleRecord(row);
 }
 
 export async function findSchedule(db: Db, organizationId: string, id: string): Promise<ScheduleRecord | null> {
   const row = await db.schedule.findFirst({ where: { id, organizationId } });
-  return row && presentSchedule(row);
+  return row && scheduleRecord(row);
 }
 
 export async function listSchedules(
@@ -42,7 +42,7 @@ export async function listSchedules(
     db.schedule.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
     db.schedule.count({ where }),
   ]);
-  return { records: rows.map(presentSchedule), total };
+  return { records: rows.map(scheduleRecord), total };
 }
 
 /** Applies a validated PATCH to a schedule of the organization, locking it; null when there is none. */

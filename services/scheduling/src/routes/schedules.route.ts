@@ -4,7 +4,6 @@ import {
   deletedScheduleSchema,
   errorResponses,
   listEnvelope,
-  listMeta,
   listSchedulesQuerySchema,
   scheduleRecordSchema,
   updateScheduleBodySchema,
@@ -48,8 +47,8 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
     },
     async (request) => {
       const { limit, offset, active } = request.query;
-      const { records, total } = await listOwnSchedules(ctx, callerOf(request), { limit, offset, active });
-      return { data: records, meta: listMeta(total, limit, offset) };
+      const { items, meta } = await listOwnSchedules(ctx, callerOf(request), { limit, offset, active });
+      return { data: items, meta };
     },
   );
 

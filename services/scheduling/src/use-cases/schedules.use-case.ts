@@ -2,7 +2,9 @@ import {
   scheduleCreatedEvent,
   scheduleDeactivatedEvent,
   scheduleUpdatedEvent,
+  listMeta,
   type CreateScheduleBody,
+  type ListMeta,
   type ScheduleRecord,
   type UpdateScheduleBody,
 } from '@app/contracts';
@@ -28,12 +30,13 @@ export async function getSchedule(ctx: UseCaseContext, caller: Caller, rawId: st
   return record;
 }
 
-export function listOwnSchedules(
+export async function listOwnSchedules(
   ctx: UseCaseContext,
   caller: Caller,
   page: { limit: number; offset: number; active?: boolean | undefined },
-) {
-  return listSchedules(ctx.prisma, caller.organizationId, page);
+): Promise<{ items: ScheduleRecord[]; meta: ListMeta }> {
+  const { records, total } = await listSchedules(ctx.prisma, caller.organizationId, page);
+  return { items: records, meta: listMeta(total, page.limit, page.offset) };
 }
 
 export async function changeSchedule(
