@@ -3,7 +3,6 @@ import { unsafeTextProblem } from '@app/contracts';
 
 const MAX_FILENAME = 255;
 
-
 /**
  * Why the client's filename is refused (a 400 naming `filename`), or null. These characters are refused,
  * never stripped: `a.png\0.html` silently stored as `a.png.html` is a different name than either side

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 /** API.md: a key that authenticated this recently is still served from an address over its failure limit. */
-export const RECENT_SUCCESS_MS = 10 * 60_000;
+const RECENT_SUCCESS_MS = 10 * 60_000;
 /** Keys in use on one gateway within ten minutes; past it the least recent fall back to the failure limit. */
 const MAX_KEYS = 10_000;
 

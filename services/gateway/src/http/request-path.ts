@@ -18,7 +18,7 @@ function hasControlCharacter(text: string): boolean {
  * with the kit's plain 400), nor does percent-encoding that is not UTF-8 (the router's plain 404); should one
  * arrive, it is malformed too, since reply-from's decoding would throw on it.
  */
-export function isMalformedPath(url: string): boolean {
+function isMalformedPath(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';
   let decoded: string;
   try {
