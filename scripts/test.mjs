@@ -24,6 +24,8 @@ run('npx', ['knip']);
 run('npx', ['prettier', '--check', '.']);
 // No import cycle anywhere, type-only imports included (dpdm).
 run('npm', ['run', '--silent', 'check:cycles']);
+// Every service file where STYLE.md's skeleton puts it.
+run('npm', ['run', '--silent', 'check:skeleton']);
 // The committed OpenAPI snapshot: redocly's recommended rules (redocly.yaml), then the breaking-change gate.
 run('npx', ['redocly', 'lint', '--format=summary']);
 run('node', ['scripts/openapi-gate.mjs', 'check']);

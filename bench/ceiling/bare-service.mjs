@@ -9,7 +9,7 @@ import { createPool } from '@app/service-kit';
 import { outboxEvent } from '../../services/bookings/dist/db/outbox-event.js';
 import { bookingState, newBooking } from '../../services/bookings/dist/domain/booking.js';
 import { presentBooking } from '../../services/bookings/dist/routes/presenters.js';
-import { listProducts } from '../../services/catalog/dist/db/product-list.query.js';
+import { listProducts } from '../../services/catalog/dist/db/product-list.repository.js';
 import { listEvents } from '../../services/events/dist/db/event-list.repository.js';
 import { findSlots } from '../../services/scheduling/dist/use-cases/slots.use-case.js';
 import { bareBookingPath } from './bare-booking-path.mjs';

@@ -52,11 +52,11 @@ export { OutboxRelay, type RelayOptions } from './outbox/relay.js';
 export { RetentionSweeper, retentionOf, type RetentionOptions, type SweepResult } from './outbox/retention-sweeper.js';
 export { DUPLICATE_WINDOW_MS, type StreamLimits } from './nats/stream-limits.js';
 export { createLogger } from './runtime/logger.js';
-export { PollingLoop } from './runtime/polling-loop.js';
-export { ClaimingLoop, type ClaimingLoopOptions } from './runtime/claiming-loop.js';
+export { PollingLoop } from './workers/polling-loop.js';
+export { ClaimingLoop, type ClaimingLoopOptions } from './workers/claiming-loop.js';
 export { openInfrastructure, type Infrastructure } from './runtime/infrastructure.js';
 export { startService, type ServiceDefinition, type RunningService, type Built } from './runtime/service.js';
-export type { BackgroundTask } from './runtime/background-task.js';
+export type { BackgroundTask } from './workers/background-task.js';
 export { runMain } from './runtime/main.js';
 export { callerAssertionVerifier, trustCaller } from './http/caller-assertion.js';
 export {
@@ -68,4 +68,4 @@ export {
   type AssertedCaller,
 } from './caller-assertion/claims.js';
 export { callerAssertionKeyIdSchema, callerAssertionPrivateKeySchema, type CallerAssertionPublicKeys } from './caller-assertion/keys.js';
-export type { AsyncPathMetrics, LabelledCounter } from './metrics/async-path-metrics.js';
+export type { AsyncPathMetrics, LabelledCounter } from './runtime/async-path-metrics.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineEvent, defineStream } from '@app/contracts';
 import { Bus, DeadLetters, isAppError, OutboxRelay, recordEvent, withTransaction } from '../src/index.js';
 import { NatsBinary } from '../src/testing/index.js';
-import { AsyncPathMetrics } from '../src/metrics/async-path-metrics.js';
+import { AsyncPathMetrics } from '../src/runtime/async-path-metrics.js';
 import { eventually, kitBus, kitSchema, silentLog } from './support/kit-env.js';
 
 const noteWritten = defineEvent('kit.note.written', z.object({ text: z.string() }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callerAssertion, organizationHeaders } from '@app/service-kit/testing';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { bookingsSuite, call, newOrganization } from './support/suite.js';
+import { bookingsSuite, call, newOrganization } from './support/harness.js';
 
 const UNAUTHORIZED = { error: 'Missing or invalid API key', code: 'UNAUTHORIZED' };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BookingStatus } from '@app/contracts';
 import { bookingIn as bookingInStatus, futureDay, interval } from './support/fixtures.js';
-import { bookingsSuite, call, newOrganization, tally, type Reply } from './support/suite.js';
+import { bookingsSuite, call, newOrganization, tally, type Reply } from './support/harness.js';
 
 describe('PATCH and DELETE /api/v1/bookings/{id}', () => {
   const suite = bookingsSuite();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { availabilityCheckRequest, eventTypeGetRequest } from '@app/contracts';
 import { AppError, scheduleNotFound } from '@app/service-kit';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { bookingsSuite, call, newOrganization, unavailable, type Reply } from './support/suite.js';
+import { bookingsSuite, call, newOrganization, unavailable, type Reply } from './support/harness.js';
 
 const SCHEDULE_NOT_FOUND = { error: 'Schedule not found or inactive', code: 'SCHEDULE_NOT_FOUND' };
 const eventTypeNotFound = () => new AppError('NOT_FOUND', 'Event type not found');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { bookingsSuite, call, newOrganization } from './support/suite.js';
+import { bookingsSuite, call, newOrganization } from './support/harness.js';
 
 const DATABASE_BUSY = { error: 'The database did not answer in time', code: 'UPSTREAM_UNAVAILABLE' };
 

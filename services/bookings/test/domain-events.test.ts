@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '@app/contracts';
 import { bookingBody, eventually, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { bookingsSuite, call, newOrganization } from './support/suite.js';
+import { bookingsSuite, call, newOrganization } from './support/harness.js';
 
 type BookingEvent = EventEnvelope<Record<string, unknown>>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { bookingsSuite, call, newOrganization, tally, type Reply } from './support/suite.js';
+import { bookingsSuite, call, newOrganization, tally, type Reply } from './support/harness.js';
 
 const SLOT_TAKEN = { error: 'This time slot is already booked', code: 'SLOT_TAKEN' };
 

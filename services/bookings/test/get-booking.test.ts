@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { answerAsOpenNeighbours, bookingsSuite, call, newOrganization } from './support/suite.js';
+import { answerAsOpenNeighbours, bookingsSuite, call, newOrganization } from './support/harness.js';
 
 describe('GET /api/v1/bookings/{id}', () => {
   const suite = bookingsSuite();

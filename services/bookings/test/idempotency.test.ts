@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { describeIdempotentCreates } from '@app/service-kit/testing';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { bookingsSuite, call, newOrganization, tally, type Reply } from './support/suite.js';
+import { bookingsSuite, call, newOrganization, tally, type Reply } from './support/harness.js';
 
 describe('POST /api/v1/bookings with Idempotency-Key', () => {
   const suite = bookingsSuite();

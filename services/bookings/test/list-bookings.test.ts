@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { bookingsSuite, call, newOrganization } from './support/suite.js';
+import { bookingsSuite, call, newOrganization } from './support/harness.js';
 
 interface Listed {
   id: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { analyzeTables, type RunningService } from '@app/service-kit/testing';
 import type { Config } from '../src/config.js';
-import { startBookings } from './support/suite.js';
+import { startBookings } from './support/harness.js';
 
 /**
  * The list's filters are served by indexes, not by scanning the table: with many organizations'

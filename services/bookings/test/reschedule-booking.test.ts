@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { availabilityCheckRequest } from '@app/contracts';
 import type { BookingStatus } from '@app/contracts';
 import { bookingBody, bookingIn as bookingInStatus, futureDay, interval } from './support/fixtures.js';
-import { bookingsSuite, call, unavailable, type Reply } from './support/suite.js';
+import { bookingsSuite, call, unavailable, type Reply } from './support/harness.js';
 
 describe('PATCH /api/v1/bookings/{id} with start_time and end_time (reschedule)', () => {
   const suite = bookingsSuite();

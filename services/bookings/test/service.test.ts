@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prismaDatamodel, schemaDrift, type RunningService } from '@app/service-kit/testing';
 import type { Config } from '../src/config.js';
 import { SCHEMA } from '../src/service.js';
-import { startBookings } from './support/suite.js';
+import { startBookings } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 

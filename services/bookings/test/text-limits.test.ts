@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { bookingsSuite, call, newOrganization } from './support/suite.js';
+import { bookingsSuite, call, newOrganization } from './support/harness.js';
 
 /** Metadata of about `bytes` bytes as JSON: one key whose value fills the rest. */
 function metadataOf(bytes: number): Record<string, string> {

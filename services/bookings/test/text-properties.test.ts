@@ -2,7 +2,7 @@ import { describe, it } from 'vitest';
 import { createBookingBodySchema } from '@app/contracts';
 import { expectTextStoredAsValidated, organizationClient } from '@app/service-kit/testing';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { bookingsSuite } from './support/suite.js';
+import { bookingsSuite } from './support/harness.js';
 
 describe('POST /api/v1/bookings (any text)', () => {
   const suite = bookingsSuite();

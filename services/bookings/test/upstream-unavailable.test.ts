@@ -3,7 +3,7 @@ import { availabilityCheckRequest } from '@app/contracts';
 import { fakeResponder, ownNatsPrefix, type FakeResponder, type RunningService } from '@app/service-kit/testing';
 import type { Config } from '../src/config.js';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
-import { answerAsOpenNeighbours, bookingsSuite, call, newOrganization, startBookings } from './support/suite.js';
+import { answerAsOpenNeighbours, bookingsSuite, call, newOrganization, startBookings } from './support/harness.js';
 
 const UPSTREAM_UNAVAILABLE = { error: 'A service this request needs did not answer in time', code: 'UPSTREAM_UNAVAILABLE' };
 

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { organizationHeaders, type RunningService } from '@app/service-kit/testing';
 import type { Config } from '../src/config.js';
 import { bookingBody, futureDay, interval } from './support/fixtures.js';
-import { call, newOrganization, startBookings } from './support/suite.js';
+import { call, newOrganization, startBookings } from './support/harness.js';
 
 const day = futureDay(10);
 const valid = bookingBody(randomUUID(), interval(day, 9 * 60));

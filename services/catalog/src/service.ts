@@ -4,7 +4,7 @@ import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } fr
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { LocalDiskStorage } from './storage/local-disk.storage.js';
+import { LocalDiskStorage } from './db/local-disk-storage.repository.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'catalog';

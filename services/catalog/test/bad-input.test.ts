@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { Client, startCatalog } from './support/catalog.js';
+import { Client, startCatalog } from './support/harness.js';
 import { anonymousHeaders } from '@app/service-kit/testing';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '@app/service-kit/testing';
 import type { Config } from '../src/config.js';
-import { Client, startCatalog } from './support/catalog.js';
+import { Client, startCatalog } from './support/harness.js';
 
 describe('catalog when every database connection is taken', () => {
   let catalog: Awaited<ReturnType<typeof startCatalog>>;

@@ -8,7 +8,7 @@ import {
   postWithKey,
   type IdempotentCaller,
 } from '@app/service-kit/testing';
-import { Client, startCatalog, storedFiles } from './support/catalog.js';
+import { Client, startCatalog, storedFiles } from './support/harness.js';
 
 /** An upload as a fresh FormData each time: clients (and undici) pick a new multipart boundary per request. */
 function uploadForm(bytes: Buffer, filename: string, altText: string): FormData {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png, pngHeaderClaiming } from '@app/service-kit/testing';
-import { Client, startCatalog, storedFiles } from './support/catalog.js';
+import { Client, startCatalog, storedFiles } from './support/harness.js';
 import {
   avif,
   gif,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, PUBLIC_BASE_URL, startCatalog, storedFiles } from './support/catalog.js';
+import { Client, PUBLIC_BASE_URL, startCatalog, storedFiles } from './support/harness.js';
 import { EventRecorder } from './support/events.js';
 import { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from '@app/service-kit/testing';
 

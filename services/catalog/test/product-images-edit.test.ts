@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, nth, startCatalog } from './support/catalog.js';
+import { Client, nth, startCatalog } from './support/harness.js';
 import { arrangeGallery, type Image } from './support/gallery.js';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, startCatalog } from './support/catalog.js';
+import { Client, startCatalog } from './support/harness.js';
 import { EventRecorder } from './support/events.js';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeTables } from '@app/service-kit/testing';
-import { Client, startCatalog } from './support/catalog.js';
+import { Client, startCatalog } from './support/harness.js';
 
 /**
  * A shop's name search must not cost more because other shops share the table (migration 0003): the trigram index is

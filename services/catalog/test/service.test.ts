@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
 import { SCHEMA } from '../src/service.js';
-import { Client, startCatalog } from './support/catalog.js';
+import { Client, startCatalog } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 

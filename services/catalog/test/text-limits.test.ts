@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '@app/service-kit/testing';
-import { Client, startCatalog, storedFiles } from './support/catalog.js';
+import { Client, startCatalog, storedFiles } from './support/harness.js';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;
 let client: Client;

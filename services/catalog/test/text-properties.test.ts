@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createProductBodySchema } from '@app/contracts';
 import { expectTextStoredAsValidated, organizationClient } from '@app/service-kit/testing';
-import { startCatalog } from './support/catalog.js';
+import { startCatalog } from './support/harness.js';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, pathOf, startCatalog, storedFiles } from './support/catalog.js';
+import { Client, pathOf, startCatalog, storedFiles } from './support/harness.js';
 import { anonymousHeaders, png } from '@app/service-kit/testing';
 import { gif } from './support/declared-sizes.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeTables, FileDatabase, preparedPlans, startTestService } from '@app/service-kit/testing';
 import { configSchema } from '../src/config.js';
 import { service } from '../src/service.js';
-import { client, list, type Client, type Running } from './support.js';
+import { client, list, type Client, type Running } from './support/harness.js';
 
 /**
  * The list is the service's hottest read, and its named statement must be planned once per connection, not on

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, data, list, openEvent, startEvents, type Client, type Running } from './support.js';
+import { client, data, list, openEvent, startEvents, type Client, type Running } from './support/harness.js';
 
 let running: Running;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, data, openEvent, startEvents, type Client, type Running } from './support.js';
+import { client, data, openEvent, startEvents, type Client, type Running } from './support/harness.js';
 
 let running: Running;
 beforeAll(async () => {

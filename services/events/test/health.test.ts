@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
 import { SCHEMA } from '../src/service.js';
-import { startEvents, type Running } from './support.js';
+import { startEvents, type Running } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 

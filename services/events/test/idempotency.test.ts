@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { describeIdempotentCreates, listedCount, organizationHeaders, postWithKey, type IdempotentCaller } from '@app/service-kit/testing';
-import { client, data, openEvent, startEvents, type Running } from './support.js';
+import { client, data, openEvent, startEvents, type Running } from './support/harness.js';
 
 describe('Idempotency-Key on the events service', () => {
   let running: Running;

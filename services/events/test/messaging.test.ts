@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_SERVICE_EVENTS, eventTypeGetRequest } from '@app/contracts';
 import { AppError, type Bus } from '@app/service-kit';
 import { neighbourBus, organizationHeaders } from '@app/service-kit/testing';
-import { client, data, listen, openEvent, startEvents, type Running } from './support.js';
+import { client, data, listen, openEvent, startEvents, type Running } from './support/harness.js';
 
 let running: Running;
 let listener: Awaited<ReturnType<typeof listen>>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createEventBodySchema, createEventTypeBodySchema, createRegistrationBodySchema } from '@app/contracts';
 import { expectTextStoredAsValidated, type InjectedReply } from '@app/service-kit/testing';
-import { client, startEvents, type Running } from './support.js';
+import { client, startEvents, type Running } from './support/harness.js';
 
 let running: Running;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationHeaders } from '@app/service-kit/testing';
-import { client, data, openEvent, startEvents, type Client, type Running } from './support.js';
+import { client, data, openEvent, startEvents, type Client, type Running } from './support/harness.js';
 
 let running: Running;
 let api: Client;

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { asyncApiDocument } from '@app/contracts';
 import { buildService, type ReadinessCheck, type ServiceApp } from '@app/service-kit';
 import { AuthFailures } from './auth/auth-failures.js';
-import { authHook } from './auth/auth.hook.js';
+import { authHook } from './auth/request-auth.js';
 import { KeyCache } from './auth/key-cache.js';
 import { RecentKeys } from './auth/recent-keys.js';
 import { registerRateLimit } from './auth/rate-limit.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, createOrganization, gatewayBehindEchoes, startGateway } from './support/gateway.js';
+import { ADMIN_TOKEN, createOrganization, gatewayBehindEchoes, startGateway } from './support/harness.js';
 
 const UNAUTHORIZED = { error: 'Missing or invalid API key', code: 'UNAUTHORIZED' };
 

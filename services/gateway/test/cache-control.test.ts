@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEchoUpstreams, type EchoUpstreams } from './support/echo-upstreams.js';
-import { ADMIN_TOKEN, createOrganization, startGateway, type Gateway } from './support/gateway.js';
+import { ADMIN_TOKEN, createOrganization, startGateway, type Gateway } from './support/harness.js';
 
 const CACHEABLE = 'public, max-age=600';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };

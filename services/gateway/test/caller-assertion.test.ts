@@ -6,7 +6,7 @@ import { loadConfig } from '@app/service-kit';
 import { callerAssertion } from '@app/service-kit/testing';
 import { configSchema } from '../src/config.js';
 import type { Echo } from './support/echo-upstreams.js';
-import { createOrganization, gatewayBehindEchoes } from './support/gateway.js';
+import { createOrganization, gatewayBehindEchoes } from './support/harness.js';
 
 /** What a service would accept: the run's public keys, the gateway as issuer, the services as audience. */
 async function verified(token: Echo['headers'][string]) {

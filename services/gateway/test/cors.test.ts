@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOrganization, gatewayBehindEchoes } from './support/gateway.js';
+import { createOrganization, gatewayBehindEchoes } from './support/harness.js';
 
 const BOOKING_PAGE = 'https://book.example.com';
 const BACK_OFFICE = 'https://office.example.com';

@@ -7,7 +7,7 @@ import { IdentityRepository } from '../src/db/identity.repository.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { SCHEMA, service } from '../src/service.js';
 import { startEchoUpstreams } from './support/echo-upstreams.js';
-import { ADMIN_TOKEN, createOrganization, gatewayBehindEchoes } from './support/gateway.js';
+import { ADMIN_TOKEN, createOrganization, gatewayBehindEchoes } from './support/harness.js';
 
 const UNKNOWN_KEY = (n: number) => `sk_unknown${String(n).padStart(5, '0')}unknownunknownunknown`;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

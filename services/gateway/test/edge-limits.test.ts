@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startEchoUpstreams } from './support/echo-upstreams.js';
-import { createOrganization, gatewayBehindEchoes, startGateway, type Gateway } from './support/gateway.js';
+import { createOrganization, gatewayBehindEchoes, startGateway, type Gateway } from './support/harness.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SLOTS = '/api/bookings/slots';

@@ -8,7 +8,7 @@ import { IdentityRepository } from '../src/db/identity.repository.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { SCHEMA, service } from '../src/service.js';
 import { startEchoUpstreams, type EchoUpstreams } from './support/echo-upstreams.js';
-import { ADMIN_TOKEN, createOrganization, startGateway, type Gateway } from './support/gateway.js';
+import { ADMIN_TOKEN, createOrganization, startGateway, type Gateway } from './support/harness.js';
 
 const METRICS_TOKEN = 'gateway-metrics-token-0123';
 

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeIdempotentCreates, postWithKey, type IdempotentCaller } from '@app/service-kit/testing';
 import { startEchoUpstreams, type Echo, type EchoUpstreams } from './support/echo-upstreams.js';
-import { createOrganization, startGateway, type Gateway } from './support/gateway.js';
+import { createOrganization, startGateway, type Gateway } from './support/harness.js';
 
 describe('Idempotency-Key on the admin API', () => {
   let upstreams: EchoUpstreams;

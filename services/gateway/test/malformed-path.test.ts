@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEchoUpstreams, type EchoUpstreams } from './support/echo-upstreams.js';
-import { createOrganization, startGateway, type Gateway } from './support/gateway.js';
+import { createOrganization, startGateway, type Gateway } from './support/harness.js';
 
 const MALFORMED = { error: 'Malformed request path', code: 'VALIDATION_ERROR' };
 

@@ -5,7 +5,7 @@ import { eventually, PortForwarder, prismaDatamodel, schemaDrift } from '@app/se
 import { ROUTE_TABLE } from '../src/proxy/route-table.js';
 import { SCHEMA } from '../src/service.js';
 import { startEchoUpstreams, type Echo } from './support/echo-upstreams.js';
-import { createOrganization, startGateway, type Gateway } from './support/gateway.js';
+import { createOrganization, startGateway, type Gateway } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 const ASYNCAPI_SNAPSHOT = new URL('../../../asyncapi/asyncapi.json', import.meta.url);

@@ -13,7 +13,7 @@ import {
   startScheduling,
   without,
   type Running,
-} from './support/scheduling.js';
+} from './support/harness.js';
 
 let running: Running;
 beforeAll(async () => {

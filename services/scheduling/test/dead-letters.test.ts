@@ -14,7 +14,7 @@ import {
   startScheduling,
   without,
   type Running,
-} from './support/scheduling.js';
+} from './support/harness.js';
 
 function booking(scheduleId: string, start: string, end: string) {
   return {

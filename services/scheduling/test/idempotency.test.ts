@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { describeIdempotentCreates, listedCount, organizationHeaders, postWithKey } from '@app/service-kit/testing';
-import { startScheduling, type Running } from './support/scheduling.js';
+import { startScheduling, type Running } from './support/harness.js';
 
 describe('Idempotency-Key on the scheduling service', () => {
   let running: Running;

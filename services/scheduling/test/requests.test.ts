@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availabilityCheckRequest, bookingCreatedEvent, calendarBusyUpdatedEvent, scheduleGetRequest } from '@app/contracts';
 import { AppError } from '@app/service-kit';
 import { organizationHeaders } from '@app/service-kit/testing';
-import { POLL, createSchedule, publishEvent, startScheduling, type Running } from './support/scheduling.js';
+import { POLL, createSchedule, publishEvent, startScheduling, type Running } from './support/harness.js';
 
 let running: Running;
 beforeAll(async () => {

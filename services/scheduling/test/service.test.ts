@@ -5,7 +5,7 @@ import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { findSlots } from '../src/use-cases/slots.use-case.js';
 import { SCHEMA } from '../src/service.js';
-import { NOW, createSchedule, startScheduling, type Running } from './support/scheduling.js';
+import { NOW, createSchedule, startScheduling, type Running } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 

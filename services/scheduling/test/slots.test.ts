@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationHeaders } from '@app/service-kit/testing';
-import { NOW, createSchedule, getSlots, startScheduling, type Running } from './support/scheduling.js';
+import { NOW, createSchedule, getSlots, startScheduling, type Running } from './support/harness.js';
 
 let running: Running;
 let now = NOW;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createScheduleBodySchema } from '@app/contracts';
 import { expectTextStoredAsValidated, organizationClient } from '@app/service-kit/testing';
-import { startScheduling, type Running } from './support/scheduling.js';
+import { startScheduling, type Running } from './support/harness.js';
 
 let running: Running;
 beforeAll(async () => {

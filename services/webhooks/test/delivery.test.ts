@@ -25,7 +25,7 @@ import {
   startWebhooks,
   type Client,
   type Running,
-} from './support/webhooks.js';
+} from './support/harness.js';
 
 let running: Running;
 let receiver: Receiver;

@@ -10,7 +10,7 @@ import {
   schemaDrift,
 } from '@app/service-kit/testing';
 import { SCHEMA } from '../src/service.js';
-import { client, data, list, startWebhooks, type Client, type Running } from './support/webhooks.js';
+import { client, data, list, startWebhooks, type Client, type Running } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 const URL_ = 'https://hooks.example.com/in';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingCreatedEvent } from '@app/contracts';
 import { startListener, type RunningListener } from '../src/cli/listener.js';
-import { bookingState, client, data, POLL, publishEvent, startWebhooks, type Running } from './support/webhooks.js';
+import { bookingState, client, data, POLL, publishEvent, startWebhooks, type Running } from './support/harness.js';
 
 /** `npm run webhooks:listen`: the receiver it starts, against the service's real deliveries. */
 describe('webhooks:listen', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { neighbourBus } from '@app/service-kit/testing';
 import { bookingCreatedEvent } from '@app/contracts';
 import { Receiver } from './support/receiver.js';
-import { bookingState, client, data, list, publishEvent, startWebhooks, type Running } from './support/webhooks.js';
+import { bookingState, client, data, list, publishEvent, startWebhooks, type Running } from './support/harness.js';
 
 /** A receiver that holds the first request open (a slow receiver mid-delivery) and answers the others at once. */
 class HoldingReceiver {

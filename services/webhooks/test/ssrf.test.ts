@@ -2,7 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingCreatedEvent } from '@app/contracts';
 import { Receiver } from './support/receiver.js';
-import { bookingState, client, data, list, POLL, publishEvent, startWebhooks, type Running } from './support/webhooks.js';
+import { bookingState, client, data, list, POLL, publishEvent, startWebhooks, type Running } from './support/harness.js';
 
 const PUBLIC: LookupAddress = { address: '93.184.216.34', family: 4 };
 const LOOPBACK: LookupAddress = { address: '127.0.0.1', family: 4 };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingCreatedEvent } from '@app/contracts';
 import { preparedPlans, type PreparedPlans } from '@app/service-kit/testing';
 import { Receiver } from './support/receiver.js';
-import { bookingState, client, data, POLL, publishEvent, startWebhooks, type Running } from './support/webhooks.js';
+import { bookingState, client, data, POLL, publishEvent, startWebhooks, type Running } from './support/harness.js';
 
 /**
  * Each delivered event runs the consumer's inbox insert and the fan-out, each failed attempt its record: named

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createWebhookEndpointBodySchema } from '@app/contracts';
 import { expectTextStoredAsValidated, type InjectedReply } from '@app/service-kit/testing';
-import { client, startWebhooks, type Running } from './support/webhooks.js';
+import { client, startWebhooks, type Running } from './support/harness.js';
 
 let running: Running;
 beforeAll(async () => {

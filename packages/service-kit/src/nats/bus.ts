@@ -7,7 +7,7 @@ import { REQUEST_ID_HEADER, type RequestContract, type ServiceTopology, type Str
 import type { z } from 'zod';
 import { baseConfigFields, streamLimitsOf } from '../config.js';
 import { AppError } from '../errors.js';
-import type { AsyncPathMetrics, RequestOutcome } from '../metrics/async-path-metrics.js';
+import type { AsyncPathMetrics, RequestOutcome } from '../runtime/async-path-metrics.js';
 import { registerBrokerLimit } from '../outbox/broker-limit.js';
 import { addEndpoint, type RequestHandler } from './endpoint.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';

@@ -4,7 +4,7 @@ import { withTransaction } from '../db/transaction.js';
 import type { Bus } from '../nats/bus.js';
 import { ensureDeadLetterStream, sendOutboxDeadLetter } from '../nats/dead-letter.js';
 import { OUTBOX_DEAD_LETTERS } from '../nats/dead-letter-naming.js';
-import { PollingLoop } from '../runtime/polling-loop.js';
+import { PollingLoop } from '../workers/polling-loop.js';
 import { inSpan, natsAttributes, SpanKind } from '../telemetry/spans.js';
 import { contextOfStored } from '../telemetry/trace-context.js';
 import { claimFairBatch, markFailures, type ClaimedRow, type RowFailure } from './relay-claim.js';

@@ -3,8 +3,8 @@ import type { BaseConfig } from '../config.js';
 import { namedStatement } from '../db/statements.js';
 import type { Queryable } from '../db/sql.js';
 import type { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
-import { PollingLoop } from '../runtime/polling-loop.js';
-import type { BackgroundTask } from '../runtime/background-task.js';
+import { PollingLoop } from '../workers/polling-loop.js';
+import type { BackgroundTask } from '../workers/background-task.js';
 
 export interface RetentionOptions {
   /** Published outbox rows older than this (by published_at) are deleted; unpublished rows never are. */

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { natsCredentials, streamLimitsOf, type BaseConfig } from '../config.js';
 import { createPool } from '../db/pool.js';
 import type { ReadinessCheck } from '../http/health.js';
-import { AsyncPathMetrics } from '../metrics/async-path-metrics.js';
+import { AsyncPathMetrics } from './async-path-metrics.js';
 import { Bus } from '../nats/bus.js';
 import { untilReachable } from './startup-wait.js';
 

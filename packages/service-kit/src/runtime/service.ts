@@ -9,7 +9,7 @@ import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
 import { RetentionSweeper, retentionOf } from '../outbox/retention-sweeper.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { createLogger } from './logger.js';
-import type { BackgroundTask } from './background-task.js';
+import type { BackgroundTask } from '../workers/background-task.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 

@@ -6,7 +6,7 @@ import type { RunningService } from '@app/service-kit/testing';
 import type { Config } from '../../src/config.js';
 import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
 import { SCHEMA } from '../../src/service.js';
-import { startBookings } from '../support/suite.js';
+import { startBookings } from '../support/harness.js';
 
 /**
  * How Prisma 7 with adapter-pg really reports the two constraint violations the service maps

@@ -6,7 +6,7 @@ import type { RunningService } from '@app/service-kit/testing';
 import type { Config } from '../../src/config.js';
 import { insertBookingStatement } from '../../src/db/booking-create.repository.js';
 import { bookingState, newBooking } from '../../src/domain/booking.js';
-import { startBookings } from '../support/suite.js';
+import { startBookings } from '../support/harness.js';
 
 /** The create statement with the kit's reservation of an Idempotency-Key: one booking per key, even across a crash. */
 describe('insertBookingStatement with an Idempotency-Key reservation', () => {

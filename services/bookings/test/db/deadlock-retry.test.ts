@@ -8,7 +8,7 @@ import type { Config } from '../../src/config.js';
 import { retryOnDeadlock } from '../../src/db/deadlock-retry.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
 import { SCHEMA } from '../../src/service.js';
-import { startBookings } from '../support/suite.js';
+import { startBookings } from '../support/harness.js';
 
 /** A real deadlock between a plain connection and a Prisma transaction, with the Prisma side as the victim. */
 describe('retryOnDeadlock', () => {

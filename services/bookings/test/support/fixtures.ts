@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BookingStatus } from '@app/contracts';
 import type { Config } from '../../src/config.js';
 import type { RunningService } from '@app/service-kit/testing';
-import { call } from './suite.js';
+import { call } from './harness.js';
 
 const MINUTE = 60_000;
 

@@ -5,7 +5,7 @@ import { calendarConnectionRecord } from '../domain/calendar-connection.record.j
 import type { SealedTokens } from '../domain/connection-tokens.js';
 import type { SyncDecision } from '../domain/sync-decision.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import type { CalendarRead } from '../providers/calendar-reader.js';
+import type { CalendarRead } from '../clients/calendar-reader.js';
 import type { ClaimedConnection } from './sync.repository.js';
 
 export interface SyncResult {

@@ -4,8 +4,8 @@ import type { SchedulingClient } from '../clients/scheduling.client.js';
 import type { SyncPolicy } from '../domain/sync-decision.js';
 import type { KeyRing } from '../domain/token-cipher.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import type { CalendarReader } from '../providers/calendar-reader.js';
-import type { OAuthProvider } from '../providers/oauth-providers.js';
+import type { CalendarReader } from '../clients/calendar-reader.js';
+import type { OAuthProvider } from '../clients/oauth-providers.js';
 
 /**
  * What every use case works with: the kit's context (pool, bus, relay, clock, log), Prisma for CRUD, the scheduling

@@ -2,7 +2,7 @@ import { CALENDAR_PROVIDERS, type CalendarConnection, type CalendarProvider } fr
 import { AppError, invalidInput, notFound, type Caller } from '@app/service-kit';
 import { redeemNonce } from '../db/oauth-state.repository.js';
 import { signState, verifyState } from '../domain/oauth-state.js';
-import type { OAuthProvider } from '../providers/oauth-providers.js';
+import type { OAuthProvider } from '../clients/oauth-providers.js';
 import { createConnection } from './connections.use-case.js';
 import type { UseCaseContext } from './context.js';
 

@@ -5,8 +5,8 @@ import { openTokens, sealTokens, type SealedTokens } from '../domain/connection-
 import { decideAfterSync, type SyncOutcome } from '../domain/sync-decision.js';
 import { syncRange } from '../domain/sync-range.js';
 import { TokenDecryptError, type KeyRing } from '../domain/token-cipher.js';
-import { TokenBox, type CalendarRead } from '../providers/calendar-reader.js';
-import { ProviderError, ReauthRequiredError, RetryLaterError } from '../providers/provider-errors.js';
+import { TokenBox, type CalendarRead } from '../clients/calendar-reader.js';
+import { ProviderError, ReauthRequiredError, RetryLaterError } from '../clients/provider-errors.js';
 import type { UseCaseContext } from './context.js';
 
 export interface SyncInput {

@@ -1,6 +1,6 @@
 import { AppError, notFound, type ServiceContext } from '@app/service-kit';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import type { MediaStorage } from '../storage/media-storage.js';
+import type { MediaStorage } from '../db/media-storage.js';
 
 /** What the catalog's use cases work with: the kit's context (pool, bus, relay, clock, log), Prisma for CRUD, and media storage. */
 export interface UseCaseContext extends ServiceContext {

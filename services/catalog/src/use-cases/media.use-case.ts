@@ -5,7 +5,7 @@ import * as media from '../db/media.repository.js';
 import { mediaEtag } from '../domain/media-etag.js';
 import { mediaRecord } from '../domain/media.record.js';
 import { mediaUrl, publicFileName } from '../domain/media-names.js';
-import type { StoredObject } from '../storage/media-storage.js';
+import type { StoredObject } from '../db/media-storage.js';
 import { mediaNotFound, type UseCaseContext } from './context.js';
 import { discardUpload, type StoredUpload } from './media-upload.use-case.js';
 

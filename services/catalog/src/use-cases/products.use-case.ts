@@ -23,7 +23,7 @@ import {
 } from '@app/service-kit';
 import { findMedia } from '../db/media.repository.js';
 import type { Db } from '../db/prisma.js';
-import { listProducts as queryProducts } from '../db/product-list.query.js';
+import { listProducts as queryProducts } from '../db/product-list.repository.js';
 import * as products from '../db/product.repository.js';
 import { productRecord } from '../domain/product.record.js';
 import { nextFreeSlug, slugFromName } from '../domain/slug.js';

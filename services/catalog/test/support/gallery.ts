@@ -1,6 +1,6 @@
 import type { RunningService } from '@app/service-kit/testing';
 import type { Config } from '../../src/config.js';
-import { Client } from './catalog.js';
+import { Client } from './harness.js';
 
 export interface Image {
   id: string;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import type { DeadLetterSummary } from '@app/service-kit';
-import type { Running } from './scheduling.js';
+import type { Running } from './harness.js';
 
 /** The repository's `npm run dlq` script (it runs against the kit's build, as operators run it). */
 const DLQ_SCRIPT = fileURLToPath(new URL('../../../../scripts/dlq.mjs', import.meta.url));

@@ -3,7 +3,6 @@ import {
   deliveryParamsSchema,
   errorResponses,
   listEnvelope,
-  listMeta,
   listWebhookDeliveriesQuerySchema,
   webhookDeliveryDetailSchema,
   webhookDeliverySchema,
@@ -11,7 +10,6 @@ import {
 import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { getDelivery, listDeliveries, retryDelivery, sendTest } from '../use-cases/deliveries.use-case.js';
-import { presentDelivery, presentDeliveryDetail } from './presenters.js';
 
 const tags = ['webhooks'];
 
@@ -31,8 +29,8 @@ export function registerDeliveryRoutes(app: ServiceApp, ctx: UseCaseContext): vo
     },
     async (request) => {
       const { query } = request;
-      const { rows, total } = await listDeliveries(ctx, callerOf(request), { id: request.params.id, query });
-      return { data: rows.map(presentDelivery), meta: listMeta(total, query.limit, query.offset) };
+      const { items, meta } = await listDeliveries(ctx, callerOf(request), { id: request.params.id, query });
+      return { data: items, meta };
     },
   );
 
@@ -47,7 +45,7 @@ export function registerDeliveryRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         response: { 200: dataEnvelope(webhookDeliveryDetailSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: presentDeliveryDetail(await getDelivery(ctx, callerOf(request), request.params)) }),
+    async (request) => ({ data: await getDelivery(ctx, callerOf(request), request.params) }),
   );
 
   app.post(
@@ -64,7 +62,7 @@ export function registerDeliveryRoutes(app: ServiceApp, ctx: UseCaseContext): vo
     async (request, reply) => {
       const delivery = await retryDelivery(ctx, callerOf(request), request.params);
       void reply.code(202);
-      return { data: presentDelivery(delivery) };
+      return { data: delivery };
     },
   );
 
@@ -82,7 +80,7 @@ export function registerDeliveryRoutes(app: ServiceApp, ctx: UseCaseContext): vo
     async (request, reply) => {
       const delivery = await sendTest(ctx, callerOf(request), request.params.id);
       void reply.code(202);
-      return { data: presentDelivery(delivery) };
+      return { data: delivery };
     },
   );
 }

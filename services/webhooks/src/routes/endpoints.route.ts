@@ -5,7 +5,6 @@ import {
   deletedWebhookEndpointSchema,
   errorResponses,
   listEnvelope,
-  listMeta,
   paginationQuerySchema,
   updateWebhookEndpointBodySchema,
   webhookEndpointRecordSchema,
@@ -22,7 +21,6 @@ import {
   rotateSecret,
   updateEndpoint,
 } from '../use-cases/endpoints.use-case.js';
-import { presentCreatedEndpoint, presentEndpoint } from './presenters.js';
 
 const tags = ['webhooks'];
 
@@ -41,8 +39,8 @@ export function registerEndpointRoutes(app: ServiceApp, ctx: UseCaseContext): vo
     },
     async (request) => {
       const { query } = request;
-      const { rows, total } = await listEndpoints(ctx, callerOf(request), query);
-      return { data: rows.map(presentEndpoint), meta: listMeta(total, query.limit, query.offset) };
+      const { items, meta } = await listEndpoints(ctx, callerOf(request), query);
+      return { data: items, meta };
     },
   );
 
@@ -62,7 +60,7 @@ export function registerEndpointRoutes(app: ServiceApp, ctx: UseCaseContext): vo
     async (request, reply) => {
       const endpoint = await createEndpoint(ctx, callerOf(request), request.body);
       void reply.code(201);
-      return { data: presentCreatedEndpoint(endpoint) };
+      return { data: endpoint };
     },
   );
 
@@ -77,7 +75,7 @@ export function registerEndpointRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         response: { 200: dataEnvelope(webhookEndpointRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: presentEndpoint(await getEndpoint(ctx, callerOf(request), request.params.id)) }),
+    async (request) => ({ data: await getEndpoint(ctx, callerOf(request), request.params.id) }),
   );
 
   app.patch(
@@ -93,7 +91,7 @@ export function registerEndpointRoutes(app: ServiceApp, ctx: UseCaseContext): vo
       },
     },
     async (request) => ({
-      data: presentEndpoint(await updateEndpoint(ctx, callerOf(request), { id: request.params.id, patch: request.body })),
+      data: await updateEndpoint(ctx, callerOf(request), { id: request.params.id, patch: request.body }),
     }),
   );
 

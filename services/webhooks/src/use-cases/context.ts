@@ -1,5 +1,5 @@
 import type { LabelledCounter, ServiceContext } from '@app/service-kit';
-import type { Resolve, TargetPolicy } from '../delivery/target-guard.js';
+import type { Resolve, TargetPolicy } from '../clients/target-guard.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 /** What every use case works with: the kit's context, Prisma, and the delivery settings. */

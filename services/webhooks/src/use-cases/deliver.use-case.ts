@@ -1,8 +1,8 @@
 import { withTransaction } from '@app/service-kit';
 import { Webhook } from 'standardwebhooks';
 import { disableEndpoint, endpointFailed, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../db/delivery.repository.js';
-import type { WebhookSender } from '../delivery/sender.js';
-import type { SuccessRecorder } from '../delivery/success-recorder.js';
+import type { WebhookSender } from '../clients/webhook-sender.client.js';
+import type { SuccessRecorder } from '../workers/success-recorder.js';
 import { disabledReason, nextAttemptAt, shouldDisable } from '../domain/retry-policy.js';
 import { signingSecrets } from '../domain/secret.js';
 import type { UseCaseContext } from './context.js';

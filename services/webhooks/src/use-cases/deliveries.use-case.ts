@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { listMeta, type ListMeta, type WebhookDelivery, type WebhookDeliveryDetail } from '@app/contracts';
 import { AppError, notFound, recordId, type Caller } from '@app/service-kit';
-import {
-  findDelivery,
-  insertDelivery,
-  listDeliveries as listDeliveryRows,
-  requeueDelivery,
-  type DeliveryRow,
-} from '../db/delivery.repository.js';
+import { findDelivery, insertDelivery, listDeliveries as listDeliveryRows, requeueDelivery } from '../db/delivery.repository.js';
 import { deliveryBody } from '../domain/public-events.js';
+import { deliveryDetailRecord, deliveryRecord } from '../domain/webhook.record.js';
 import type { UseCaseContext } from './context.js';
-import { getEndpoint } from './endpoints.use-case.js';
+import { ownEndpoint } from './endpoints.use-case.js';
 
 const DELIVERY = 'Webhook delivery';
 
@@ -21,20 +17,21 @@ export async function listDeliveries(
   ctx: UseCaseContext,
   caller: Caller,
   { id, query }: { id: string; query: { status?: string; limit: number; offset: number } },
-): Promise<{ rows: DeliveryRow[]; total: number }> {
-  const endpoint = await getEndpoint(ctx, caller, id);
-  return listDeliveryRows(ctx.prisma, caller.organizationId, endpoint.id, query);
+): Promise<{ items: WebhookDelivery[]; meta: ListMeta }> {
+  const endpoint = await ownEndpoint(ctx, caller, id);
+  const { rows, total } = await listDeliveryRows(ctx.prisma, caller.organizationId, endpoint.id, query);
+  return { items: rows.map(deliveryRecord), meta: listMeta(total, query.limit, query.offset) };
 }
 
 export async function getDelivery(
   ctx: UseCaseContext,
   caller: Caller,
   { id, deliveryId }: { id: string; deliveryId: string },
-): Promise<DeliveryRow> {
-  const endpoint = await getEndpoint(ctx, caller, id);
+): Promise<WebhookDeliveryDetail> {
+  const endpoint = await ownEndpoint(ctx, caller, id);
   const delivery = await findDelivery(ctx.prisma, caller.organizationId, endpoint.id, recordId(deliveryId, DELIVERY));
   if (!delivery) throw notFound(DELIVERY);
-  return delivery;
+  return deliveryDetailRecord(delivery);
 }
 
 /** Sends the delivery again now, with the same webhook-id (its event's id). */
@@ -42,20 +39,20 @@ export async function retryDelivery(
   ctx: UseCaseContext,
   caller: Caller,
   { id, deliveryId }: { id: string; deliveryId: string },
-): Promise<DeliveryRow> {
-  const endpoint = await getEndpoint(ctx, caller, id);
+): Promise<WebhookDelivery> {
+  const endpoint = await ownEndpoint(ctx, caller, id);
   const found = await findDelivery(ctx.prisma, caller.organizationId, endpoint.id, recordId(deliveryId, DELIVERY));
   if (!found) throw notFound(DELIVERY);
   refuseDisabled(endpoint);
   const delivery = await requeueDelivery(ctx.prisma, caller.organizationId, endpoint.id, found.id);
   if (!delivery) throw notFound(DELIVERY); // deleted meanwhile
   ctx.wakeDeliveries();
-  return delivery;
+  return deliveryRecord(delivery);
 }
 
 /** A `webhook.test` event with `{endpoint_id}`, to this endpoint whatever its `events` filter. */
-export async function sendTest(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<DeliveryRow> {
-  const endpoint = await getEndpoint(ctx, caller, rawId);
+export async function sendTest(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<WebhookDelivery> {
+  const endpoint = await ownEndpoint(ctx, caller, rawId);
   refuseDisabled(endpoint);
   const event = { id: randomUUID(), type: 'webhook.test', occurred_at: ctx.now().toISOString(), data: { endpoint_id: endpoint.id } };
   const delivery = await insertDelivery(ctx.prisma, endpoint.id, {
@@ -65,5 +62,5 @@ export async function sendTest(ctx: UseCaseContext, caller: Caller, rawId: strin
     body: deliveryBody(event),
   });
   ctx.wakeDeliveries();
-  return delivery;
+  return deliveryRecord(delivery);
 }

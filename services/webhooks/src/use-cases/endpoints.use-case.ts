@@ -1,4 +1,12 @@
-import { ALL_WEBHOOK_EVENTS, type CreateWebhookEndpointBody, type UpdateWebhookEndpointBody } from '@app/contracts';
+import {
+  ALL_WEBHOOK_EVENTS,
+  listMeta,
+  type CreatedWebhookEndpoint,
+  type CreateWebhookEndpointBody,
+  type ListMeta,
+  type UpdateWebhookEndpointBody,
+  type WebhookEndpointRecord,
+} from '@app/contracts';
 import { notFound, recordId, type Caller } from '@app/service-kit';
 import {
   deleteEndpoint as deleteEndpointRow,
@@ -9,46 +17,57 @@ import {
   updateEndpoint as updateEndpointRow,
   type EndpointRow,
 } from '../db/endpoint.repository.js';
-import { checkEndpointUrl } from '../delivery/target-guard.js';
+import { checkEndpointUrl } from '../clients/target-guard.js';
 import { newSecret, ROTATION_OVERLAP_MS } from '../domain/secret.js';
+import { createdEndpointRecord, endpointRecord } from '../domain/webhook.record.js';
 import type { UseCaseContext } from './context.js';
 
 const ENDPOINT = 'Webhook endpoint';
 
-export async function createEndpoint(ctx: UseCaseContext, caller: Caller, body: CreateWebhookEndpointBody): Promise<EndpointRow> {
+export async function createEndpoint(
+  ctx: UseCaseContext,
+  caller: Caller,
+  body: CreateWebhookEndpointBody,
+): Promise<CreatedWebhookEndpoint> {
   const url = await checkEndpointUrl(body.url, ctx.targets, ctx.resolve);
-  return insertEndpoint(ctx.prisma, caller.organizationId, {
+  const created = await insertEndpoint(ctx.prisma, caller.organizationId, {
     url,
     events: body.events ?? [ALL_WEBHOOK_EVENTS],
     description: body.description ?? null,
     enabled: body.enabled ?? true,
     secret: newSecret(),
   });
+  return createdEndpointRecord(created);
 }
 
-/** An endpoint of the caller's organization; another organization's, an unknown or a malformed id is a 404. */
-export async function getEndpoint(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<EndpointRow> {
+/** The stored endpoint of the caller's organization; another organization's, an unknown or a malformed id is a 404. */
+export async function ownEndpoint(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<EndpointRow> {
   const endpoint = await findEndpoint(ctx.prisma, caller.organizationId, recordId(rawId, ENDPOINT));
   if (!endpoint) throw notFound(ENDPOINT);
   return endpoint;
 }
 
-export function listEndpoints(
+export async function getEndpoint(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<WebhookEndpointRecord> {
+  return endpointRecord(await ownEndpoint(ctx, caller, rawId));
+}
+
+export async function listEndpoints(
   ctx: UseCaseContext,
   caller: Caller,
   page: { limit: number; offset: number },
-): Promise<{ rows: EndpointRow[]; total: number }> {
-  return listEndpointRows(ctx.prisma, caller.organizationId, page);
+): Promise<{ items: WebhookEndpointRecord[]; meta: ListMeta }> {
+  const { rows, total } = await listEndpointRows(ctx.prisma, caller.organizationId, page);
+  return { items: rows.map(endpointRecord), meta: listMeta(total, page.limit, page.offset) };
 }
 
 export async function updateEndpoint(
   ctx: UseCaseContext,
   caller: Caller,
   { id: rawId, patch }: { id: string; patch: UpdateWebhookEndpointBody },
-): Promise<EndpointRow> {
+): Promise<WebhookEndpointRecord> {
   const id = recordId(rawId, ENDPOINT);
   // The record first: another organization's endpoint is a 404 before its new URL is judged.
-  await getEndpoint(ctx, caller, id);
+  await ownEndpoint(ctx, caller, id);
   const url = patch.url === undefined ? undefined : await checkEndpointUrl(patch.url, ctx.targets, ctx.resolve);
   const endpoint = await updateEndpointRow(ctx.prisma, caller.organizationId, id, {
     ...(url === undefined ? {} : { url }),
@@ -59,7 +78,7 @@ export async function updateEndpoint(
   if (!endpoint) throw notFound(ENDPOINT);
   // Re-enabled: its pending deliveries are due again.
   if (patch.enabled === true) ctx.wakeDeliveries();
-  return endpoint;
+  return endpointRecord(endpoint);
 }
 
 export async function deleteEndpoint(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
@@ -69,7 +88,7 @@ export async function deleteEndpoint(ctx: UseCaseContext, caller: Caller, rawId:
 }
 
 export async function getSecret(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ secret: string }> {
-  return { secret: (await getEndpoint(ctx, caller, rawId)).secret };
+  return { secret: (await ownEndpoint(ctx, caller, rawId)).secret };
 }
 
 /** A new current secret; the one it replaces keeps signing beside it for 24 h (two signatures per attempt). */

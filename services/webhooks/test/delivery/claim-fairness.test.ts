@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDueDeliveries } from '../../src/db/delivery.repository.js';
-import { client, data, startWebhooks, type Running } from '../support/webhooks.js';
+import { client, data, startWebhooks, type Running } from '../support/harness.js';
 
 /**
  * The claim shares the replica's attempts between organizations: one with a backlog spread over many endpoints

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ClaimPacer } from '../../src/delivery/claim-pacer.js';
-import { deliveryPacer } from '../../src/delivery/delivery-loop.js';
+import { ClaimPacer } from '../../src/workers/claim-pacer.js';
+import { deliveryPacer } from '../../src/workers/delivery.worker.js';
 
 /** `count` claims of `ms` each, one every 10 ms from `from`; returns the time after the last. */
 function claims(pacer: ClaimPacer, count: number, ms: number, from: number, writing = false): number {

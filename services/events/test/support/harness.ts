@@ -1,6 +1,6 @@
 import { organizationClient, startTestService, type InjectedReply, type RunningService } from '@app/service-kit/testing';
-import { configSchema, type Config } from '../src/config.js';
-import { service } from '../src/service.js';
+import { configSchema, type Config } from '../../src/config.js';
+import { service } from '../../src/service.js';
 
 export type Running = RunningService<Config>;
 

@@ -13,7 +13,7 @@ import type { EndpointRow } from '../db/endpoint.repository.js';
 const instantOrNull = (instant: Date | null): string | null => (instant ? isoInstant(instant) : null);
 
 /** An endpoint as GET, PATCH and the list show it: never its secret. */
-export function presentEndpoint(row: EndpointRow): WebhookEndpointRecord {
+export function endpointRecord(row: EndpointRow): WebhookEndpointRecord {
   return {
     id: row.id,
     url: row.url,
@@ -27,11 +27,12 @@ export function presentEndpoint(row: EndpointRow): WebhookEndpointRecord {
 }
 
 /** The answer to a create, the one record that carries the secret. */
-export function presentCreatedEndpoint(row: EndpointRow): CreatedWebhookEndpoint {
-  return { ...presentEndpoint(row), secret: row.secret };
+export function createdEndpointRecord(row: EndpointRow): CreatedWebhookEndpoint {
+  return { ...endpointRecord(row), secret: row.secret };
 }
 
-export function presentDelivery(row: DeliveryRow): WebhookDelivery {
+/** A delivery as the list, a retry and a test show it. */
+export function deliveryRecord(row: DeliveryRow): WebhookDelivery {
   return {
     id: row.id,
     event_id: row.eventId,
@@ -46,6 +47,7 @@ export function presentDelivery(row: DeliveryRow): WebhookDelivery {
   };
 }
 
-export function presentDeliveryDetail(row: DeliveryRow): WebhookDeliveryDetail {
-  return { ...presentDelivery(row), attempts_log: row.attemptsLog as unknown as WebhookAttempt[] };
+/** One delivery as its GET shows it, with the log of its attempts. */
+export function deliveryDetailRecord(row: DeliveryRow): WebhookDeliveryDetail {
+  return { ...deliveryRecord(row), attempts_log: row.attemptsLog as unknown as WebhookAttempt[] };
 }

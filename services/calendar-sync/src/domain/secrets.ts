@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Config } from './config.js';
-import { parseKeyRing, type KeyRing } from './domain/token-cipher.js';
+import type { Config } from '../config.js';
+import { parseKeyRing, type KeyRing } from './token-cipher.js';
 
 /**
  * Fixed development secrets, derived from public strings: fine on a laptop, worthless as protection.

@@ -3,7 +3,7 @@ import { REFRESH_MARGIN_MS, type TokenBox } from './calendar-reader.js';
 import { classifyMicrosoftError } from './graph-errors.js';
 import type { MicrosoftTokenClient } from './microsoft-token.client.js';
 import { ProviderError } from './provider-errors.js';
-import { withRetries, type RetrySettings } from './retry.js';
+import { withRetries, type RetrySettings } from './provider-retry.js';
 
 /**
  * A nextLink as a path under the configured Graph root. Graph's links name its own host; we follow them

@@ -5,7 +5,7 @@ import { chunk, chunkRange } from '../domain/sync-range.js';
 import { REFRESH_MARGIN_MS, type CalendarRead, type CalendarReader, type ReadBusyInput } from './calendar-reader.js';
 import { classifyGoogleError } from './google-errors.js';
 import { ProviderError } from './provider-errors.js';
-import { withRetries, type RetrySettings } from './retry.js';
+import { withRetries, type RetrySettings } from './provider-retry.js';
 
 export interface GoogleSettings {
   apiUrl: string;

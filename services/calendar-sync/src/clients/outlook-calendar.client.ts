@@ -8,7 +8,7 @@ import { BearerTokenMiddleware, TokenSession, relativeToRoot } from './graph-ses
 import { classifyMicrosoftError } from './graph-errors.js';
 import type { MicrosoftTokenClient } from './microsoft-token.client.js';
 import { ProviderError } from './provider-errors.js';
-import { withRetries, type RetrySettings } from './retry.js';
+import { withRetries, type RetrySettings } from './provider-retry.js';
 
 export interface OutlookSettings {
   /** Graph root including the version, e.g. `https://graph.microsoft.com/v1.0`. */

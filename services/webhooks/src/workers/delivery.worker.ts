@@ -3,7 +3,7 @@ import { claimDueDeliveries, type ClaimedDelivery } from '../db/delivery.reposit
 import { ClaimPacer } from './claim-pacer.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { deliverOnce, type DeliverySettings } from '../use-cases/deliver.use-case.js';
-import type { WebhookSender } from './sender.js';
+import type { WebhookSender } from '../clients/webhook-sender.client.js';
 import { SuccessRecorder } from './success-recorder.js';
 
 export interface DeliveryLoopSettings extends DeliverySettings {
