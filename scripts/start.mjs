@@ -1,6 +1,7 @@
-// `npm start`: builds what changed, checks Postgres and NATS, starts the seven processes with readable
-// prefixed logs, waits until all are ready, creates a development organization on first start and prints
-// the gateway URL and its API key. Ctrl-C stops everything cleanly.
+// `npm start`: finds or starts Postgres and NATS (START_INFRA, scripts/infrastructure.mjs: the local servers, else an
+// embedded Postgres and a nats-server with their data in .data/, else a kept container), builds what changed, starts
+// the seven processes with readable prefixed logs, waits until all are ready, creates a development organization on
+// first start and prints the gateway URL and its API key. Ctrl-C stops everything cleanly, the embedded servers last.
 import { ensureModernNode } from './ensure-node.mjs';
 ensureModernNode();
 
