@@ -4,10 +4,12 @@ import { connect } from '@nats-io/transport-node';
 import { getContainerRuntimeClient } from 'testcontainers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { provideInfrastructure } from '../../../scripts/infrastructure.mjs';
-import { containerEngineAnswers, keptNatsContainer } from '../src/index.js';
+import pg from 'pg';
+import { containerEngineAnswers, keptNatsContainer, keptPostgresContainer } from '../src/index.js';
 
-// A name of this run's own: the developer's `scheduling-shop-nats` stays as it is.
+// Names of this run's own: the developer's `scheduling-shop-nats` and `scheduling-shop-postgres` stay as they are.
 const NAME = `scheduling-shop-nats-test-${process.pid}`;
+const POSTGRES_NAME = `scheduling-shop-postgres-test-${process.pid}`;
 
 function closedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,13 +40,25 @@ async function startWithoutNatsServer() {
   });
 }
 
-describe('NATS for npm start from a container', () => {
-  afterAll(async () => {
-    const client = await getContainerRuntimeClient();
-    const container = client.container.getById(NAME);
-    await client.container.stop(container, { timeout: 5 }).catch(() => undefined);
-    await client.container.remove(container, { removeVolumes: true }).catch(() => undefined);
-  });
+async function removeContainer(name: string): Promise<void> {
+  const client = await getContainerRuntimeClient();
+  const container = client.container.getById(name);
+  await client.container.stop(container, { timeout: 5 }).catch(() => undefined);
+  await client.container.remove(container, { removeVolumes: true }).catch(() => undefined);
+}
+
+async function query(url: string, sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("npm start's kept containers", () => {
+  afterAll(() => Promise.all([removeContainer(NAME), removeContainer(POSTGRES_NAME)]));
 
   it('when nothing answers, no nats-server is on PATH and an engine answers, then NATS runs in a kept container, the same one with its streams at the next start', async () => {
     expect(await containerEngineAnswers()).toBe(true);
@@ -67,4 +81,26 @@ describe('NATS for npm start from a container', () => {
     const running = (await client.container.list()).filter((container) => container.Names.some((name) => name.endsWith(NAME)));
     expect(running).toHaveLength(1);
   }, 120_000);
+
+  it('when START_INFRA=containers, then Postgres and NATS run in kept containers, and the next start finds the same data', async () => {
+    const start = async () =>
+      provideInfrastructure({
+        mode: 'containers',
+        local: { postgresUrl: 'postgres://postgres@127.0.0.1:5432/postgres', natsUrl: 'nats://127.0.0.1:4222' },
+        dataDir: '/nonexistent',
+        containers: {
+          available: containerEngineAnswers,
+          postgres: () => keptPostgresContainer(POSTGRES_NAME),
+          nats: () => keptNatsContainer(NAME),
+        },
+      });
+    const first = await start();
+    expect(first.postgres.description).toMatch(new RegExp(`^container ${POSTGRES_NAME} `));
+    expect(first.nats.description).toMatch(new RegExp(`^container ${NAME} `));
+    await query(first.postgres.url, `CREATE TABLE kept (value text); INSERT INTO kept VALUES ('still here')`);
+    await first.stop();
+    const second = await start();
+    expect(await query(second.postgres.url, 'SELECT value FROM kept')).toEqual([{ value: 'still here' }]);
+    await second.stop();
+  }, 180_000);
 });
