@@ -20,10 +20,8 @@ let stopping;
 process.once('message', (request) => {
   start(request).then(
     (ready) => process.send?.({ ready }),
-    (error) => {
-      process.send?.({ error: error instanceof Error ? error.message : String(error) });
-      void stop();
-    },
+    // The parent answers with { stop } (or goes away): exiting here first could lose the message.
+    (error) => process.send?.({ error: error instanceof Error ? error.message : String(error) }),
   );
   process.on('message', (message) => message?.stop && void stop());
 });
@@ -92,6 +90,8 @@ async function recoverStalePid(databaseDir) {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   if (Number.isInteger(pid) && pid > 0 && alive(pid) && isPostgresOf(pid, databaseDir)) {
+    const owner = ownerOf(pid);
+    if (owner) throw new Error(`${databaseDir} is in use by another npm start (its servers' process ${owner}): stop that one first`);
     process.kill(pid, 'SIGINT'); // fast shutdown: a clean stop, open sessions cut off
     for (let waited = 0; alive(pid) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     if (alive(pid)) throw new Error(`a PostgreSQL (pid ${pid}) still runs on ${databaseDir} and did not stop`);
@@ -117,6 +117,16 @@ function isPostgresOf(pid, databaseDir) {
     // No /proc (macOS, Windows): a live process is taken for the old server, which Postgres will then refuse to
     // replace with its own message, rather than removing a lock file that may still be in use.
     return false;
+  }
+}
+
+/** The pid of the process of this file that started server `pid`, while it runs (another npm start); else undefined. */
+function ownerOf(pid) {
+  try {
+    const parent = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    return readFileSync(`/proc/${parent}/cmdline`, 'utf8').includes('embedded-infrastructure.mjs') ? parent : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -173,13 +173,17 @@ function startEmbedded(request) {
     clearTimeout(timer);
   };
   return new Promise((resolve, reject) => {
+    let answered = false;
     child.once('message', (message) => {
+      answered = true;
       child.unref();
       child.channel?.unref();
       if (message.error) stop().then(() => reject(new Error(message.error)), reject);
       else resolve({ ...message.ready, stop });
     });
-    child.once('exit', (code) => reject(new Error(`the embedded servers' process exited (code ${code}) before they were ready`)));
+    child.once('exit', (code) => {
+      if (!answered) reject(new Error(`the embedded servers' process exited (code ${code}) before they were ready`));
+    });
     child.send(request);
   });
 }

@@ -156,4 +156,31 @@ describe('the embedded Postgres of npm start (.data/postgres)', () => {
       unrelated.kill();
     }
   }, 60_000);
+
+  it('when the run that started it was killed and left its server running, then the next start stops that server and starts on the same data', async () => {
+    const first = await start();
+    const postmaster = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const owner = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${postmaster}/status`, 'utf8'))?.[1]);
+    process.kill(owner, 'SIGKILL'); // the servers' process, killed: nothing stops its Postgres
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await isReachable('127.0.0.1', portOf(first.postgres.url))).toBe(true);
+
+    const second = await start();
+    try {
+      expect(await isReachable('127.0.0.1', portOf(first.postgres.url))).toBe(false);
+      expect(await query(second.postgres.url, 'SELECT value FROM kept')).toEqual([{ value: 'still here' }]);
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+
+  it('when another npm start runs on the same folder, then a second start refuses and leaves the first one running', async () => {
+    const first = await start();
+    try {
+      await expect(start()).rejects.toThrow(/is in use by another npm start/);
+      expect(await query(first.postgres.url, 'SELECT value FROM kept')).toEqual([{ value: 'still here' }]);
+    } finally {
+      await first.stop();
+    }
+  }, 60_000);
 });
