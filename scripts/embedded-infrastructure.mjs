@@ -83,18 +83,24 @@ async function startPostgres(dataDir) {
 /**
  * A run that crashed leaves `postmaster.pid` behind. Postgres itself takes over a file whose process is gone, but
  * not one whose pid the system has since given to another process ("lock file already exists"), and an orphaned
- * server of a killed run still holds the folder: the first file is removed, the second server stopped.
+ * server of a killed run still holds the folder: the first file is removed, the second server stopped. A server
+ * whose own process still runs belongs to another `npm start` on this folder, and is left alone.
  */
 async function recoverStalePid(databaseDir) {
   const pidFile = join(databaseDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0 && alive(pid) && isPostgresOf(pid, databaseDir)) {
-    const owner = ownerOf(pid);
-    if (owner) throw new Error(`${databaseDir} is in use by another npm start (its servers' process ${owner}): stop that one first`);
-    process.kill(pid, 'SIGINT'); // fast shutdown: a clean stop, open sessions cut off
-    for (let waited = 0; alive(pid) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    if (alive(pid)) throw new Error(`a PostgreSQL (pid ${pid}) still runs on ${databaseDir} and did not stop`);
+  if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+    const ours = isPostgresOf(pid, databaseDir);
+    // Where the system cannot tell (no /proc), the file stays: Postgres judges it itself, and never starts twice on a folder.
+    if (ours === undefined) return;
+    if (ours) {
+      const owner = ownerOf(pid);
+      if (owner) throw new Error(`${databaseDir} is in use by another npm start (its servers' process ${owner}): stop that one first`);
+      process.kill(pid, 'SIGINT'); // fast shutdown: a clean stop, open sessions cut off
+      for (let waited = 0; alive(pid) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (alive(pid)) throw new Error(`a PostgreSQL (pid ${pid}) still runs on ${databaseDir} and did not stop`);
+    }
   }
   rmSync(pidFile, { force: true });
 }
@@ -108,16 +114,15 @@ function alive(pid) {
   }
 }
 
-/** Whether `pid` is a postgres server on `databaseDir` (its command line names both), where /proc tells. */
+/** Whether `pid` is a postgres server on `databaseDir` (its command line names both); undefined without /proc. */
 function isPostgresOf(pid, databaseDir) {
+  let argv;
   try {
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return /postgres$/.test(argv[0] ?? '') && argv.includes(databaseDir);
+    argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   } catch {
-    // No /proc (macOS, Windows): a live process is taken for the old server, which Postgres will then refuse to
-    // replace with its own message, rather than removing a lock file that may still be in use.
-    return false;
+    return existsSync('/proc/self') ? false : undefined;
   }
+  return /postgres$/.test(argv[0] ?? '') && argv.includes(databaseDir);
 }
 
 /** The pid of the process of this file that started server `pid`, while it runs (another npm start); else undefined. */
