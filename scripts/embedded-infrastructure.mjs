@@ -139,9 +139,11 @@ function ownerOf(pid) {
 async function startNats(binary, dataDir) {
   const storeDir = join(dataDir, 'nats');
   mkdirSync(storeDir, { recursive: true });
+  await stopOrphanedNats(dataDir, storeDir);
   const log = createWriteStream(join(dataDir, 'nats.log'), { flags: 'a' });
   const child = spawn(binary, ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
   running.nats = child;
+  writeFileSync(join(dataDir, 'nats.pid'), `${child.pid}\n`);
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${binary} did not start within 15 s (see ${join(dataDir, 'nats.log')})`)), 15_000);
@@ -161,6 +163,29 @@ async function startNats(binary, dataDir) {
       if (output !== null) reject(new Error(`${binary} exited (code ${code}) before it was ready:\n${output.slice(-2000)}`));
     });
   });
+}
+
+/**
+ * A nats-server whose process was killed outlives it on the store (`nats.pid`); it is stopped before a new one
+ * starts there, unless the process of another running npm start owns it.
+ */
+async function stopOrphanedNats(dataDir, storeDir) {
+  const pidFile = join(dataDir, 'nats.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  let argv = [];
+  try {
+    argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    // gone, or no /proc to tell whose it is
+  }
+  if (Number.isInteger(pid) && pid > 0 && alive(pid) && argv.includes(storeDir)) {
+    const owner = ownerOf(pid);
+    if (owner) throw new Error(`${storeDir} is in use by another npm start (its servers' process ${owner}): stop that one first`);
+    process.kill(pid, 'SIGTERM');
+    for (let waited = 0; alive(pid) && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  rmSync(pidFile, { force: true });
 }
 
 function freePort() {

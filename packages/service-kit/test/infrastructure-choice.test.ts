@@ -161,13 +161,16 @@ describe('the embedded Postgres of npm start (.data/postgres)', () => {
     const first = await start();
     const postmaster = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const owner = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${postmaster}/status`, 'utf8'))?.[1]);
-    process.kill(owner, 'SIGKILL'); // the servers' process, killed: nothing stops its Postgres
+    process.kill(owner, 'SIGKILL'); // the servers' process, killed: nothing stops its Postgres and nats-server
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await isReachable('127.0.0.1', portOf(first.postgres.url))).toBe(true);
+    expect(await isReachable('127.0.0.1', portOf(first.nats.url))).toBe(true);
 
     const second = await start();
     try {
       expect(await isReachable('127.0.0.1', portOf(first.postgres.url))).toBe(false);
+      // Its nats-server too, orphaned with it: stopped, not left running beside the new one.
+      expect(await isReachable('127.0.0.1', portOf(first.nats.url))).toBe(false);
       expect(await query(second.postgres.url, 'SELECT value FROM kept')).toEqual([{ value: 'still here' }]);
     } finally {
       await second.stop();
