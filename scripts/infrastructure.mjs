@@ -82,7 +82,7 @@ export async function provideInfrastructure({ mode, local, dataDir, containers, 
     const missing = [!postgresLocal && `PostgreSQL (${local.postgresUrl})`, !natsLocal && `NATS (${local.natsUrl})`].filter(Boolean);
     throw new Error(`${missing.join(' and ')} not reachable (mode local)`);
   }
-  const natsBinary = mode === 'embedded' || (mode === 'auto' && !natsLocal) ? findNatsServer(env) : undefined;
+  const natsBinary = !skip.nats && (mode === 'embedded' || (mode === 'auto' && !natsLocal)) ? findNatsServer(env) : undefined;
   let natsContainer = !skip.nats && (mode === 'containers' || (mode === 'auto' && !natsLocal && !natsBinary));
   if (natsContainer && mode === 'auto' && !(await containers.available())) natsContainer = false;
   if (!natsLocal && !natsBinary && !natsContainer) {
