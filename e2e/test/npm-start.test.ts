@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isReachable } from '@app/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const KEY_FILE = join(ROOT, '.dev-api-key');
@@ -16,11 +16,14 @@ interface Started {
 }
 
 /** `npm start` as a user runs it (its own process group, as a terminal's foreground job), DATABASE_URL and NATS_URL unset. */
-function npmStart(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function npmStart(
+  env: Record<string, string>,
+  given: Record<string, string> = {},
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const { DATABASE_URL: _db, NATS_URL: _nats, ...rest } = process.env;
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
-    env: { ...rest, NODE_ENV: 'development', PORT: '0', ...env },
+    env: { ...rest, NODE_ENV: 'development', PORT: '0', ...given, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -144,4 +147,21 @@ describe('npm start with START_INFRA=embedded', () => {
     expect(process.output()).toMatch(/winget install nats-io\.nats-server/);
     expect(process.output()).not.toMatch(/Building/);
   }, 30_000);
+
+  it('when DATABASE_URL and NATS_URL are set, then they are used as they are and nothing embedded starts, whatever START_INFRA says', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'npm-start-given-'));
+    const process = npmStart(
+      { START_INFRA: 'embedded', START_DATA_DIR: empty },
+      { DATABASE_URL: inject('databaseUrl'), NATS_URL: inject('natsUrl'), NATS_PREFIX: inject('natsPrefix') },
+    );
+    try {
+      const started = await ready(process);
+      expect(started.output()).toMatch(/^Postgres: DATABASE_URL$/m);
+      expect(started.output()).toMatch(/^NATS: +NATS_URL$/m);
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      expect(await ctrlC(process)).toBe(0);
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 330_000);
 });
