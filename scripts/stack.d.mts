@@ -21,7 +21,8 @@ export const SERVICES: { name: string; offset: number; urlVar: string }[];
 export function serviceNodeFlags(env?: NodeJS.ProcessEnv): string[];
 export function formatLogLine(line: string): string;
 export function isReachable(host: string, port: number, ms?: number): Promise<boolean>;
-export function checkInfrastructure(databaseUrl: string, natsUrl: string): Promise<string | null>;
+/** Which of the given servers (undefined: not checked) is unreachable, and what to do; null when all answer. */
+export function checkInfrastructure(databaseUrl: string | undefined, natsUrl: string | undefined): Promise<string | null>;
 export function startStack(options?: {
   /** The gateway's port, the services' follow it (default 3000); 0: every process on a port the OS picks, held by the stack. */
   port?: number;

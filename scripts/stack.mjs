@@ -62,20 +62,27 @@ export function isReachable(host, port, ms = 1000) {
   });
 }
 
-/** Says which of Postgres and NATS is unreachable, and how to start it; null when both answer. */
+/**
+ * Says which of the given Postgres and NATS (either may be undefined: not given, nothing to check) is unreachable;
+ * null when each given one answers.
+ */
 export async function checkInfrastructure(databaseUrl, natsUrl) {
-  const db = new URL(databaseUrl);
-  const nats = new URL(natsUrl.replace(/^nats:/, 'http:'));
   const problems = [];
-  if (!(await isReachable(db.hostname, Number(db.port || 5432)))) {
-    problems.push(
-      `PostgreSQL is not reachable at ${db.hostname}:${db.port || 5432} (DATABASE_URL).\n  Start it: the local service (pg_ctlcluster <version> main start), or compose's published on 127.0.0.1:\n  npm run compose:secrets && docker compose -f docker-compose.yml -f ops/compose/publish-infra.yml up -d postgres nats`,
-    );
+  if (databaseUrl) {
+    const db = new URL(databaseUrl);
+    if (!(await isReachable(db.hostname, Number(db.port || 5432)))) {
+      problems.push(
+        `PostgreSQL is not reachable at ${db.hostname}:${db.port || 5432} (DATABASE_URL).\n  Start that server, or unset DATABASE_URL: npm start then uses a local one or starts its own (START_INFRA).`,
+      );
+    }
   }
-  if (!(await isReachable(nats.hostname, Number(nats.port || 4222)))) {
-    problems.push(
-      `NATS is not reachable at ${nats.hostname}:${nats.port || 4222} (NATS_URL).\n  Start it with JetStream: nats-server -js, or compose's published on 127.0.0.1:\n  npm run compose:secrets && docker compose -f docker-compose.yml -f ops/compose/publish-infra.yml up -d postgres nats`,
-    );
+  if (natsUrl) {
+    const nats = new URL(natsUrl.replace(/^nats:/, 'http:'));
+    if (!(await isReachable(nats.hostname, Number(nats.port || 4222)))) {
+      problems.push(
+        `NATS is not reachable at ${nats.hostname}:${nats.port || 4222} (NATS_URL).\n  Start that server (with JetStream: nats-server -js), or unset NATS_URL: npm start then uses a local one or starts its own (START_INFRA).`,
+      );
+    }
   }
   return problems.length ? problems.join('\n') : null;
 }

@@ -5,10 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { bookingCreatedEvent, createBookingBodySchema, slotsQuerySchema } from '@app/contracts';
-import { createPool } from '@app/service-kit';
-import { outboxEvent } from '../../services/bookings/dist/db/outbox-event.js';
+import { createPool, outboxRow } from '@app/service-kit';
 import { bookingState, newBooking } from '../../services/bookings/dist/domain/booking.js';
-import { presentBooking } from '../../services/bookings/dist/routes/presenters.js';
+import { bookingRecord } from '../../services/bookings/dist/domain/booking.record.js';
 import { listProducts } from '../../services/catalog/dist/db/product-list.repository.js';
 import { listEvents } from '../../services/events/dist/db/event-list.repository.js';
 import { findSlots } from '../../services/scheduling/dist/use-cases/slots.use-case.js';
@@ -51,9 +50,9 @@ const routes = {
       { id: randomUUID(), organizationId: ORGANIZATION_ID, scheduleTimezone: 'UTC' },
       new Date(),
     );
-    const record = presentBooking(booking);
+    const record = bookingRecord(booking);
     const data = { ...bookingState(booking), record };
-    const event = outboxEvent(bookingCreatedEvent, data, { organizationId: ORGANIZATION_ID, correlationId: booking.id });
+    const event = outboxRow(bookingCreatedEvent, data, { organizationId: ORGANIZATION_ID, correlationId: booking.id });
     // Ceilings run on free slots only: an overlap would be a 500 here, and the bench reports non-2xx.
     await bookingPath.create(booking, event, ORGANIZATION_ID);
     return [201, { data: record }];

@@ -8,6 +8,16 @@ export interface ContainerOptions {
   network?: StartedNetwork;
   /** The host name on `network` (default: `postgres` or `nats`). */
   networkAlias?: string;
+  /**
+   * A fixed container name: a container of that name and configuration, running or stopped, is reused (started
+   * again with its data), and `remove` is not for it (`npm start` keeps its containers across starts).
+   */
+  keepAs?: string;
+}
+
+/** Names `container` and asks for its reuse when the options keep it (`keepAs`). */
+export function keepAs(container: GenericContainer, options: ContainerOptions): void {
+  if (options.keepAs) container.withName(options.keepAs).withReuse();
 }
 
 /** Joins `container` to the options' network under its alias; returns the alias, or undefined without a network. */

