@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
-const globalSetup = fileURLToPath(new URL('./packages/service-kit/src/testing/global-setup.ts', import.meta.url));
+const globalSetup = fileURLToPath(new URL('./packages/service-testing/src/global-setup.ts', import.meta.url));
 
 /**
  * The vitest project of one workspace: workspace packages resolve to their TypeScript sources (the

@@ -159,7 +159,7 @@ export const SCRIPT_ENV_SECTIONS = [
   { title: '`npm start`', readBy: 'scripts/stack.mjs (`npm start`, the bench, the soak, the e2e stack)', schema: startEnv },
   { title: '`npm run bench`', readBy: 'bench/run.mjs, bench/lib and bench/scenarios', schema: benchEnv },
   { title: '`npm run soak`', readBy: 'bench/soak.mjs', schema: soakEnv },
-  { title: 'Tests', readBy: 'the test harness (packages/service-kit/src/testing, e2e/)', schema: testEnv },
+  { title: 'Tests', readBy: 'the test harness (packages/service-testing, e2e/)', schema: testEnv },
   { title: 'Tracing', readBy: "every service's process, through the OpenTelemetry SDK", schema: tracingEnv },
 ];
 

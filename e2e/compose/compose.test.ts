@@ -16,7 +16,7 @@ import {
   scheduleRecordSchema,
   slotsResponseSchema,
 } from '@app/contracts';
-import { eventually, png, PortForwarder } from '@app/service-kit/testing';
+import { eventually, png, PortForwarder } from '@app/service-testing';
 import { serviceNodeFlags } from '../../scripts/stack.mjs';
 import { ComposeProject } from './compose-project.js';
 

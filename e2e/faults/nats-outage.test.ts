@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bookingCreatedEvent, BOOKINGS_STREAM, dataEnvelope, errorBodySchema } from '@app/contracts';
-import { OwnNatsServer } from '@app/service-kit/testing';
+import { OwnNatsServer } from '@app/service-testing';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { inject } from 'vitest';

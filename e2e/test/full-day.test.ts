@@ -17,7 +17,7 @@ import {
   slotsResponseSchema,
 } from '@app/contracts';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { eventually, FakeProviders, png } from '@app/service-kit/testing';
+import { eventually, FakeProviders, png } from '@app/service-testing';
 
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 /** A date `days` from today (UTC), YYYY-MM-DD. */

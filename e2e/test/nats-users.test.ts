@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { dataEnvelope, errorBodySchema, eventTypeRecordSchema, SERVICE_NAMES, slotsResponseSchema } from '@app/contracts';
 import { natsAuthorizationConfig } from '@app/service-kit';
-import { NatsBinary } from '@app/service-kit/testing';
+import { NatsBinary } from '@app/service-testing';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { organizationWithSchedule, quarterHour } from '../support/organization.js';
 

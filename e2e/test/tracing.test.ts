@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createdOrganizationSchema, dataEnvelope, scheduleRecordSchema } from '@app/contracts';
-import { eventually } from '@app/service-kit/testing';
+import { eventually } from '@app/service-testing';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '@app/service-kit/testing';
+import { eventually } from '@app/service-testing';
 import { createClient, isApiError, type ApiClient, type PathsFor } from '../src/index.js';
 import { failure } from './support/failure.js';
 import { openSchedule, quarterHour, startSdkStack, type SdkStack } from './support/sdk-stack.js';

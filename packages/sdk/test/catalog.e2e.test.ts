@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { png } from '@app/service-kit/testing';
+import { png } from '@app/service-testing';
 import type { ApiClient, UploadSource } from '../src/index.js';
 import { failure } from './support/failure.js';
 import { startSdkStack, type SdkStack } from './support/sdk-stack.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '@app/service-kit/testing';
+import { eventually } from '@app/service-testing';
 import type { ApiClient } from '../src/index.js';
 import { failure } from './support/failure.js';
 import { day, openSchedule, quarterHour, startSdkStack, type SdkStack } from './support/sdk-stack.js';

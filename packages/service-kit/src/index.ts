@@ -10,7 +10,7 @@ export { idempotencyReservation } from './http/idempotency/idempotency-hooks.js'
 export { completeReservationSql, IdempotencyStore, type Reservation } from './http/idempotency/idempotency.store.js';
 export { canonicalJson, requestHash } from './http/idempotency/request-hash.js';
 export type { ReadinessCheck } from './http/health.js';
-export { createPool, ensureDatabase } from './db/pool.js';
+export { adminUrlOf, createPool, ensureDatabase } from './db/pool.js';
 export { namedStatement, pageClause, SqlParams } from './db/statements.js';
 export { sqlOf, type Queryable, type SqlResult } from './db/sql.js';
 export { withTransaction } from './db/transaction.js';

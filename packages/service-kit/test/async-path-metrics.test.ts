@@ -20,7 +20,7 @@ import {
   type RunningService,
   type ServiceDefinition,
 } from '../src/index.js';
-import { metricValue, OwnNatsServer, testEnv } from '../src/testing/index.js';
+import { metricValue, OwnNatsServer, testEnv } from '@app/service-testing';
 import { eventually } from './support/kit-env.js';
 
 const thingCreated = defineEvent('kit.metered.created', z.object({ name: z.string() }));

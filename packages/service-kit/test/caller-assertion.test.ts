@@ -12,7 +12,7 @@ import {
   type ServiceApp,
 } from '../src/index.js';
 import { useCallerAssertionKeys } from '../src/http/caller-assertion.js';
-import { anonymousHeaders, callerAssertion, generateCallerAssertionKeys, organizationHeaders } from '../src/testing/index.js';
+import { anonymousHeaders, callerAssertion, generateCallerAssertionKeys, organizationHeaders } from '@app/service-testing';
 import { silentLog, useRunCallerKeys } from './support/kit-env.js';
 
 const UNAUTHORIZED = { error: 'Missing or invalid API key', code: 'UNAUTHORIZED' };

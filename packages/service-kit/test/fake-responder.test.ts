@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRequest } from '@app/contracts';
 import { AppError, type Bus } from '../src/index.js';
-import { fakeResponder, type FakeResponder } from '../src/testing/index.js';
+import { fakeResponder, type FakeResponder } from '@app/service-testing';
 import { kitBus } from './support/kit-env.js';
 
 const greet = defineRequest('kit.greeting.get', z.object({ name: z.string() }), z.object({ greeting: z.string() }));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError, buildService, type ServiceApp } from '../src/index.js';
-import { organizationHeaders } from '../src/testing/index.js';
+import { organizationHeaders } from '@app/service-testing';
 import { silentLog, useRunCallerKeys } from './support/kit-env.js';
 
 describe('buildService', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyDigest } from '../src/http/idempotency/sealed-response.js';
-import { organizationHeaders } from '../src/testing/index.js';
+import { organizationHeaders } from '@app/service-testing';
 import { keyedApp, ORGANIZATION } from './support/keyed-app.js';
 
 const REPLAYED = 'idempotent-replayed';

@@ -28,7 +28,7 @@ import {
   startConsumer,
   withTransaction,
 } from '../src/index.js';
-import { NatsBinary } from '../src/testing/index.js';
+import { NatsBinary } from '@app/service-testing';
 import { eventually, kitSchema, silentLog } from './support/kit-env.js';
 
 /**

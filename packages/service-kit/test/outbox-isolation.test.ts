@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, defineStream } from '@app/contracts';
 import { Bus, DeadLetters, isAppError, OutboxRelay, recordEvent, withTransaction } from '../src/index.js';
-import { NatsBinary } from '../src/testing/index.js';
+import { NatsBinary } from '@app/service-testing';
 import { AsyncPathMetrics } from '../src/runtime/async-path-metrics.js';
 import { eventually, kitBus, kitSchema, silentLog } from './support/kit-env.js';
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { defineEvent, defineStream } from '@app/contracts';
 import type pg from 'pg';
 import { Bus, createPool, OutboxRelay, recordEvent, withTransaction } from '../src/index.js';
-import { OwnNatsServer, preparedPlans } from '../src/testing/index.js';
+import { OwnNatsServer, preparedPlans } from '@app/service-testing';
 import { eventually, kitSchema, silentLog } from './support/kit-env.js';
 
 const thingCreated = defineEvent('kit.thing.created', z.object({ name: z.string() }));

@@ -17,7 +17,7 @@ import {
   type ServiceDefinition,
   type StreamLimits,
 } from '../src/index.js';
-import { testEnv } from '../src/testing/index.js';
+import { testEnv } from '@app/service-testing';
 import { eventually, kitBus, kitSchema, silentLog } from './support/kit-env.js';
 
 const thingCreated = defineEvent('kit.thing.created', z.object({ name: z.string() }));

@@ -16,7 +16,7 @@ import {
   type RunningService,
   type ServiceDefinition,
 } from '../src/index.js';
-import { PortForwarder, testEnv, trickleRequest } from '../src/testing/index.js';
+import { PortForwarder, testEnv, trickleRequest } from '@app/service-testing';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
 

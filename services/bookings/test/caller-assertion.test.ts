@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callerAssertion, organizationHeaders } from '@app/service-kit/testing';
+import { callerAssertion, organizationHeaders } from '@app/service-testing';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
 import { bookingsSuite, call, newOrganization } from './support/harness.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { describeIdempotentCreates } from '@app/service-kit/testing';
+import { describeIdempotentCreates } from '@app/service-testing';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
 import { bookingsSuite, call, newOrganization, tally, type Reply } from './support/harness.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { analyzeTables, type RunningService } from '@app/service-kit/testing';
+import { analyzeTables, type RunningService } from '@app/service-testing';
 import type { Config } from '../src/config.js';
 import { startBookings } from './support/harness.js';
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prismaDatamodel, schemaDrift, type RunningService } from '@app/service-kit/testing';
+import { prismaDatamodel, schemaDrift, type RunningService } from '@app/service-testing';
 import type { Config } from '../src/config.js';
 import { SCHEMA } from '../src/service.js';
 import { startBookings } from './support/harness.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { createBookingBodySchema } from '@app/contracts';
-import { expectTextStoredAsValidated, organizationClient } from '@app/service-kit/testing';
+import { expectTextStoredAsValidated, organizationClient } from '@app/service-testing';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
 import { bookingsSuite } from './support/harness.js';
 

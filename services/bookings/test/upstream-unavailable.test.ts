@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availabilityCheckRequest } from '@app/contracts';
-import { fakeResponder, ownNatsPrefix, type FakeResponder, type RunningService } from '@app/service-kit/testing';
+import { fakeResponder, ownNatsPrefix, type FakeResponder, type RunningService } from '@app/service-testing';
 import type { Config } from '../src/config.js';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
 import { answerAsOpenNeighbours, bookingsSuite, call, newOrganization, startBookings } from './support/harness.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { organizationHeaders, type RunningService } from '@app/service-kit/testing';
+import { organizationHeaders, type RunningService } from '@app/service-testing';
 import type { Config } from '../src/config.js';
 import { bookingBody, futureDay, interval } from './support/fixtures.js';
 import { call, newOrganization, startBookings } from './support/harness.js';

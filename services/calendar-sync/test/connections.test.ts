@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CalendarConnection } from '@app/contracts';
-import { organizationHeaders } from '@app/service-kit/testing';
+import { organizationHeaders } from '@app/service-testing';
 import { describe, expect, it } from 'vitest';
 import { UNKNOWN_SCHEDULE_ID } from './support/fake-scheduling.js';
 import { EventCollector, connectionRow, createConnection, newOrganization, storedTokens, calendarSyncSuite } from './support/harness.js';

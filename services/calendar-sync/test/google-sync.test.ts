@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { FileDatabase, type RunningService } from '@app/service-kit/testing';
+import { FileDatabase, type RunningService } from '@app/service-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
-import { FakeProviders, metricValue, type FakeAccount } from '@app/service-kit/testing';
+import { FakeProviders, metricValue, type FakeAccount } from '@app/service-testing';
 import {
   EventCollector,
   connectionRow,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
-import { describeIdempotentCreates, listedCount, postWithKey } from '@app/service-kit/testing';
+import { describeIdempotentCreates, listedCount, postWithKey } from '@app/service-testing';
 import { calendarSyncSuite, newOrganization } from './support/harness.js';
 
 describe('Idempotency-Key on the calendar-sync service', () => {

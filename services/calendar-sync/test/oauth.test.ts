@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CalendarConnection } from '@app/contracts';
-import { FileDatabase, anonymousHeaders, type RunningService } from '@app/service-kit/testing';
+import { FileDatabase, anonymousHeaders, type RunningService } from '@app/service-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
-import { FAKE_CALENDAR_CLIENT_ID as CLIENT_ID, FakeProviders } from '@app/service-kit/testing';
+import { FAKE_CALENDAR_CLIENT_ID as CLIENT_ID, FakeProviders } from '@app/service-testing';
 import { UNKNOWN_SCHEDULE_ID } from './support/fake-scheduling.js';
 import { newOrganization, readConnection, startCalendarSync } from './support/harness.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import type { FakeAccount } from '@app/service-kit/testing';
+import type { FakeAccount } from '@app/service-testing';
 import { FAKE_SCHEDULE_ZONE } from './support/fake-scheduling.js';
 import { createConnection, newOrganization, outboxEvents, storedTokens, waitForSync, calendarSyncSuite } from './support/harness.js';
 

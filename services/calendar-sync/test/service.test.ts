@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
+import { prismaDatamodel, schemaDrift } from '@app/service-testing';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA } from '../src/service.js';
 import { calendarSyncSuite } from './support/harness.js';

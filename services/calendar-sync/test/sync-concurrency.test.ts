@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createPool, migrate, prismaAdapter } from '@app/service-kit';
-import { FileDatabase, type RunningService } from '@app/service-kit/testing';
+import { FileDatabase, type RunningService } from '@app/service-testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
@@ -12,7 +12,7 @@ import { syncRange } from '../src/domain/sync-range.js';
 import { parseKeyRing } from '../src/domain/token-cipher.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { MIGRATIONS_DIR, SCHEMA } from '../src/service.js';
-import { FakeProviders } from '@app/service-kit/testing';
+import { FakeProviders } from '@app/service-testing';
 import { TEST_KEY_RING, connectionRow, createConnection, newOrganization, startCalendarSync, waitFor } from './support/harness.js';
 
 describe('claiming connections to sync', () => {

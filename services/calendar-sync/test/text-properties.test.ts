@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'vitest';
 import { createCalendarConnectionBodySchema } from '@app/contracts';
-import { expectTextStoredAsValidated } from '@app/service-kit/testing';
+import { expectTextStoredAsValidated } from '@app/service-testing';
 import { calendarSyncSuite, newOrganization } from './support/harness.js';
 
 const suite = calendarSyncSuite();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { Client, startCatalog } from './support/harness.js';
-import { anonymousHeaders } from '@app/service-kit/testing';
+import { anonymousHeaders } from '@app/service-testing';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;
 let client: Client;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningService } from '@app/service-kit/testing';
+import type { RunningService } from '@app/service-testing';
 import type { Config } from '../src/config.js';
 import { Client, startCatalog } from './support/harness.js';
 

@@ -7,7 +7,7 @@ import {
   png,
   postWithKey,
   type IdempotentCaller,
-} from '@app/service-kit/testing';
+} from '@app/service-testing';
 import { Client, startCatalog, storedFiles } from './support/harness.js';
 
 /** An upload as a fresh FormData each time: clients (and undici) pick a new multipart boundary per request. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, pathOf, startCatalog, storedFiles } from './support/harness.js';
 import { EventRecorder } from './support/events.js';
-import { anonymousHeaders, JPEG_1X1, png } from '@app/service-kit/testing';
+import { anonymousHeaders, JPEG_1X1, png } from '@app/service-testing';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { png, pngHeaderClaiming } from '@app/service-kit/testing';
+import { png, pngHeaderClaiming } from '@app/service-testing';
 import { Client, startCatalog, storedFiles } from './support/harness.js';
 import {
   avif,

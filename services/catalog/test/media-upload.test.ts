@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, PUBLIC_BASE_URL, startCatalog, storedFiles } from './support/harness.js';
 import { EventRecorder } from './support/events.js';
-import { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from '@app/service-kit/testing';
+import { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from '@app/service-testing';
 
 const MAX_BYTES = 256 * 1024;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeTables } from '@app/service-kit/testing';
+import { analyzeTables } from '@app/service-testing';
 import { Client, startCatalog } from './support/harness.js';
 
 /**

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
+import { prismaDatamodel, schemaDrift } from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
 import { Client, startCatalog } from './support/harness.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { png } from '@app/service-kit/testing';
+import { png } from '@app/service-testing';
 import { Client, startCatalog, storedFiles } from './support/harness.js';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;

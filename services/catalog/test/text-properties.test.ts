@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createProductBodySchema } from '@app/contracts';
-import { expectTextStoredAsValidated, organizationClient } from '@app/service-kit/testing';
+import { expectTextStoredAsValidated, organizationClient } from '@app/service-testing';
 import { startCatalog } from './support/harness.js';
 
 let catalog: Awaited<ReturnType<typeof startCatalog>>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, pathOf, startCatalog, storedFiles } from './support/harness.js';
-import { anonymousHeaders, png } from '@app/service-kit/testing';
+import { anonymousHeaders, png } from '@app/service-testing';
 import { gif } from './support/declared-sizes.js';
 
 const MAX_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeTables, FileDatabase, preparedPlans, startTestService } from '@app/service-kit/testing';
+import { analyzeTables, FileDatabase, preparedPlans, startTestService } from '@app/service-testing';
 import { configSchema } from '../src/config.js';
 import { service } from '../src/service.js';
 import { client, list, type Client, type Running } from './support/harness.js';

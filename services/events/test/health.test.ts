@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
+import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
 import { startEvents, type Running } from './support/harness.js';
 

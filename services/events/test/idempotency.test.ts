@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { describeIdempotentCreates, listedCount, organizationHeaders, postWithKey, type IdempotentCaller } from '@app/service-kit/testing';
+import { describeIdempotentCreates, listedCount, organizationHeaders, postWithKey, type IdempotentCaller } from '@app/service-testing';
 import { client, data, openEvent, startEvents, type Running } from './support/harness.js';
 
 describe('Idempotency-Key on the events service', () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_SERVICE_EVENTS, eventTypeGetRequest } from '@app/contracts';
 import { AppError, type Bus } from '@app/service-kit';
-import { neighbourBus, organizationHeaders } from '@app/service-kit/testing';
+import { neighbourBus, organizationHeaders } from '@app/service-testing';
 import { client, data, listen, openEvent, startEvents, type Running } from './support/harness.js';
 
 let running: Running;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createEventBodySchema, createEventTypeBodySchema, createRegistrationBodySchema } from '@app/contracts';
-import { expectTextStoredAsValidated, type InjectedReply } from '@app/service-kit/testing';
+import { expectTextStoredAsValidated, type InjectedReply } from '@app/service-testing';
 import { client, startEvents, type Running } from './support/harness.js';
 
 let running: Running;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationHeaders } from '@app/service-kit/testing';
+import { organizationHeaders } from '@app/service-testing';
 import { client, data, openEvent, startEvents, type Client, type Running } from './support/harness.js';
 
 let running: Running;

@@ -3,7 +3,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet
 import { describe, expect, inject, it } from 'vitest';
 import { CALLER_ASSERTION_HEADER } from '@app/contracts';
 import { loadConfig } from '@app/service-kit';
-import { callerAssertion } from '@app/service-kit/testing';
+import { callerAssertion } from '@app/service-testing';
 import { configSchema } from '../src/config.js';
 import type { Echo } from './support/echo-upstreams.js';
 import { createOrganization, gatewayBehindEchoes } from './support/harness.js';

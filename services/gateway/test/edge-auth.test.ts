@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestService } from '@app/service-kit/testing';
+import { startTestService } from '@app/service-testing';
 import { prismaAdapter, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from '../src/app.js';
 import { configSchema, type Config } from '../src/config.js';

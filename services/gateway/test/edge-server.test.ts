@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, loadConfig, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
-import { startTestService, testEnv, trickleRequest } from '@app/service-kit/testing';
+import { startTestService, testEnv, trickleRequest } from '@app/service-testing';
 import { buildApp } from '../src/app.js';
 import { configSchema, type Config } from '../src/config.js';
 import { IdentityRepository } from '../src/db/identity.repository.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeIdempotentCreates, postWithKey, type IdempotentCaller } from '@app/service-kit/testing';
+import { describeIdempotentCreates, postWithKey, type IdempotentCaller } from '@app/service-testing';
 import { startEchoUpstreams, type Echo, type EchoUpstreams } from './support/echo-upstreams.js';
 import { createOrganization, startGateway, type Gateway } from './support/harness.js';
 

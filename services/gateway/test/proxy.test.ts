@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, PortForwarder, prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
+import { eventually, PortForwarder, prismaDatamodel, schemaDrift } from '@app/service-testing';
 import { ROUTE_TABLE } from '../src/proxy/route-table.js';
 import { SCHEMA } from '../src/service.js';
 import { startEchoUpstreams, type Echo } from './support/echo-upstreams.js';

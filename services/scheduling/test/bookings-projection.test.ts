@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingCancelledEvent, bookingCreatedEvent, bookingRescheduledEvent, bookingStatusChangedEvent } from '@app/contracts';
-import { organizationHeaders } from '@app/service-kit/testing';
+import { organizationHeaders } from '@app/service-testing';
 import {
   DAY,
   POLL,

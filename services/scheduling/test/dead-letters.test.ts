@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bookingCreatedEvent, NATS_TOPOLOGY } from '@app/contracts';
-import { organizationHeaders, PortForwarder } from '@app/service-kit/testing';
+import { organizationHeaders, PortForwarder } from '@app/service-testing';
 import { dlq, listedDeadLetters } from './support/dlq-cli.js';
 import {
   DAY,

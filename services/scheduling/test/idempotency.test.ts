@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { describeIdempotentCreates, listedCount, organizationHeaders, postWithKey } from '@app/service-kit/testing';
+import { describeIdempotentCreates, listedCount, organizationHeaders, postWithKey } from '@app/service-testing';
 import { startScheduling, type Running } from './support/harness.js';
 
 describe('Idempotency-Key on the scheduling service', () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availabilityCheckRequest, bookingCreatedEvent, calendarBusyUpdatedEvent, scheduleGetRequest } from '@app/contracts';
 import { AppError } from '@app/service-kit';
-import { organizationHeaders } from '@app/service-kit/testing';
+import { organizationHeaders } from '@app/service-testing';
 import { POLL, createSchedule, publishEvent, startScheduling, type Running } from './support/harness.js';
 
 let running: Running;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEDULING_STREAM, type ScheduleRecord } from '@app/contracts';
-import { organizationHeaders } from '@app/service-kit/testing';
+import { organizationHeaders } from '@app/service-testing';
 import { NOW, POLL, createSchedule, startScheduling, type Running } from './support/harness.js';
 
 let running: Running;

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, prismaAdapter, serviceContext } from '@app/service-kit';
-import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-kit/testing';
+import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { findSlots } from '../src/use-cases/slots.use-case.js';
 import { SCHEMA } from '../src/service.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createScheduleBodySchema } from '@app/contracts';
-import { expectTextStoredAsValidated, organizationClient } from '@app/service-kit/testing';
+import { expectTextStoredAsValidated, organizationClient } from '@app/service-testing';
 import { startScheduling, type Running } from './support/harness.js';
 
 let running: Running;

@@ -12,7 +12,7 @@ import {
   webhookPayloadSchema,
   scheduleCreatedEvent,
 } from '@app/contracts';
-import { metricValue } from '@app/service-kit/testing';
+import { metricValue } from '@app/service-testing';
 import { Receiver, type ReceivedDelivery } from './support/receiver.js';
 import {
   bookingRecord,

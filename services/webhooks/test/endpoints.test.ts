@@ -8,7 +8,7 @@ import {
   postWithKey,
   prismaDatamodel,
   schemaDrift,
-} from '@app/service-kit/testing';
+} from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
 import { client, data, list, startWebhooks, type Client, type Running } from './support/harness.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { neighbourBus } from '@app/service-kit/testing';
+import { neighbourBus } from '@app/service-testing';
 import { bookingCreatedEvent } from '@app/contracts';
 import { Receiver } from './support/receiver.js';
 import { bookingState, client, data, list, publishEvent, startWebhooks, type Running } from './support/harness.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingCreatedEvent } from '@app/contracts';
-import { preparedPlans, type PreparedPlans } from '@app/service-kit/testing';
+import { preparedPlans, type PreparedPlans } from '@app/service-testing';
 import { Receiver } from './support/receiver.js';
 import { bookingState, client, data, POLL, publishEvent, startWebhooks, type Running } from './support/harness.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createWebhookEndpointBodySchema } from '@app/contracts';
-import { expectTextStoredAsValidated, type InjectedReply } from '@app/service-kit/testing';
+import { expectTextStoredAsValidated, type InjectedReply } from '@app/service-testing';
 import { client, startWebhooks, type Running } from './support/harness.js';
 
 let running: Running;

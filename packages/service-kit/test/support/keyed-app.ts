@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { dataEnvelope, errorResponses } from '@app/contracts';
 import { AppError, buildService, IdempotencyStore, type ServiceApp } from '../../src/index.js';
 import { useIdempotencyStore } from '../../src/http/idempotency/idempotency-hooks.js';
-import { organizationHeaders } from '../../src/testing/index.js';
-import { keyedReply, type KeyedReply } from '../../src/testing/idempotency-contract.js';
+import { organizationHeaders } from '@app/service-testing';
+import { keyedReply, type KeyedReply } from '@app/service-testing';
 import { kitSchema, silentLog, useRunCallerKeys } from './kit-env.js';
 
 /** What a run of the test route does before it answers 201, by the body's `title` (one step per run, in order). */

@@ -36,4 +36,4 @@ export function kitBus(options: { url?: string; prefix?: string; timeoutMs?: num
   });
 }
 
-export { eventually } from '../../src/testing/index.js';
+export { eventually } from '@app/service-testing';

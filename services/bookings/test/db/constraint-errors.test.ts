@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { isExclusionViolation, prismaAdapter } from '@app/service-kit';
-import type { RunningService } from '@app/service-kit/testing';
+import type { RunningService } from '@app/service-testing';
 import type { Config } from '../../src/config.js';
 import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
 import { SCHEMA } from '../../src/service.js';

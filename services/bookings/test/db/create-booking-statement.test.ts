@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bookingCreatedEvent, createBookingBodySchema } from '@app/contracts';
 import { IdempotencyStore, outboxRow } from '@app/service-kit';
-import type { RunningService } from '@app/service-kit/testing';
+import type { RunningService } from '@app/service-testing';
 import type { Config } from '../../src/config.js';
 import { insertBookingStatement } from '../../src/db/booking-create.repository.js';
 import { bookingState, newBooking } from '../../src/domain/booking.js';

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { isRetryableConflict, prismaAdapter } from '@app/service-kit';
-import type { RunningService } from '@app/service-kit/testing';
+import type { RunningService } from '@app/service-testing';
 import type { Config } from '../../src/config.js';
 import { retryOnDeadlock } from '../../src/db/deadlock-retry.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';

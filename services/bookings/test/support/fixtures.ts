@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingStatus } from '@app/contracts';
 import type { Config } from '../../src/config.js';
-import type { RunningService } from '@app/service-kit/testing';
+import type { RunningService } from '@app/service-testing';
 import { call } from './harness.js';
 
 const MINUTE = 60_000;
@@ -35,7 +35,7 @@ export function bookingBody(scheduleId: string, times: { start_time: string; end
   };
 }
 
-export { eventually } from '@app/service-kit/testing';
+export { eventually } from '@app/service-testing';
 
 /** How to bring a new (PENDING) booking into each state through the API. */
 const PATH_TO: Record<BookingStatus, BookingStatus[]> = {

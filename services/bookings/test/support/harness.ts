@@ -9,7 +9,7 @@ import {
   startTestService,
   type FakeResponder,
   type RunningService,
-} from '@app/service-kit/testing';
+} from '@app/service-testing';
 import { configSchema, type Config } from '../../src/config.js';
 import { service } from '../../src/service.js';
 

@@ -1,6 +1,6 @@
 import { isUuid, scheduleGetRequest } from '@app/contracts';
 import { scheduleNotFound } from '@app/service-kit';
-import { fakeResponder, type FakeResponder } from '@app/service-kit/testing';
+import { fakeResponder, type FakeResponder } from '@app/service-testing';
 import { afterAll, inject } from 'vitest';
 
 /** A schedule id the fake scheduling service does not know. */

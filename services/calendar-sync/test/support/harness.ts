@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CalendarConnection, EventEnvelope } from '@app/contracts';
-import { FileDatabase, organizationHeaders, startTestService, type RunningService } from '@app/service-kit/testing';
+import { FileDatabase, organizationHeaders, startTestService, type RunningService } from '@app/service-testing';
 import type { Subscription } from '@nats-io/nats-core';
 import { afterAll, beforeAll } from 'vitest';
 import { configSchema, type Config } from '../../src/config.js';
@@ -9,7 +9,7 @@ import { openTokens } from '../../src/domain/connection-tokens.js';
 import { parseKeyRing } from '../../src/domain/token-cipher.js';
 import { service } from '../../src/service.js';
 import { fakeScheduling } from './fake-scheduling.js';
-import { FakeProviders } from '@app/service-kit/testing';
+import { FakeProviders } from '@app/service-testing';
 
 export const TEST_KEY_RING = `k2:${Buffer.alloc(32, 2).toString('base64')},k1:${Buffer.alloc(32, 1).toString('base64')}`;
 

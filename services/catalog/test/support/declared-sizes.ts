@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
-import { JPEG_1X1 } from '@app/service-kit/testing';
+import { JPEG_1X1 } from '@app/service-testing';
 
 /**
  * Images that declare sizes in each of the places a format can: what the pixel limit (MEDIA_MAX_PIXELS)

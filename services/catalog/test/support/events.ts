@@ -1,4 +1,4 @@
-import type { RunningService } from '@app/service-kit/testing';
+import type { RunningService } from '@app/service-testing';
 import type { Config } from '../../src/config.js';
 
 type Subscription = ReturnType<RunningService<Config>['infra']['bus']['nc']['subscribe']>;

@@ -1,4 +1,4 @@
-import type { RunningService } from '@app/service-kit/testing';
+import type { RunningService } from '@app/service-testing';
 import type { Config } from '../../src/config.js';
 import { Client } from './harness.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { organizationHeaders, png, startTestService, type RunningService } from '@app/service-kit/testing';
+import { organizationHeaders, png, startTestService, type RunningService } from '@app/service-testing';
 import { configSchema, type Config } from '../../src/config.js';
 import { service } from '../../src/service.js';
 

@@ -1,4 +1,4 @@
-import { organizationClient, startTestService, type InjectedReply, type RunningService } from '@app/service-kit/testing';
+import { organizationClient, startTestService, type InjectedReply, type RunningService } from '@app/service-testing';
 import { configSchema, type Config } from '../../src/config.js';
 import { service } from '../../src/service.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { startTestService, type RunningService } from '@app/service-kit/testing';
+import { startTestService, type RunningService } from '@app/service-testing';
 import { startEchoUpstreams, type EchoUpstreams } from './echo-upstreams.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { service } from '../../src/service.js';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { NATS_TOPOLOGY, type EventContract, type ScheduleRecord, type SlotsResponse } from '@app/contracts';
 import type { Bus } from '@app/service-kit';
-import { anonymousHeaders, neighbourBus, publishDomainEvent, startTestService, type RunningService } from '@app/service-kit/testing';
+import { anonymousHeaders, neighbourBus, publishDomainEvent, startTestService, type RunningService } from '@app/service-testing';
 import type { z } from 'zod';
 import { configSchema, type Config } from '../../src/config.js';
 import { createServiceDefinition } from '../../src/service.js';

@@ -9,7 +9,7 @@ import {
   startTestService,
   type InjectedReply,
   type RunningService,
-} from '@app/service-kit/testing';
+} from '@app/service-testing';
 import type { z } from 'zod';
 import { configSchema, type Config } from '../../src/config.js';
 import type { Resolve } from '../../src/clients/target-guard.js';

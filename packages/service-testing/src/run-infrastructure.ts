@@ -8,7 +8,7 @@ interface Shared {
 
 // Vitest runs every project's global setup in its one main process, but each project evaluates its own copy of
 // this module: a process-wide slot is what lets one Postgres and one NATS serve every project of the run.
-const SLOT = Symbol.for('@app/service-kit/testing/run-infrastructure');
+const SLOT = Symbol.for('@app/service-testing/run-infrastructure');
 const registry = globalThis as { [SLOT]?: Shared };
 
 /**

@@ -1,6 +1,4 @@
-import type { BaseConfig } from '../config.js';
-import { createPool } from '../db/pool.js';
-import type { RunningService } from '../runtime/service.js';
+import { type BaseConfig, createPool, type RunningService } from '@app/service-kit';
 
 /**
  * Gathers the planner's statistics of `tables` (schema-qualified) as autovacuum leaves them, for a test of a query

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/sql.js';
+import type { Queryable } from '@app/service-kit';
 
 /** How often Postgres planned a prepared statement for its values (custom) and how often it reused its generic plan. */
 export interface PreparedPlans {

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventContract } from '@app/contracts';
 import type { z } from 'zod';
-import { baseConfigFields, streamLimitsOf, type BaseConfig } from '../config.js';
-import { Bus } from '../nats/bus.js';
-import { createLogger } from '../runtime/logger.js';
+import { type BaseConfig, baseConfigFields, Bus, createLogger, streamLimitsOf } from '@app/service-kit';
 import { TEST_STREAM_MAX_BYTES } from './test-config.js';
 
 /**

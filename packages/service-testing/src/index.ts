@@ -13,12 +13,19 @@ export { preparedPlans, type PreparedPlans } from './prepared-statements.js';
 export { neighbourBus, publishDomainEvent } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion, type AssertionOptions } from './caller-assertion.js';
 export { generateCallerAssertionKeys, type CallerAssertionKeys } from './caller-assertion-keys.js';
-export type { RunningService } from '../runtime/service.js';
+export type { RunningService } from '@app/service-kit';
 export { eventually } from './eventually.js';
 export { metricValue } from './metric-value.js';
 export { FakeResponder, fakeResponder, ownNatsPrefix, type ReceivedRequest } from './fake-responder.js';
 export { trickleRequest, type SlowClientResult } from './slow-client.js';
-export { describeIdempotentCreates, listedCount, postWithKey, type IdempotentCaller } from './idempotency-contract.js';
+export {
+  describeIdempotentCreates,
+  keyedReply,
+  listedCount,
+  postWithKey,
+  type IdempotentCaller,
+  type KeyedReply,
+} from './idempotency-contract.js';
 // Images for upload tests (real headers, sizes on demand), shared by the catalog suite and the end-to-end suites.
 export { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from './images.js';
 // Google Calendar and Microsoft Graph as one local HTTP server: calendar-sync's suite and the end-to-end suites.

@@ -7,7 +7,7 @@ import {
   CALLER_ASSERTION_ISSUER,
   callerAssertionClaims,
   type AssertedCaller,
-} from '../caller-assertion/claims.js';
+} from '@app/service-kit';
 import './provided-context.js';
 
 /**

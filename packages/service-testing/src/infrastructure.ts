@@ -30,8 +30,8 @@ export interface FindOptions {
  * are thrown away after the run and embedded servers in a temporary folder; or an error naming what is missing.
  */
 export async function findInfrastructure(mode: TestInfra, options: FindOptions = {}): Promise<Infrastructure> {
-  // The repository's scripts, shared with `npm start`: the same depth from src/testing and dist/testing.
-  const { provideInfrastructure } = await import('../../../../scripts/infrastructure.mjs');
+  // The repository's scripts, shared with `npm start`: the same depth from src/ and dist/.
+  const { provideInfrastructure } = await import('../../../scripts/infrastructure.mjs');
   const dataDir = mkdtempSync(`${tmpdir()}/test-infra-`);
   // Run as root, Postgres runs as the OS user `postgres`, who must reach its folder in there.
   chmodSync(dataDir, 0o755);

@@ -9,7 +9,7 @@ import { containerEngineAnswers, isReachable } from '@app/testkit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provideInfrastructure } from '../../../scripts/infrastructure.mjs';
-import { findInfrastructure } from '../src/testing/infrastructure.js';
+import { findInfrastructure } from '../src/infrastructure.js';
 
 /** Two ports nothing listens on: the "local servers" of a machine that has none. */
 async function closedLocal(): Promise<{ postgresUrl: string; natsUrl: string }> {

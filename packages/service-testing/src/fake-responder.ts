@@ -3,8 +3,7 @@ import type { RequestContract } from '@app/contracts';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import type { z } from 'zod';
-import type { AppError } from '../errors.js';
-import { Bus } from '../nats/bus.js';
+import { type AppError, Bus } from '@app/service-kit';
 import './provided-context.js';
 
 /** One request the fake neighbour took: the parsed payload and the caller's request id. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { adminUrlOf, ensureDatabase } from '../db/pool.js';
+import { adminUrlOf, ensureDatabase } from '@app/service-kit';
 
 /**
  * A database of one test file, beside the run's: for a file whose services must not see the others' rows — a

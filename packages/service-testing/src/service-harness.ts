@@ -4,8 +4,7 @@ import type { z } from 'zod';
 import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
 import { inject } from 'vitest';
 import { serviceDatabaseEnv } from '@app/testkit';
-import { loadConfig, type BaseConfig } from '../config.js';
-import { startService, type RunningService, type ServiceDefinition } from '../runtime/service.js';
+import { type BaseConfig, loadConfig, type RunningService, type ServiceDefinition, startService } from '@app/service-kit';
 import { callerAssertion } from './caller-assertion.js';
 import { testEnv } from './test-config.js';
 

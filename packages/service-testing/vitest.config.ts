@@ -1,0 +1,3 @@
+import { workspaceProject } from '../../vitest.shared.ts';
+
+export default workspaceProject('service-testing');
