@@ -76,7 +76,7 @@ describe('trace context over NATS and the outbox', () => {
 
     const relay = new OutboxRelay({ pool: schema.pool, bus: server, stream: STREAM });
     await server.ensureStream(STREAM);
-    expect(await relay.publishBatch()).toEqual({ published: 3, failure: undefined });
+    expect(await relay.publishBatch()).toEqual({ claimed: 3, published: 3, failure: undefined, outage: false });
     // Started after all three are in the stream, so they arrive together and are applied as one batch.
     consumer = await startConsumer(client, {
       durable: 'kit-traced',
