@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  describeIdempotentCreates,
-  listedCount,
-  organizationHeaders,
-  png,
-  postWithKey,
-  type IdempotentCaller,
-} from '@app/service-testing';
+import { describeIdempotentCreates, listedCount, organizationHeaders, png, postWithKey, type IdempotentCaller } from '@app/service-testing';
 import { Client, startCatalog, storedFiles } from './support/harness.js';
 
 /** An upload as a fresh FormData each time: clients (and undici) pick a new multipart boundary per request. */

@@ -4,17 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bookingCreatedEvent, NATS_TOPOLOGY } from '@app/contracts';
 import { organizationHeaders, PortForwarder } from '@app/service-testing';
 import { dlq, listedDeadLetters } from './support/dlq-cli.js';
-import {
-  DAY,
-  POLL,
-  createSchedule,
-  morning,
-  publishEvent,
-  slotStarts,
-  startScheduling,
-  without,
-  type Running,
-} from './support/harness.js';
+import { DAY, POLL, createSchedule, morning, publishEvent, slotStarts, startScheduling, without, type Running } from './support/harness.js';
 
 function booking(scheduleId: string, start: string, end: string) {
   return {
