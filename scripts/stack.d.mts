@@ -20,7 +20,6 @@ export const SERVICES: { name: string; offset: number; urlVar: string }[];
 /** `SERVICE_NODE_FLAGS` of `env` (unset or empty: `--single-threaded-gc --no-allocation-site-pretenuring`) as command-line arguments. */
 export function serviceNodeFlags(env?: NodeJS.ProcessEnv): string[];
 export function formatLogLine(line: string): string;
-export function isReachable(host: string, port: number, ms?: number): Promise<boolean>;
 /** Which of the given servers (undefined: not checked) is unreachable, and what to do; null when all answer. */
 export function checkInfrastructure(databaseUrl: string | undefined, natsUrl: string | undefined): Promise<string | null>;
 export function startStack(options?: {

@@ -9,6 +9,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { callerAssertionKeys } from './caller-assertion-keys.mjs';
+import { isReachable } from './infrastructure.mjs';
 import { readStartEnv } from './script-env.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,19 +48,6 @@ export function formatLogLine(line) {
   if (extra && !method) parts.push(extra);
   if (err) parts.push(`\n    ${err.type}: ${err.message}${err.stack ? `\n${err.stack.split('\n').slice(1, 4).join('\n')}` : ''}`);
   return parts.join(' ');
-}
-
-export function isReachable(host, port, ms = 1000) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(ms, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
 }
 
 /**

@@ -1,17 +1,9 @@
 import { sqlOf } from '@app/service-kit';
+import type { ProductImageRecordSource } from '../domain/product-image.record.js';
 import type { Db } from './prisma.js';
 
 /** An attachment with the media file fields an image response shows. */
-export interface ImageView {
-  id: string;
-  product_id: string;
-  media_file_id: string;
-  order_index: number;
-  created_at: Date;
-  token: string;
-  public_name: string;
-  alt_text: string | null;
-}
+export type ImageView = ProductImageRecordSource;
 
 /** A product's images in gallery order; only `imageId` when given. */
 export async function listImages(db: Db, productId: string, imageId?: string): Promise<ImageView[]> {

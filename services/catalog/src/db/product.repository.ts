@@ -1,24 +1,10 @@
 import type { ProductStatus } from '@app/contracts';
 import { sqlOf } from '@app/service-kit';
+import type { ProductRecordSource } from '../domain/product.record.js';
 import type { Db } from './prisma.js';
 
-/** A product row with its featured media file joined (what every product response shows). */
-export interface ProductView {
-  id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  /** Exact as a double: prices are at most 1e11 cents, far below 2^53. */
-  price_cents: number;
-  status: string;
-  stock: number | null;
-  featured_image_id: string | null;
-  featured_token: string | null;
-  featured_public_name: string | null;
-  featured_alt_text: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A product row with its featured media file joined (what every product response shows), its instants as read. */
+export type ProductView = ProductRecordSource & { created_at: Date; updated_at: Date };
 
 /** A product as a presenting read returns it: the instants already in the API's text form. */
 export type PresentedProductView = Omit<ProductView, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };

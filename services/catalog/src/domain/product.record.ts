@@ -11,6 +11,7 @@ export interface ProductRecordSource {
   name: string;
   slug: string;
   description: string | null;
+  /** Exact as a double: prices are at most 1e11 cents, far below 2^53. */
   price_cents: number;
   status: string;
   stock: number | null;

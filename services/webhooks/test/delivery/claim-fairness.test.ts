@@ -1,20 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileDatabase } from '@app/service-testing';
 import { claimDueDeliveries } from '../../src/db/delivery.repository.js';
 import { client, data, startWebhooks, type Running } from '../support/harness.js';
 
 /**
  * The claim shares the replica's attempts between organizations: one with a backlog spread over many endpoints
  * cannot keep another's fresh delivery waiting. The loop polls only at start here (WEBHOOKS_POLL_MS), so the claims
- * below are the test's own.
+ * below are the test's own; the database is this file's own, so no other file's due deliveries take part in them.
  */
 describe('claiming due deliveries', () => {
   let running: Running;
+  const database = FileDatabase.create();
 
   beforeAll(async () => {
-    running = await startWebhooks({ WEBHOOKS_POLL_MS: '3600000' });
+    await database.ensure();
+    running = await startWebhooks({ WEBHOOKS_POLL_MS: '3600000', DATABASE_URL: database.url });
   });
-  afterAll(() => running.stop());
+  afterAll(async () => {
+    await running.stop();
+    await database.drop();
+  });
 
   /** An endpoint of `organizationId` with `count` due deliveries, the oldest `ageSeconds` old. */
   async function endpointWithBacklog(organizationId: string, count: number, ageSeconds: number): Promise<string> {
