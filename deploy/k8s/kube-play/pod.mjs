@@ -2,7 +2,8 @@
 // Deployment declares it (command, probes, resources, security context, read-only root with /tmp mounted), plus
 // Postgres and NATS containers, all sharing the pod's network, so services reach each other on localhost where a
 // cluster would use Service names. Only what a single pod cannot take over from a cluster is changed: images (the
-// locally built ones), ConfigMap and Secret references (their values, with local endpoints), and the volumes.
+// locally built ones), ConfigMap and Secret references (their values, with local endpoints), the metrics port (one per
+// pod in a cluster, so one per container here) and the volumes.
 import { join } from 'node:path';
 import { findRenderer } from '../lib/render.mjs';
 
@@ -39,7 +40,7 @@ export function kubePlayPod({ name, images, gatewayHostPort, secrets }) {
       .map((container) => [URL_VARIABLES[container.name], `http://127.0.0.1:${container.ports[0].containerPort}`]),
   );
   const volumes = [];
-  const containers = deployments.map((deployment) => {
+  const containers = deployments.map((deployment, index) => {
     const pod = deployment.spec.template.spec;
     const [container] = pod.containers;
     const service = container.name;
@@ -53,6 +54,8 @@ export function kubePlayPod({ name, images, gatewayHostPort, secrets }) {
       ...config,
       ...Object.fromEntries((container.env ?? []).map((variable) => [variable.name, variable.value])),
       PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayHostPort}`,
+      // Each pod of a cluster has its own 9464; in one pod the services take turns above it.
+      ...(config.METRICS_PORT ? { METRICS_PORT: Number(config.METRICS_PORT) + index } : {}),
       NATS_URL: 'nats://127.0.0.1:4222',
       DATABASE_URL: database,
       ...(service === 'gateway' ? { ...upstreams, ADMIN_TOKEN: secrets.adminToken, ...assertionKey } : {}),
