@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingRecordSchema, dataEnvelope } from '@app/contracts';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { organizationWithSchedule, quarterHour } from '../support/organization.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const POLL = { timeout: 15_000, interval: 20 };
 /** The review's bodies: metadata sized just under the 1 MiB body limit. */
@@ -18,36 +17,23 @@ const CLIENTS = 8;
  */
 describe('a noisy organization beside a quiet one', () => {
   let stack: E2eStack;
-  let receiver: Server;
-  let url: string;
-  const arrivals = new Map<string, number>();
+  let receiver: WebhookReceiver;
+  const arrived = (id: string) => receiver.arrivalOf(id) !== undefined;
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { id: string } };
-        arrivals.set(event.data.id, performance.now());
-        response.statusCode = 204;
-        response.end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await WebhookReceiver.start();
     stack = await startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000', WEBHOOKS_POLL_MS: '200' });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver?.close();
   });
 
   async function subscribed(): Promise<{ key: string; scheduleId: string }> {
     const organization = await organizationWithSchedule(stack);
     const endpoint = await stack.call('POST', '/api/v1/webhook-endpoints', {
       key: organization.key,
-      body: { url, events: ['booking.created'] },
+      body: { url: receiver.url, events: ['booking.created'] },
     });
     expect(endpoint.status).toBe(201);
     return organization;
@@ -73,7 +59,7 @@ describe('a noisy organization beside a quiet one', () => {
     const created = await book(quiet, 0);
     expect(created.status).toBe(201);
     const { id } = dataEnvelope(bookingRecordSchema).parse(created.body).data;
-    await expect.poll(() => arrivals.has(id), POLL).toBe(true);
+    await expect.poll(() => arrived(id), POLL).toBe(true);
   });
 
   it(`when an organization writes ${BURST} bookings, then another's booking made meanwhile reaches its webhook in under a second`, async () => {
@@ -95,12 +81,12 @@ describe('a noisy organization beside a quiet one', () => {
     const answered = performance.now();
     expect(created.status).toBe(201);
     const { id } = dataEnvelope(bookingRecordSchema).parse(created.body).data;
-    await expect.poll(() => arrivals.has(id), POLL).toBe(true);
-    const latency = (arrivals.get(id) ?? Infinity) - answered;
+    await expect.poll(() => arrived(id), POLL).toBe(true);
+    const latency = (receiver.arrivalOf(id) ?? Infinity) - answered;
     await burst;
     console.log(`the quiet organization's booking.created arrived ${latency.toFixed(0)} ms after its 201, amid ${BURST} noisy bookings`);
     expect(latency).toBeLessThan(1000);
     // Nothing of the noisy organization was lost on the way.
-    await expect.poll(() => noisyIds.filter((noisyId) => arrivals.has(noisyId)).length, { timeout: 60_000, interval: 200 }).toBe(BURST);
+    await expect.poll(() => noisyIds.filter(arrived).length, { timeout: 60_000, interval: 200 }).toBe(BURST);
   }, 180_000);
 });

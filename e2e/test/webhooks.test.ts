@@ -1,15 +1,9 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { bookingRecordSchema, dataEnvelope, scheduleRecordSchema } from '@app/contracts';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 import { createOrganization, quarterHour } from '../support/organization.js';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const POLL = { timeout: 15_000, interval: 100 };
@@ -17,28 +11,18 @@ const POLL = { timeout: 15_000, interval: 100 };
 /** Webhooks through the gateway: endpoints made with an API key, events of the real services arriving signed. */
 describe('webhooks through the gateway', () => {
   let stack: E2eStack;
-  let receiver: Server;
-  const received: Received[] = [];
+  let receiver: WebhookReceiver;
+  let received: WebhookReceiver['received'];
   let url: string;
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-        response.statusCode = 204;
-        response.end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await WebhookReceiver.start();
+    ({ received, url } = receiver);
     stack = await startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000', WEBHOOKS_POLL_MS: '200' });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver?.close();
   });
 
   const ofType = (type: string) =>
