@@ -4,7 +4,7 @@ import { bearerToken, looksLikeApiKey } from '../domain/api-key.js';
 import type { KeyIdentity } from '../db/identity.repository.js';
 import type { AuthFailures } from './auth-failures.js';
 import type { KeyCache } from './key-cache.js';
-import type { RecentKeys } from './recent-keys.js';
+import { RecentKeys } from './recent-keys.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,13 +58,14 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply,
   }
   const token = bearerToken(header);
   const key = token !== null && looksLikeApiKey(token) ? token : null;
-  if (key === null || !deps.recent.has(key)) await deps.failures.refuseIfBlocked(request, reply);
+  const hash = key === null ? null : RecentKeys.hashOf(key);
+  if (hash === null || !deps.recent.has(hash)) await deps.failures.refuseIfBlocked(request, reply);
   const identity = key === null ? null : await deps.cache.resolve(key);
-  if (key === null || !identity) {
-    if (key !== null) deps.recent.forget(key);
+  if (hash === null || !identity) {
+    if (hash !== null) deps.recent.forget(hash);
     await deps.failures.record(request);
     throw unauthorized();
   }
-  deps.recent.remember(key);
+  deps.recent.remember(hash);
   request.apiKey = identity;
 }

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { hashApiKey } from '../domain/api-key.js';
 
 /** API.md: a key that authenticated this recently is still served from an address over its failure limit. */
 const RECENT_SUCCESS_MS = 10 * 60_000;
 /** Keys in use on one gateway within ten minutes; past it the least recent fall back to the failure limit. */
 const MAX_KEYS = 10_000;
-
-const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /**
  * The keys that authenticated on this gateway in the last ten minutes, as SHA-256 hashes (no key is kept in memory
@@ -21,18 +19,23 @@ const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 export class RecentKeys {
   private readonly hashes = new LRUCache<string, true>({ max: MAX_KEYS, ttl: RECENT_SUCCESS_MS });
 
-  /** Whether `key` authenticated here within the last ten minutes. */
-  has(key: string): boolean {
-    return this.hashes.has(hashOf(key));
+  /** The form a key is known by here (its stored SHA-256): computed once per request, for all three calls below. */
+  static hashOf(key: string): string {
+    return hashApiKey(key);
+  }
+
+  /** Whether the key of `hash` authenticated here within the last ten minutes. */
+  has(hash: string): boolean {
+    return this.hashes.has(hash);
   }
 
   /** Called on every success, so the ten minutes run from the key's latest use. */
-  remember(key: string): void {
-    this.hashes.set(hashOf(key), true);
+  remember(hash: string): void {
+    this.hashes.set(hash, true);
   }
 
   /** A key whose lookup failed (revoked since) is no longer one in use. */
-  forget(key: string): void {
-    this.hashes.delete(hashOf(key));
+  forget(hash: string): void {
+    this.hashes.delete(hash);
   }
 }
