@@ -40,13 +40,22 @@ describe('the whole system from docker-compose.yml', () => {
   let scheduleId: string;
   let bookingId: string;
 
+  /**
+   * One API call as a careful client makes it: a write carries an Idempotency-Key, and a 503 with Retry-After (the
+   * stack's answer when a statement or a pooled connection did not come in time, as on a loaded 2-core runner) is
+   * retried after the time it asks for, up to three times, each retry logged with the body that caused it.
+   */
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gateway}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as unknown };
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() });
+    for (let attempt = 1; ; attempt++) {
+      const response = await fetch(`${gateway}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const answer = { status: response.status, body: (await response.json()) as unknown };
+      const retryAfter = Number(response.headers.get('retry-after'));
+      if (answer.status !== 503 || !(retryAfter > 0) || attempt > 3) return answer;
+      console.warn(`${method} ${path} answered 503 (attempt ${attempt}), retried after ${retryAfter} s: ${JSON.stringify(answer.body)}`);
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+    }
   };
   /** A 30-minute booking on the test's schedule. */
   const book = (start: string, email: string) =>
@@ -178,12 +187,12 @@ describe('the whole system from docker-compose.yml', () => {
       slot_duration: 30,
       availability: WEEK.map((d) => ({ day: d, start: '08:00', end: '18:00' })),
     });
-    expect(schedule.status).toBe(201);
+    expect(schedule.status, JSON.stringify(schedule.body)).toBe(201);
     scheduleId = dataEnvelope(scheduleRecordSchema).parse(schedule.body).data.id;
     expect(await slotStarts(day(2))).toHaveLength(20);
 
     const booked = await book(`${day(2)}T09:00:00.000Z`, 'ada@example.com');
-    expect(booked.status).toBe(201);
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
     bookingId = dataEnvelope(bookingRecordSchema.pick({ id: true })).parse(booked.body).data.id;
     await eventually(async () => ((await slotStarts(day(2))).includes(`${day(2)}T09:00:00.000Z`) ? undefined : true), 20_000);
   });
@@ -196,7 +205,7 @@ describe('the whole system from docker-compose.yml', () => {
     expect(uploaded.status).toBe(201);
     const media = dataEnvelope(mediaFileSchema).parse(await uploaded.json()).data;
     const product = await call('POST', '/api/v1/products', { name: 'Poster', price: 9.5 });
-    expect(product.status).toBe(201);
+    expect(product.status, JSON.stringify(product.body)).toBe(201);
     const productId = dataEnvelope(productSchema).parse(product.body).data.id;
     expect((await call('POST', `/api/v1/products/${productId}/images`, { media_file_id: media.id, is_featured: true })).status).toBe(201);
     expect(dataEnvelope(productSchema).parse((await call('GET', `/api/v1/products/${productId}`)).body).data.featured_image_id).toBe(
@@ -217,10 +226,10 @@ describe('the whole system from docker-compose.yml', () => {
       slots: 1,
       status: 'published',
     });
-    expect(created.status).toBe(201);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     const eventId = dataEnvelope(eventRecordSchema.pick({ id: true })).parse(created.body).data.id;
     const first = await call('POST', `/api/v1/events/${eventId}/registrations`, { name: 'Ann', email: 'ann@example.com' });
-    expect(first.status).toBe(201);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
     dataEnvelope(registrationRecordSchema).parse(first.body);
     const second = await call('POST', `/api/v1/events/${eventId}/registrations`, { name: 'Ben', email: 'ben@example.com' });
     expect(second.status).toBe(409);
@@ -233,7 +242,7 @@ describe('the whole system from docker-compose.yml', () => {
       schedule_id: scheduleId,
       credentials: { access_token: 'at', refresh_token: 'rt', expires_at: new Date(Date.now() + 3600_000).toISOString() },
     });
-    expect(created.status).toBe(201);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     const connectionId = dataEnvelope(calendarConnectionSchema).parse(created.body).data.id;
     await eventually(async () => ((await slotStarts(day(3))).includes(`${day(3)}T10:00:00.000Z`) ? undefined : true), 30_000);
     const connection = dataEnvelope(calendarConnectionSchema).parse(
@@ -249,7 +258,7 @@ describe('the whole system from docker-compose.yml', () => {
     expect(kept).toMatchObject({ id: bookingId, status: 'PENDING', attendee_email: 'ada@example.com' });
 
     const after = await book(`${day(2)}T10:00:00.000Z`, 'bo@example.com');
-    expect(after.status).toBe(201);
+    expect(after.status, JSON.stringify(after.body)).toBe(201);
     await eventually(async () => ((await slotStarts(day(2))).includes(`${day(2)}T10:00:00.000Z`) ? undefined : true), 20_000);
     const starts = await slotStarts(day(2));
     expect(starts).not.toContain(`${day(2)}T09:00:00.000Z`);
