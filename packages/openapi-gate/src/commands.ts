@@ -7,7 +7,7 @@ import { formatVerdict } from './report.ts';
 import { compareVersions, parseVersion } from './version.ts';
 
 /** Where a repository keeps its snapshot, its releases and its changelog. */
-export function repositoryFiles(root: string) {
+function repositoryFiles(root: string) {
   return {
     snapshot: join(root, 'openapi', 'openapi.json'),
     releases: join(root, 'openapi', 'releases'),

@@ -1,5 +1,5 @@
 export { testEnv } from './test-config.js';
-export { schemaDrift, type DataModel } from './schema-drift.js';
+export { schemaDrift } from './schema-drift.js';
 export { prismaDatamodel } from './prisma-datamodel.js';
 export { OwnNatsServer } from './nats-server.js';
 // A nats-server of the test's own with a configuration (the generated NATS users): fails when the binary is missing.
@@ -11,13 +11,13 @@ export { FileDatabase } from './file-database.js';
 export { analyzeTables } from './analyze.js';
 export { preparedPlans, type PreparedPlans } from './prepared-statements.js';
 export { neighbourBus, publishDomainEvent } from './neighbour-bus.js';
-export { anonymousHeaders, callerAssertion, type AssertionOptions } from './caller-assertion.js';
-export { generateCallerAssertionKeys, type CallerAssertionKeys } from './caller-assertion-keys.js';
+export { anonymousHeaders, callerAssertion } from './caller-assertion.js';
+export { generateCallerAssertionKeys } from './caller-assertion-keys.js';
 export type { RunningService } from '@app/service-kit';
 export { eventually } from './eventually.js';
 export { metricValue } from './metric-value.js';
-export { FakeResponder, fakeResponder, ownNatsPrefix, type ReceivedRequest } from './fake-responder.js';
-export { trickleRequest, type SlowClientResult } from './slow-client.js';
+export { FakeResponder, fakeResponder, ownNatsPrefix } from './fake-responder.js';
+export { trickleRequest } from './slow-client.js';
 export {
   describeIdempotentCreates,
   keyedReply,
@@ -29,10 +29,5 @@ export {
 // Images for upload tests (real headers, sizes on demand), shared by the catalog suite and the end-to-end suites.
 export { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from './images.js';
 // Google Calendar and Microsoft Graph as one local HTTP server: calendar-sync's suite and the end-to-end suites.
-export {
-  CLIENT_ID as FAKE_CALENDAR_CLIENT_ID,
-  FakeProviders,
-  type FakeAccount,
-  type FakeOutlookEvent,
-} from './calendar-providers/fake-providers.js';
-export { expectTextStoredAsValidated, trickyText, type TextFieldCase } from './text-properties.js';
+export { CLIENT_ID as FAKE_CALENDAR_CLIENT_ID, FakeProviders, type FakeAccount } from './calendar-providers/fake-providers.js';
+export { expectTextStoredAsValidated } from './text-properties.js';

@@ -28,7 +28,7 @@ const anyCodePoint = fc.integer({ min: 0, max: 0x10ffff }).map((codePoint) => St
 const unit = fc.oneof({ arbitrary: fc.constantFrom(...TRICKY), weight: 1 }, { arbitrary: anyCodePoint, weight: 2 });
 
 /** Any string of up to `maxLength` code points, lone surrogates, NUL and bidi controls likely among them. */
-export function trickyText(maxLength = 12): fc.Arbitrary<string> {
+function trickyText(maxLength = 12): fc.Arbitrary<string> {
   return fc.string({ unit, minLength: 1, maxLength });
 }
 
