@@ -7,7 +7,7 @@ import { startSdkStack, type SdkStack } from './support/sdk-stack.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const EXAMPLE = join(import.meta.dirname, '..', 'examples', 'book-a-slot.mjs');
+const EXAMPLE = join(import.meta.dirname, '..', 'book-a-slot.example.mjs');
 const run = promisify(execFile);
 
 /** The shell block that follows `<!-- marker -->` in the README. */
@@ -37,7 +37,7 @@ describe('Getting started', () => {
 
   it('when the SDK example is run, then it books the first slot; the README shows it word for word', async () => {
     expect(README).toContain(`\`\`\`js\n${readFileSync(EXAMPLE, 'utf8').trim()}\n\`\`\``);
-    expect(readmeBlock('getting-started:sdk')).toBe('node packages/sdk/examples/book-a-slot.mjs');
+    expect(readmeBlock('getting-started:sdk')).toBe('node packages/sdk/book-a-slot.example.mjs');
     const { stdout } = await run('node', [EXAMPLE], { env, cwd: ROOT });
     expect(stdout).toMatch(/^booked 2030-01-08T08:00:00.000Z \(PENDING\), id [0-9a-f-]{36}\n$/);
   });

@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { NATS_TOPOLOGY } from '@app/contracts';
 import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
-import { UpstreamChecks } from './clients/upstream.client.js';
+import { EventsClient } from './clients/events.client.js';
+import { SchedulingClient } from './clients/scheduling.client.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import type { UseCaseContext } from './use-cases/context.js';
@@ -17,7 +18,12 @@ export const service: ServiceDefinition<Config> = {
   async build(infra) {
     const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
     const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: NATS_TOPOLOGY.bookings.publishes });
-    const ctx: UseCaseContext = { ...serviceContext(infra, relay), prisma, upstream: new UpstreamChecks(infra.bus) };
+    const ctx: UseCaseContext = {
+      ...serviceContext(infra, relay),
+      prisma,
+      scheduling: new SchedulingClient(infra.bus),
+      events: new EventsClient(infra.bus),
+    };
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
     return { app, background: [relay], close: () => prisma.$disconnect() };
   },

@@ -4,7 +4,7 @@ import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } fr
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { serveEventTypeGet } from './handlers/event-type-get.handler.js';
+import { serveEventTypeGet } from './event-type-get.handler.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'events';

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_SERVICE_EVENTS, eventTypeGetRequest } from '@app/contracts';
 import { AppError, type Bus } from '@app/service-kit';
 import { neighbourBus, organizationHeaders } from '@app/service-testing';
-import { client, data, listen, openEvent, startEvents, type Running } from './support/harness.js';
+import { listen } from './support/domain-events.js';
+import { client, data, openEvent, startEvents, type Running } from './support/harness.js';
 
 let running: Running;
 let listener: Awaited<ReturnType<typeof listen>>;

@@ -11,14 +11,14 @@ import { registerRateLimit } from './auth/rate-limit.js';
 import { registerCors } from './http/cors.js';
 import { refuseMalformedPath } from './http/request-path.js';
 import type { Config } from './config.js';
-import type { IdentityRepository } from './db/identity.repository.js';
+import { registerAdminRoutes } from './identity/admin.route.js';
+import type { IdentityRepository } from './identity/identity.repository.js';
 import { OpenApiAggregator } from './openapi/aggregator.js';
 import { bodyLimitHook } from './proxy/body-limits.js';
 import { assertionSigner } from './proxy/caller-assertion.js';
 import { registerProxies } from './proxy/register-proxies.js';
 import { ReplicaPool } from './proxy/replica-pool.js';
 import { upstreamsOf, type ServiceName } from './proxy/route-table.js';
-import { registerAdminRoutes } from './routes/admin.route.js';
 
 export interface GatewayDeps {
   config: Config;

@@ -3,7 +3,7 @@ import { prismaAdapter, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import { connectRateLimitRedis } from './auth/rate-limit-redis.js';
 import type { Config } from './config.js';
-import { IdentityRepository } from './db/identity.repository.js';
+import { IdentityRepository } from './identity/identity.repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export const SCHEMA = 'identity';

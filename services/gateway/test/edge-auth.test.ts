@@ -3,7 +3,7 @@ import { startTestService } from '@app/service-testing';
 import { prismaAdapter, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from '../src/app.js';
 import { configSchema, type Config } from '../src/config.js';
-import { IdentityRepository } from '../src/db/identity.repository.js';
+import { IdentityRepository } from '../src/identity/identity.repository.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { SCHEMA, service } from '../src/service.js';
 import { startEchoUpstreams } from './support/echo-upstreams.js';

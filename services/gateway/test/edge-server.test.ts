@@ -4,7 +4,7 @@ import { createLogger, loadConfig, prismaAdapter, type ServiceDefinition } from 
 import { startTestService, testEnv, trickleRequest } from '@app/service-testing';
 import { buildApp } from '../src/app.js';
 import { configSchema, type Config } from '../src/config.js';
-import { IdentityRepository } from '../src/db/identity.repository.js';
+import { IdentityRepository } from '../src/identity/identity.repository.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { SCHEMA, service } from '../src/service.js';
 import { startEchoUpstreams, type EchoUpstreams } from './support/echo-upstreams.js';

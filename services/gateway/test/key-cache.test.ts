@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { KeyCache } from '../src/auth/key-cache.js';
-import type { KeyIdentity } from '../src/db/identity.repository.js';
+import type { KeyIdentity } from '../src/identity/identity.repository.js';
 
 const KNOWN = { apiKeyId: 'k1', organizationId: 'o1', timezone: 'UTC' };
 

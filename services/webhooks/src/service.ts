@@ -6,7 +6,7 @@ import { DeliveryLoop } from './workers/delivery.worker.js';
 import { WebhookSender } from './clients/webhook-sender.client.js';
 import { systemResolve, type Resolve } from './clients/target-guard.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { domainEventConsumers } from './handlers/domain-events.consumer.js';
+import { domainEventConsumers } from './domain-events.consumer.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'webhooks';

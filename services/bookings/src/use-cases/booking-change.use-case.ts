@@ -14,6 +14,7 @@ import { findBooking, lockBooking, saveBooking } from '../db/booking.repository.
 import { retryOnDeadlock } from '../db/deadlock-retry.js';
 import { lockSchedule } from '../db/schedule-lock.js';
 import type { UseCaseContext } from './context.js';
+import { verifyBookable } from './upstream-checks.js';
 import { slotTakenIfOverlap } from './booking-create.use-case.js';
 
 function toUpdateRequest(body: UpdateBookingBody): UpdateRequest {
@@ -68,7 +69,8 @@ export async function updateBooking(
     // Refuse what the state forbids before asking other services anything.
     const early = planUpdate(current, request, ctx.now());
     if (early.refusal !== undefined) throw new AppError('INVALID_TRANSITION', early.refusal);
-    await ctx.upstream.verifyBookable(
+    await verifyBookable(
+      ctx,
       { organizationId: caller.organizationId, scheduleId: current.scheduleId, ...request.interval },
       caller.requestId,
     );

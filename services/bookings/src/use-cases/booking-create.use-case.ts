@@ -6,6 +6,7 @@ import { bookingRecord } from '../domain/booking.record.js';
 import { insertBookingStatement } from '../db/booking-create.repository.js';
 import { retryOnDeadlock } from '../db/deadlock-retry.js';
 import type { UseCaseContext } from './context.js';
+import { verifyBookable } from './upstream-checks.js';
 
 /** SLOT_TAKEN when `error` is the exclusion constraint's refusal of an overlapping booking, else `error` itself. */
 export function slotTakenIfOverlap(error: unknown): unknown {
@@ -23,7 +24,8 @@ export async function createBooking(
   caller: Caller,
   { body, reservation }: { body: CreateBookingBody; reservation?: Reservation | undefined },
 ): Promise<BookingRecord> {
-  const schedule = await ctx.upstream.verifyBookable(
+  const schedule = await verifyBookable(
+    ctx,
     {
       organizationId: caller.organizationId,
       scheduleId: body.schedule_id,

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@app/service-kit';
-import { bearerToken } from '../domain/api-key.js';
+import { bearerToken } from '../identity/api-key.js';
 import type { AuthFailures } from './auth-failures.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@app/service-kit';
-import { bearerToken, looksLikeApiKey } from '../domain/api-key.js';
-import type { KeyIdentity } from '../db/identity.repository.js';
+import { bearerToken, looksLikeApiKey } from '../identity/api-key.js';
+import type { KeyIdentity } from '../identity/identity.repository.js';
 import type { AuthFailures } from './auth-failures.js';
 import type { KeyCache } from './key-cache.js';
 import { RecentKeys } from './recent-keys.js';

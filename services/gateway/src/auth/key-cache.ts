@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { KeyIdentity } from '../db/identity.repository.js';
+import type { KeyIdentity } from '../identity/identity.repository.js';
 
 /** Known keys are few and hot; unknown ones are whatever a client invents, so they get a small cache of their own. */
 const KNOWN_MAX = 10_000;

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { hashApiKey } from '../domain/api-key.js';
+import { hashApiKey } from '../identity/api-key.js';
 
 /** API.md: a key that authenticated this recently is still served from an address over its failure limit. */
 const RECENT_SUCCESS_MS = 10 * 60_000;

@@ -1,7 +1,7 @@
 import { test } from 'vitest';
 import type { Weekday } from '@app/contracts';
-import type { Interval, ScheduleRules } from '../src/domain/availability.js';
-import { generateSlots } from '../src/domain/slots.js';
+import type { Interval, ScheduleRules } from '../../src/domain/availability.js';
+import { generateSlots } from '../../src/domain/slots.js';
 
 /*
  * The slot generator in-process (no HTTP, no database). Goals of issue 4: 14 days under 1 ms; 62 days

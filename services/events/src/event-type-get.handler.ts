@@ -1,7 +1,7 @@
 import { eventTypeGetRequest } from '@app/contracts';
 import { messageCallerOf, type Bus } from '@app/service-kit';
-import type { UseCaseContext } from '../use-cases/context.js';
-import { getEventType } from '../use-cases/event-types.use-case.js';
+import type { UseCaseContext } from './use-cases/context.js';
+import { getEventType } from './use-cases/event-types.use-case.js';
 
 /** `events.event_type.get`: the bookings service checks a booking's event type (the fields a booking needs). */
 export async function serveEventTypeGet(bus: Bus, ctx: UseCaseContext): Promise<void> {

@@ -14,7 +14,7 @@ import { notFound, type ServiceApp } from '@app/service-kit';
 import { requireAdmin } from '../auth/admin-token.js';
 import type { AuthFailures } from '../auth/auth-failures.js';
 import type { KeyCache } from '../auth/key-cache.js';
-import type { IdentityRepository } from '../db/identity.repository.js';
+import type { IdentityRepository } from './identity.repository.js';
 
 const idParams = z.object({ id: z.string() });
 

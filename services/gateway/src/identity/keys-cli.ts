@@ -7,7 +7,7 @@
 import { isIanaTimeZone } from '@app/contracts';
 import { createPool, loadConfig, migrate, prismaAdapter } from '@app/service-kit';
 import { configSchema } from '../config.js';
-import { IdentityRepository } from '../db/identity.repository.js';
+import { IdentityRepository } from './identity.repository.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { MIGRATIONS_DIR, SCHEMA } from '../service.js';
 

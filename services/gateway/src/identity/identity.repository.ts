@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { displayPrefix, generateApiKey, hashApiKey } from '../domain/api-key.js';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key.js';
 
 /** What an API key stands for: its id, its organization and the organization's default time zone. */
 export interface KeyIdentity {

@@ -2,8 +2,8 @@ import { NATS_TOPOLOGY, WEBHOOK_TYPE_OF_SUBJECT, webhookData, type EventContract
 import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable } from '@app/service-kit';
 import type pg from 'pg';
 import type { z } from 'zod';
-import { fanOut, organizationsWithEnabledEndpoints } from '../db/delivery.repository.js';
-import { deliveryBody } from '../domain/public-events.js';
+import { fanOut, organizationsWithEnabledEndpoints } from './db/delivery.repository.js';
+import { deliveryBody } from './domain/public-events.js';
 
 /**
  * One durable consumer per producing stream (names and streams from the topology, which its NATS user's rights

@@ -1,0 +1,54 @@
+import { isUuid } from '@app/contracts';
+import { AppError, isAppError, scheduleNotFound } from '@app/service-kit';
+import type { UseCaseContext } from './context.js';
+
+const UNAVAILABLE_MESSAGES = {
+  outside_availability: "The requested time is outside the schedule's availability",
+  minimum_notice: "The requested time is within the schedule's minimum notice",
+  calendar_busy: 'The requested time overlaps a busy time of a connected calendar',
+} as const;
+
+export interface BookableSlot {
+  organizationId: string;
+  scheduleId: string;
+  eventTypeId?: string | null;
+  startTime: Date;
+  endTime: Date;
+}
+
+/** What a booking learns of its schedule from the checks. */
+export interface BookableSchedule {
+  timezone: string;
+}
+
+/**
+ * What the bookings service asks the scheduling and events services before it writes a booking: API.md's checks,
+ * in its order: the schedule (exists, active, the caller's) → the event type, if given → the interval inside
+ * availability and clear of calendar busy time. The availability check answers the schedule question too
+ * (SCHEDULE_NOT_FOUND, else the schedule's zone), so two requests go out together, and their answers are judged in
+ * that order: the first failing check is the one reported while the latency is one round trip.
+ */
+export async function verifyBookable(
+  ctx: Pick<UseCaseContext, 'scheduling' | 'events'>,
+  slot: BookableSlot,
+  requestId?: string,
+): Promise<BookableSchedule> {
+  if (!isUuid(slot.scheduleId)) throw scheduleNotFound();
+  const eventType = slot.eventTypeId ? ctx.events.requireEventType(slot.organizationId, slot.eventTypeId, requestId) : Promise.resolve();
+  const availability = ctx.scheduling.checkAvailability(slot, requestId).then(
+    (answer) => ({ answer, error: undefined }),
+    (error: unknown) => ({ answer: undefined, error }),
+  );
+  // An earlier failure is reported; the later answer must not become an unhandled rejection.
+  eventType.catch(() => undefined);
+
+  const checked = await availability;
+  if (isAppError(checked.error) && checked.error.code === 'SCHEDULE_NOT_FOUND') throw checked.error;
+  await eventType;
+  if (!checked.answer) throw checked.error;
+  if (!checked.answer.available) {
+    const reason = checked.answer.reason;
+    throw new AppError('SLOT_UNAVAILABLE', reason ? UNAVAILABLE_MESSAGES[reason] : 'The requested time is not available');
+  }
+  return { timezone: checked.answer.timezone };
+}
