@@ -62,5 +62,5 @@ USER node
 # Without PORT a service listens on its default port (services/*/src/config.ts), and so is probed there.
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "const port=process.env.PORT||{gateway:3000,bookings:3001,scheduling:3002,catalog:3003,events:3004,'calendar-sync':3005,webhooks:3006}[process.env.SERVICE];fetch('http://127.0.0.1:'+port+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # SERVICE_NODE_FLAGS: V8 flags on node's command line (NODE_OPTIONS refuses most); unset or empty, one garbage-collection
-# thread and no allocation-site pretenuring, as scripts/stack.mjs (DEFAULT_SERVICE_NODE_FLAGS) starts the services, and why.
+# thread and no allocation-site pretenuring, as @app/dev-stack (packages/dev-stack/src/start-env.ts) starts the services, and why.
 CMD ["sh", "-c", "exec node ${SERVICE_NODE_FLAGS:---single-threaded-gc --no-allocation-site-pretenuring} services/${SERVICE}/dist/server.js"]

@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 // Type-aware rules need a tsconfig that includes the file: every workspace's tsconfig.json covers its src and tests;
 // the vitest configs (and the kube-play test) sit outside them and get the syntactic rules only.
-const OUTSIDE_TSCONFIGS = ['**/vitest.*.ts', 'vitest.*.ts', 'deploy/k8s/kube-play/**', '**/*.d.mts'];
+const OUTSIDE_TSCONFIGS = ['**/vitest.*.ts', 'vitest.*.ts', 'deploy/k8s/kube-play/**'];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/src/generated/**', '.tools/**', 'bench/results/**'] },

@@ -9,7 +9,7 @@ ensureModernNode();
 const { mkdirSync, writeFileSync } = await import('node:fs');
 const { join } = await import('node:path');
 const { context, ownStack } = await import('./lib/target.mjs');
-const { dropDatabase } = await import('../scripts/stack.mjs');
+const { dropDatabase } = await import('@app/dev-stack');
 const { measureCurve } = await import('./growth/measure-curve.mjs');
 const { printCurves } = await import('./growth/report.mjs');
 

@@ -13,7 +13,7 @@ const ROOT = join(import.meta.dirname, '..');
  * `database` count: on a machine shared with other stacks, theirs are not the scenario's.
  */
 function groupOf(argv, database) {
-  // The script is not always node's first argument: SERVICE_NODE_FLAGS come before it (scripts/stack.mjs).
+  // The script is not always node's first argument: SERVICE_NODE_FLAGS come before it (@app/dev-stack).
   const service = argv
     .slice(1)
     .map((argument) => /^(.+)\/services\/([\w-]+)\/dist\//.exec(argument))

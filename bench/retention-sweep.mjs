@@ -13,7 +13,7 @@ const { tmpdir } = await import('node:os');
 const { join } = await import('node:path');
 const { performance } = await import('node:perf_hooks');
 const { default: pg } = await import('pg');
-const { recreateDatabase } = await import('../scripts/stack.mjs');
+const { recreateDatabase } = await import('@app/dev-stack');
 
 const ROOT = join(import.meta.dirname, '..');
 const DATABASE_URL = process.env.RETENTION_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop_bench_retention';

@@ -14,7 +14,7 @@ const { join } = await import('node:path');
 const { heapSnapshotOptions, liveHeaps } = await import('./live-heap.mjs');
 const { default: autocannon } = await import('autocannon');
 const { default: pg } = await import('pg');
-const { startStack, checkInfrastructure, deleteStreams, recreateDatabase } = await import('../scripts/stack.mjs');
+const { startStack, checkInfrastructure, deleteStreams, recreateDatabase } = await import('@app/dev-stack');
 const { readSoakEnv } = await import('../scripts/script-env.mjs');
 
 const ROOT = join(import.meta.dirname, '..');

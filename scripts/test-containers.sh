@@ -3,7 +3,8 @@
 #   1. the e2e, fault and bookings suites with TEST_INFRA=containers: Postgres and NATS from containers, even where
 #      local servers run (one of each for the whole run; the NATS outage tests stop and start a NATS container);
 #   2. docker-compose.yml built and driven through the gateway (e2e/compose), then `down -v`;
-#   3. the test kit (packages/testkit): its containers, and its docs/api.md example starting the whole system;
+#   3. the test kit (packages/testkit): its containers, and its docs/api.md example starting the whole system; then
+#      npm start's kept containers (packages/dev-stack), which come from the kit;
 #   4. the Kubernetes manifests run by `podman kube play` as one pod with the built images (podman only: Docker has
 #      no kube play, and that part says so instead of running).
 # Without a Docker engine, podman is set up (scripts/container-engine.sh); where the official base images cannot be
@@ -23,7 +24,8 @@ for part in "${parts[@]}"; do
     infra) npx turbo run build --output-logs=errors-only &&
       TEST_INFRA=containers node scripts/run-vitest.mjs --project e2e --project faults --project bookings ;;
     compose) node scripts/run-vitest.mjs --cwd e2e --config vitest.compose.config.ts ;;
-    testkit) node scripts/run-vitest.mjs --cwd packages/testkit --config vitest.containers.config.ts ;;
+    testkit) node scripts/run-vitest.mjs --cwd packages/testkit --config vitest.containers.config.ts &&
+      node scripts/run-vitest.mjs --cwd packages/dev-stack --config vitest.containers.config.ts ;;
     kube) if [ "${CONTAINER_ENGINE}" = podman ]; then
         node scripts/run-vitest.mjs --cwd deploy/k8s --config vitest.kube-play.config.ts
       else

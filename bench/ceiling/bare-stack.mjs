@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { serviceNodeFlags } from '../../scripts/stack.mjs';
+import { serviceNodeFlags } from '@app/dev-stack';
 
 async function startProcess(script, env) {
   // The real services' V8 flags: a ceiling with other garbage-collection threads would not be the same runtime.

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startStack, checkInfrastructure, deleteStreams, recreateDatabase } from '../../scripts/stack.mjs';
+import { startStack, checkInfrastructure, deleteStreams, recreateDatabase } from '@app/dev-stack';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? 'bench-admin-token-0123456789';

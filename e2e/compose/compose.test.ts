@@ -16,8 +16,8 @@ import {
   scheduleRecordSchema,
   slotsResponseSchema,
 } from '@app/contracts';
+import { serviceNodeFlags } from '@app/dev-stack';
 import { eventually, png, PortForwarder } from '@app/service-testing';
-import { serviceNodeFlags } from '../../scripts/stack.mjs';
 import { ComposeProject } from './compose-project.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -162,7 +162,7 @@ describe('the whole system from docker-compose.yml', () => {
   it('when the services run in their containers, then each node process started with the V8 flags npm start gives its services', () => {
     for (const service of SERVICES) {
       // PID 1 is node itself: the image's CMD execs it from sh with SERVICE_NODE_FLAGS (unset here: the default). The
-      // CMD spells the default out again (a shell cannot read scripts/stack.mjs): it must be the stack's, as its test says.
+      // CMD spells the default out again (a shell cannot read @app/dev-stack): it must be the stack's, as its test says.
       const argv = compose.run(['exec', '-T', service, 'cat', '/proc/1/cmdline']).split('\0').filter(Boolean);
       expect(argv, service).toEqual(['node', ...serviceNodeFlags({}), `services/${service}/dist/server.js`]);
     }

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { startStack, type Stack } from '../../scripts/stack.mjs';
+import { startStack, type Stack } from '@app/dev-stack';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 

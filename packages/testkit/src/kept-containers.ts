@@ -2,7 +2,7 @@ import { imageFor } from './images.js';
 import { startNatsContainer } from './nats-container.js';
 import { startPostgresContainer } from './postgres-container.js';
 
-/** The names `npm start` keeps its containers under (START_INFRA, scripts/infrastructure.mjs). */
+/** The names `npm start` keeps its containers under (START_INFRA, @app/dev-stack). */
 export const KEPT_CONTAINER_NAMES = { postgres: 'scheduling-shop-postgres', nats: 'scheduling-shop-nats' } as const;
 
 /** A container `npm start` uses: where it is and what to print about it. Kept: nothing stops it with the stack. */

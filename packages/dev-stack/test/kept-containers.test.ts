@@ -1,11 +1,11 @@
 import net from 'node:net';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { containerEngineAnswers, keptNatsContainer, keptPostgresContainer } from '@app/testkit';
+import pg from 'pg';
 import { getContainerRuntimeClient } from 'testcontainers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { provideInfrastructure } from '../../../scripts/infrastructure.mjs';
-import pg from 'pg';
-import { containerEngineAnswers, keptNatsContainer, keptPostgresContainer } from '../src/index.js';
+import { provideInfrastructure, type ProvidedServer } from '../src/index.ts';
 
 // Names of this run's own: the developer's `scheduling-shop-nats` and `scheduling-shop-postgres` stay as they are.
 const NAME = `scheduling-shop-nats-test-${process.pid}`;
@@ -21,9 +21,9 @@ function closedPort(): Promise<number> {
   });
 }
 
-/** npm start's choice (scripts/infrastructure.mjs) where nothing answers locally and no nats-server is on PATH. */
-async function startWithoutNatsServer() {
-  return provideInfrastructure({
+/** npm start's choice where nothing answers locally and no nats-server is on PATH: its NATS, and how to stop it. */
+async function startWithoutNatsServer(): Promise<{ nats: ProvidedServer; stop: () => Promise<void> }> {
+  const provided = await provideInfrastructure({
     mode: 'auto',
     local: {
       postgresUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/postgres`,
@@ -38,6 +38,8 @@ async function startWithoutNatsServer() {
       nats: () => keptNatsContainer(NAME),
     },
   });
+  if (!provided.nats) throw new Error('no NATS was provided');
+  return { nats: provided.nats, stop: provided.stop };
 }
 
 async function removeContainer(name: string): Promise<void> {

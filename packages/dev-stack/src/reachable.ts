@@ -1,0 +1,27 @@
+import net from 'node:net';
+
+/** Host and port of a `postgres://` or `nats://` URL, with the server's default port where it names none. */
+export function serverAddress(url: string): { host: string; port: number } {
+  const parsed = new URL(url.replace(/^nats:/, 'http:'));
+  return { host: parsed.hostname, port: Number(parsed.port || (url.startsWith('nats:') ? 4222 : 5432)) };
+}
+
+/** Whether the server of a `postgres://` or `nats://` URL accepts connections. */
+export function serverReachable(url: string): Promise<boolean> {
+  const { host, port } = serverAddress(url);
+  return isReachable(host, port);
+}
+
+/** True when something accepts TCP connections at host:port within `ms`. */
+function isReachable(host: string, port: number, ms = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(ms, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
