@@ -5,4 +5,8 @@ import { workspaceProject } from '../../vitest.shared.ts';
  * engine; `npm run test:containers testkit` runs them beside the kit's own. They start their containers themselves,
  * so no shared Postgres or NATS from the global setup.
  */
-export default workspaceProject('dev-stack', { integration: false, testTimeout: 90_000 });
+export default workspaceProject('dev-stack-containers', {
+  integration: false,
+  include: ['test/kept-containers.test.ts'],
+  testTimeout: 90_000,
+});
