@@ -15,6 +15,8 @@ export { anonymousHeaders, callerAssertion, type AssertionOptions } from './call
 export { generateCallerAssertionKeys, type CallerAssertionKeys } from './caller-assertion-keys.js';
 export type { RunningService } from '@app/service-kit';
 export { eventually } from './eventually.js';
+// A service, stack or client the tests of a file or describe block share: made in its beforeAll, stopped in its afterAll.
+export { preparedForTests, startedForTests } from './started-for-tests.js';
 export { metricValue } from './metric-value.js';
 export { FakeResponder, fakeResponder, ownNatsPrefix, type ReceivedRequest } from './fake-responder.js';
 export { trickleRequest, type SlowClientResult } from './slow-client.js';
