@@ -1,18 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prismaDatamodel, schemaDrift, type RunningService } from '@app/service-testing';
-import type { Config } from '../src/config.js';
+import { describe, expect, it } from 'vitest';
+import { prismaDatamodel, schemaDrift, startedForTests } from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
 import { startBookings } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 
 describe('bookings service', () => {
-  let running: RunningService<Config>;
-  beforeAll(async () => {
-    running = await startBookings();
-  });
-  afterAll(() => running.stop());
+  const running = startedForTests(startBookings);
 
   it('when started, then it is ready with database and NATS', async () => {
     const response = await running.app.inject({ url: '/readyz' });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, PUBLIC_BASE_URL, startCatalog, storedFiles } from './support/harness.js';
 import { EventRecorder } from './support/events.js';
-import { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from '@app/service-testing';
+import { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming, startedForTests } from '@app/service-testing';
 
 const MAX_BYTES = 256 * 1024;
 
@@ -17,12 +17,7 @@ function rawUpload(filename: Buffer, bytes: Buffer): { payload: Buffer; headers:
   ]);
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
-let catalog: Awaited<ReturnType<typeof startCatalog>>;
-
-beforeAll(async () => {
-  catalog = await startCatalog({ MEDIA_MAX_BYTES: String(MAX_BYTES) });
-});
-afterAll(() => catalog.stop());
+const catalog = startedForTests(() => startCatalog({ MEDIA_MAX_BYTES: String(MAX_BYTES) }));
 
 describe('POST /api/v1/media', () => {
   it.each([

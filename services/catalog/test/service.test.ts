@@ -1,17 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prismaDatamodel, schemaDrift } from '@app/service-testing';
+import { describe, expect, it } from 'vitest';
+import { prismaDatamodel, schemaDrift, startedForTests } from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
 import { Client, startCatalog } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 
 describe('catalog service', () => {
-  let catalog: Awaited<ReturnType<typeof startCatalog>>;
-  beforeAll(async () => {
-    catalog = await startCatalog();
-  });
-  afterAll(() => catalog.stop());
+  const catalog = startedForTests(startCatalog);
 
   it('when started, then it is ready with database and NATS', async () => {
     const response = await catalog.running.app.inject({ url: '/readyz' });

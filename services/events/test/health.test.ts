@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-testing';
+import { describe, expect, it } from 'vitest';
+import { organizationHeaders, prismaDatamodel, schemaDrift, startedForTests } from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
-import { startEvents, type Running } from './support/harness.js';
+import { startEvents } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 
 describe('events service', () => {
-  let running: Running;
-  beforeAll(async () => {
-    running = await startEvents();
-  });
-  afterAll(() => running.stop());
+  const running = startedForTests(startEvents);
 
   it('when started, then it is ready with database and NATS', async () => {
     const response = await running.app.inject({ url: '/readyz' });

@@ -1,25 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { calendarBusyUpdatedEvent, calendarConnectionRemovedEvent } from '@app/contracts';
-import { organizationHeaders } from '@app/service-testing';
-import {
-  DAY,
-  POLL,
-  allMorning,
-  createSchedule,
-  morning,
-  publishEvent,
-  slotStarts,
-  startScheduling,
-  without,
-  type Running,
-} from './support/harness.js';
+import { organizationHeaders, startedForTests } from '@app/service-testing';
+import { DAY, POLL, allMorning, createSchedule, morning, publishEvent, slotStarts, startScheduling, without } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startScheduling();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startScheduling);
 
 describe('calendar.busy.updated and calendar.connection.removed consumer', () => {
   const range = { start: `${DAY}T00:00:00.000Z`, end: '2026-03-05T00:00:00.000Z' };

@@ -1,19 +1,15 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createPool, prismaAdapter, serviceContext } from '@app/service-kit';
-import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-testing';
+import { organizationHeaders, prismaDatamodel, schemaDrift, startedForTests } from '@app/service-testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { findSlots } from '../src/use-cases/slots.use-case.js';
 import { SCHEMA } from '../src/service.js';
-import { NOW, createSchedule, startScheduling, type Running } from './support/harness.js';
+import { NOW, createSchedule, startScheduling } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 
-let running: Running;
-beforeAll(async () => {
-  running = await startScheduling();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startScheduling);
 
 describe('scheduling service', () => {
   it('when started, then it is ready with database and NATS', async () => {

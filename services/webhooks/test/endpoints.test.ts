@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   describeIdempotentCreates,
   listedCount,
@@ -8,18 +8,15 @@ import {
   postWithKey,
   prismaDatamodel,
   schemaDrift,
+  startedForTests,
 } from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
-import { client, data, list, startWebhooks, type Client, type Running } from './support/harness.js';
+import { client, data, list, startWebhooks, type Client } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 const URL_ = 'https://hooks.example.com/in';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startWebhooks();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startWebhooks);
 
 async function created(api: Client, body: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const reply = await api.post('/api/v1/webhook-endpoints', { url: URL_, ...body });
