@@ -38,3 +38,5 @@ export {
   type FakeOutlookEvent,
 } from './calendar-providers/fake-providers.js';
 export { expectTextStoredAsValidated, trickyText, type TextFieldCase } from './text-properties.js';
+// Readiness, Prisma against the migrations, the OpenAPI paths: what every service's suite checks the same way.
+export { describeServiceBasics, type ServiceBasics } from './service-basics.js';
