@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startedForTests } from '@app/service-testing';
-import { client, data, openEvent, startEvents, type Client } from './support/harness.js';
+import { client, createEvent, data, openEvent, startEvents } from './support/harness.js';
 
 const running = startedForTests(startEvents);
-
-async function createEvent(api: Client, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const reply = await api.post('/api/v1/events', body);
-  expect(reply.status).toBe(201);
-  return data(reply);
-}
 
 describe('PATCH /api/v1/events/:id', () => {
   it('when the time zone changes, then the instants are recomputed', async () => {
