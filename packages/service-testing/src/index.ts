@@ -10,7 +10,7 @@ export { startTestService, organizationClient, organizationHeaders, type Injecte
 export { FileDatabase } from './file-database.js';
 export { analyzeTables } from './analyze.js';
 export { preparedPlans, type PreparedPlans } from './prepared-statements.js';
-export { neighbourBus, publishDomainEvent } from './neighbour-bus.js';
+export { neighbourBus, publishDomainEvent, withNeighbourBus } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion, type AssertionOptions } from './caller-assertion.js';
 export { generateCallerAssertionKeys, type CallerAssertionKeys } from './caller-assertion-keys.js';
 export type { RunningService } from '@app/service-kit';
