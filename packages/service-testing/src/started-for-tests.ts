@@ -2,14 +2,24 @@ import { afterAll, beforeAll } from 'vitest';
 
 /**
  * What the tests of a file (or of a describe block, when called inside it) share: `start` runs in its beforeAll,
- * `stop()` in its afterAll (not when the start failed). The value reads as the started thing itself, so a test
- * writes `running.app` and `stack.call(…)` as it would with its own `let`; read it inside tests and hooks only, as a
- * `let` set in a beforeAll: before the hook has run, reading it throws and says so (a `let` would be undefined).
+ * `stop()` in its afterAll (not when the start failed); what is started later is stopped first. The value reads as
+ * the started thing itself, so a test writes `running.app` and `stack.call(…)` as it would with its own `let`; read it
+ * inside tests and hooks only, as a `let` set in a beforeAll: before the hook has run, reading it throws and says so
+ * (a `let` would be undefined). What stops otherwise (`close()`, `remove()`) names how in `options.stop`.
  */
-export function startedForTests<T extends { stop(): unknown }>(start: () => Promise<T>, options: { timeout?: number } = {}): T {
+export function startedForTests<T extends { stop(): unknown }>(start: () => Promise<T>, options?: { timeout?: number }): T;
+export function startedForTests<T extends object>(
+  start: () => Promise<T>,
+  options: { timeout?: number; stop: (started: T) => unknown },
+): T;
+export function startedForTests<T extends object>(
+  start: () => Promise<T>,
+  options: { timeout?: number; stop?: (started: T) => unknown } = {},
+): T {
+  const stop = options.stop ?? ((started: T) => (started as T & { stop(): unknown }).stop());
   const shared = sharedByTests(start, options.timeout);
   afterAll(async () => {
-    await shared.value?.stop();
+    if (shared.value !== undefined) await stop(shared.value);
   });
   return shared.view;
 }

@@ -38,9 +38,24 @@ describe('startedForTests', () => {
   });
 });
 
-describe('startedForTests, after the block that started it', () => {
+const stops: string[] = [];
+
+describe('startedForTests with several things', () => {
+  startedForTests(async () => ({ name: 'first', stop: () => stops.push('first') }));
+  startedForTests(async () => ({ name: 'second', close: () => stops.push('second') }), { stop: (second) => second.close() });
+
+  it('when the block runs, then nothing is stopped yet', () => {
+    expect(stops).toEqual([]);
+  });
+});
+
+describe('startedForTests, after the blocks that started them', () => {
   it('when its block has ended, then the thing was stopped', () => {
     expect(Thing.made.map((made) => made.stopped)).toEqual([true]);
+  });
+
+  it('when several were started, then the last started was stopped first, each as its options say', () => {
+    expect(stops).toEqual(['second', 'first']);
   });
 });
 
