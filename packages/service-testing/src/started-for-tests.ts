@@ -8,10 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
  * (a `let` would be undefined). What stops otherwise (`close()`, `remove()`) names how in `options.stop`.
  */
 export function startedForTests<T extends { stop(): unknown }>(start: () => Promise<T>, options?: { timeout?: number }): T;
-export function startedForTests<T extends object>(
-  start: () => Promise<T>,
-  options: { timeout?: number; stop: (started: T) => unknown },
-): T;
+export function startedForTests<T extends object>(start: () => Promise<T>, options: { timeout?: number; stop: (started: T) => unknown }): T;
 export function startedForTests<T extends object>(
   start: () => Promise<T>,
   options: { timeout?: number; stop?: (started: T) => unknown } = {},
