@@ -18,6 +18,7 @@ export { eventually } from './eventually.js';
 // A service, stack or client the tests of a file or describe block share: made in its beforeAll, stopped in its afterAll.
 export { preparedForTests, startedForTests } from './started-for-tests.js';
 export { metricValue } from './metric-value.js';
+export { capturedLog } from './captured-log.js';
 export { FakeResponder, fakeResponder, ownNatsPrefix, type ReceivedRequest } from './fake-responder.js';
 export { trickleRequest, type SlowClientResult } from './slow-client.js';
 export {
