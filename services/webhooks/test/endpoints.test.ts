@@ -189,9 +189,7 @@ describe('another organization', () => {
     ['GET', () => `/api/v1/webhook-endpoints/${id}/deliveries/${deliveryId}`, undefined],
     ['POST', () => `/api/v1/webhook-endpoints/${id}/deliveries/${deliveryId}/retry`, undefined],
   ] as const)('when it calls %s on an endpoint it does not own, then 404', async (method, url, body) => {
-    const reply = await { GET: stranger.get, PATCH: stranger.patch, POST: stranger.post, DELETE: stranger.delete }[method](url(), body);
-    expect(reply.status).toBe(404);
-    expect(reply.body.code).toBe('NOT_FOUND');
+    expect(await stranger.request(method, url(), body)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
 
   it('when it lists, then it never sees the endpoints of others; the owner still has everything', async () => {
