@@ -47,7 +47,7 @@ const PATH_TO: Record<BookingStatus, BookingStatus[]> = {
 };
 
 /** A booking of a fresh organization (on a schedule of its own) at `times`, brought into `status`. */
-export async function bookingIn(bookings: RunningService<Config>, status: BookingStatus, times: { start_time: string; end_time: string }) {
+async function bookingIn(bookings: RunningService<Config>, status: BookingStatus, times: { start_time: string; end_time: string }) {
   const organizationId = randomUUID();
   const scheduleId = newScheduleId();
   const created = await call(bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, times));
