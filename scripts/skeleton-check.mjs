@@ -42,16 +42,6 @@ const TOOL_FOLDERS = {
   bin: "the kit's executables (package.json `bin`); the Dockerfile copies every */bin/* with the manifests so npm ci links them",
 };
 
-/**
- * One-file folders that wait for their second file, each with what brings it; the entry goes when it comes.
- * service-testing's only test file holds two suites (TEST_INFRA's choice for test runs; npm start's embedded Postgres
- * in .data/postgres) and could split along them, but the de-duplication of test helpers (branch
- * fewer-test-duplicates) adds test/started-for-tests.test.ts beside it.
- */
-const AWAITING_SECOND_FILE = {
-  'packages/service-testing/test': 'test/started-for-tests.test.ts, with the de-duplication of test helpers',
-};
-
 /** Never the skeleton's: installed, built or generated (and tools' dot-folders, such as .turbo). */
 const SKIPPED = new Set(['node_modules', 'dist', 'generated', 'coverage']);
 
@@ -148,7 +138,6 @@ function workspaces() {
 function oneFileFolderProblems(workspace) {
   return foldersBelow(workspace)
     .filter((folder) => !Object.hasOwn(TOOL_FOLDERS, relative(workspace, folder)))
-    .filter((folder) => !Object.hasOwn(AWAITING_SECOND_FILE, relative(ROOT, folder)))
     .filter((folder) => entriesOf(folder).filter((entry) => !entry.isFolder).length === 1)
     .map((folder) => `${relative(ROOT, folder)}/: a folder of one file (STYLE.md: none; its file stands beside its kin)`);
 }

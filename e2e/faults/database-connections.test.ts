@@ -1,15 +1,11 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { describe, expect, inject, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
+import { startE2eStack } from '../support/e2e-stack.js';
 import { organizationWithSchedule, quarterHour } from '../support/organization.js';
 
 describe('database connections dropped under the services', () => {
-  let stack: E2eStack;
-
-  beforeAll(async () => {
-    stack = await startE2eStack();
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  const stack = startedForTests(startE2eStack, { timeout: 120_000 });
 
   it('when every connection is terminated, then the services recover without a restart', async () => {
     const { key, scheduleId } = await organizationWithSchedule(stack);

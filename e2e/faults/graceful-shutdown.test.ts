@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
+import { startE2eStack } from '../support/e2e-stack.js';
 import { organizationWithSchedule } from '../support/organization.js';
 
 // The gateway probes each replica's /readyz every PROBE_MS and counts a probe slower than that as not ready: on a busy
@@ -10,12 +11,10 @@ const PROBE_MS = 500;
 const DRAIN_MS = 3000;
 
 describe('a replica stopped with SIGTERM under load', () => {
-  let stack: E2eStack;
-
-  beforeAll(async () => {
-    stack = await startE2eStack({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS), UPSTREAM_PROBE_MS: String(PROBE_MS) }, { events: 2 });
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  const stack = startedForTests(
+    () => startE2eStack({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS), UPSTREAM_PROBE_MS: String(PROBE_MS) }, { events: 2 }),
+    { timeout: 120_000 },
+  );
 
   it('when one events replica is told to stop, then it reports not-ready first, drains, and no request is dropped', async () => {
     const { key } = await organizationWithSchedule(stack);

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bookingCreatedEvent, BOOKINGS_STREAM, dataEnvelope, errorBodySchema } from '@app/contracts';
-import { OwnNatsServer } from '@app/service-testing';
+import { OwnNatsServer, startedForTests } from '@app/service-testing';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { inject } from 'vitest';
-import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { startE2eStack } from '../support/e2e-stack.js';
 import { organizationWithSchedule, quarterHour } from '../support/organization.js';
 
 /** Every `bookings.booking.created` event in the stream: booking id → how many times it was published. */
@@ -29,18 +29,10 @@ async function createdEvents(natsUrl: string, prefix: string): Promise<Map<strin
 }
 
 describe('NATS stopped for 10 s while bookings are created', () => {
-  let nats: OwnNatsServer;
-  let stack: E2eStack;
   const prefix = `${inject('natsPrefix')}_outage`;
-
-  beforeAll(async () => {
-    nats = await OwnNatsServer.start();
-    stack = await startE2eStack({ NATS_URL: nats.url, NATS_PREFIX: prefix });
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-    await nats?.destroy();
-  });
+  // Its stop() is the outage the test makes; destroy() is the end.
+  const nats = startedForTests(() => OwnNatsServer.start(), { stop: (started) => started.destroy() });
+  const stack = startedForTests(() => startE2eStack({ NATS_URL: nats.url, NATS_PREFIX: prefix }), { timeout: 120_000 });
 
   it('when NATS returns, then every booking that got a 201 has exactly one created event, and failed creates none', async () => {
     const { key, scheduleId } = await organizationWithSchedule(stack);

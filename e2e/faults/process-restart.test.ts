@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
 import { errorBodySchema } from '@app/contracts';
-import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { startE2eStack } from '../support/e2e-stack.js';
 import { organizationWithSchedule } from '../support/organization.js';
 
 describe('a service killed and restarted under load', () => {
-  let stack: E2eStack;
-
-  beforeAll(async () => {
-    stack = await startE2eStack();
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  const stack = startedForTests(startE2eStack, { timeout: 120_000 });
 
   it('when the events service dies, then requests get 503 UPSTREAM_UNAVAILABLE quickly, and all works after its restart', async () => {
     const { key } = await organizationWithSchedule(stack);

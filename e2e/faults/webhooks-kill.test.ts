@@ -1,7 +1,8 @@
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bookingRecordSchema, createdWebhookEndpointSchema, dataEnvelope, listEnvelope, webhookDeliverySchema } from '@app/contracts';
-import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { startedForTests } from '@app/service-testing';
+import { startE2eStack } from '../support/e2e-stack.js';
 import { HoldingReceiver } from '../support/holding-receiver.js';
 import { organizationWithSchedule, quarterHour } from '../support/organization.js';
 
@@ -16,24 +17,19 @@ const POLL = { timeout: 10_000, interval: 50 };
 const AFTER_RESTART = { timeout: 2 * TIMEOUT_MS + 10_000 + 30_000, interval: 200 };
 
 describe('the webhooks service killed (SIGKILL) mid-delivery', () => {
-  let stack: E2eStack;
-  let receiver: HoldingReceiver;
-
-  beforeAll(async () => {
-    receiver = await HoldingReceiver.start(SLOW_ANSWER_MS);
-    stack = await startE2eStack({
-      CALENDAR_SYNC_POLL_MS: '3600000',
-      WEBHOOKS_POLL_MS: '200',
-      WEBHOOKS_TIMEOUT_MS: String(TIMEOUT_MS),
-      WEBHOOKS_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY),
-      WEBHOOKS_ALLOW_HTTP: 'true',
-      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-    });
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-    await receiver?.close();
-  });
+  const receiver = startedForTests(() => HoldingReceiver.start(SLOW_ANSWER_MS), { stop: (started) => started.close() });
+  const stack = startedForTests(
+    () =>
+      startE2eStack({
+        CALENDAR_SYNC_POLL_MS: '3600000',
+        WEBHOOKS_POLL_MS: '200',
+        WEBHOOKS_TIMEOUT_MS: String(TIMEOUT_MS),
+        WEBHOOKS_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY),
+        WEBHOOKS_ALLOW_HTTP: 'true',
+        WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      }),
+    { timeout: 120_000 },
+  );
 
   it('when it restarts, then every booking.created arrives signed, and only the attempts in flight at the kill arrive twice', async () => {
     const { key, scheduleId } = await organizationWithSchedule(stack);

@@ -3,12 +3,13 @@ import { ADMIN_TOKEN, type E2eStack } from './e2e-stack.js';
 
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
-/** A new organization through the admin API, with its first key. */
-export async function createOrganization(stack: E2eStack, name = 'E2E'): Promise<{ key: string }> {
+/** A new organization through the admin API (in UTC unless `timezone` is given), with its first key. */
+export async function createOrganization(stack: E2eStack, name = 'E2E', timezone?: string): Promise<{ key: string }> {
   const created = await stack.call('POST', '/admin/v1/organizations', {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: { name },
+    body: timezone === undefined ? { name } : { name, timezone },
   });
+  if (created.status !== 201) throw new Error(`organization not created: ${created.status} ${JSON.stringify(created.body)}`);
   return { key: dataEnvelope(createdOrganizationSchema).parse(created.body).data.api_key };
 }
 

@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createdOrganizationSchema, dataEnvelope, errorBodySchema } from '@app/contracts';
-import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { describe, expect, it } from 'vitest';
+import { errorBodySchema } from '@app/contracts';
+import { preparedForTests, startedForTests } from '@app/service-testing';
+import { startE2eStack } from '../support/e2e-stack.js';
+import { createOrganization } from '../support/organization.js';
 
 /** A multipart upload of `bytes` bytes, with the fields given first (as a form would send them). */
 function upload(bytes: number, fields: Record<string, string> = {}): FormData {
@@ -17,22 +19,10 @@ function upload(bytes: number, fields: Record<string, string> = {}): FormData {
  * lost the refusal, every time for the headers and now and then for the whole answer. Each case runs five times.
  */
 describe('early refusals of uploads, with Node fetch', () => {
-  let stack: E2eStack;
-  let key: string;
-  const post = (form: FormData, authorization = `Bearer ${key}`) =>
+  const stack = startedForTests(startE2eStack, { timeout: 120_000 });
+  const organization = preparedForTests(() => createOrganization(stack, 'Uploads'));
+  const post = (form: FormData, authorization = `Bearer ${organization.key}`) =>
     fetch(`${stack.gatewayUrl}/api/v1/media`, { method: 'POST', headers: { authorization }, body: form });
-
-  beforeAll(async () => {
-    stack = await startE2eStack();
-    const created = await stack.call('POST', '/admin/v1/organizations', {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: { name: 'Uploads' },
-    });
-    key = dataEnvelope(createdOrganizationSchema).parse(created.body).data.api_key;
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
 
   it('when an upload of 9 MB has a wrong key, then the 401 arrives every time', async () => {
     for (let attempt = 0; attempt < 5; attempt += 1) {

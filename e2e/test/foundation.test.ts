@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createdOrganizationSchema, dataEnvelope, errorBodySchema } from '@app/contracts';
+import { dataEnvelope, errorBodySchema } from '@app/contracts';
+import { preparedForTests, startedForTests } from '@app/service-testing';
 import { readFileSync } from 'node:fs';
-import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { startE2eStack } from '../support/e2e-stack.js';
+import { createOrganization } from '../support/organization.js';
 import { startStack } from '@app/dev-stack';
 import { processGroup } from '../../bench/process-cpu.mjs';
 
 const SERVICES = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];
 
 describe('the stack as npm start runs it', () => {
-  let stack: E2eStack;
-  let key: string;
-
-  beforeAll(async () => {
-    // Unset, as a fresh `npm start` has it (empty counts as unset), whatever the shell running the tests has set.
-    stack = await startE2eStack({ SERVICE_NODE_FLAGS: '' });
-    const created = await stack.call('POST', '/admin/v1/organizations', {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: { name: 'E2E Org', timezone: 'Europe/Berlin' },
-    });
-    expect(created.status).toBe(201);
-    key = dataEnvelope(createdOrganizationSchema).parse(created.body).data.api_key;
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  // SERVICE_NODE_FLAGS unset, as a fresh `npm start` has it (empty counts as unset), whatever the shell running the tests has set.
+  const stack = startedForTests(() => startE2eStack({ SERVICE_NODE_FLAGS: '' }), { timeout: 120_000 });
+  const organization = preparedForTests(() => createOrganization(stack, 'E2E Org', 'Europe/Berlin'));
 
   it.each(SERVICES)('when the key calls %s through the gateway, then that service answers for the organization', async (service) => {
-    const response = await stack.call('GET', `/api/v1/ping/${service}`, { key });
+    const response = await stack.call('GET', `/api/v1/ping/${service}`, { key: organization.key });
     expect(response.status).toBe(200);
     const ping = dataEnvelope(z.object({ service: z.string(), organization_id: z.uuid() })).parse(response.body);
     expect(ping.data.service).toBe(service);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   bookingRecordSchema,
@@ -16,8 +16,9 @@ import {
   scheduleRecordSchema,
   slotsResponseSchema,
 } from '@app/contracts';
-import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { eventually, FakeProviders, png } from '@app/service-testing';
+import { ADMIN_TOKEN, startE2eStack } from '../support/e2e-stack.js';
+import { createOrganization } from '../support/organization.js';
+import { eventually, FakeProviders, png, preparedForTests, startedForTests } from '@app/service-testing';
 
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 /** A date `days` from today (UTC), YYYY-MM-DD. */
@@ -35,33 +36,21 @@ const bookingUpdated = dataEnvelope(bookingRecordSchema.pick({ id: true, status:
 const bookingCancelled = dataEnvelope(bookingRecordSchema.pick({ id: true, status: true, cancelled: true }));
 
 describe('a full day of use, through the gateway only', () => {
-  let stack: E2eStack;
-  let providers: FakeProviders;
-  let key: string;
+  const providers = startedForTests(async () => {
+    const providers = new FakeProviders();
+    await providers.start();
+    return providers;
+  });
+  const stack = startedForTests(() => startE2eStack({ ...providers.env(), CALENDAR_SYNC_POLL_MS: '200' }), { timeout: 120_000 });
+  const organization = preparedForTests(() => createOrganization(stack, 'Studio', 'Europe/Berlin'));
   let scheduleId: string;
-  const call = (method: string, path: string, body?: unknown) => stack.call(method, path, { key, body });
+  const call = (method: string, path: string, body?: unknown) => stack.call(method, path, { key: organization.key, body });
 
   const slotsOf = async (date: string) => {
     const response = await stack.call('GET', `/api/bookings/slots?scheduleId=${scheduleId}&startDate=${date}&endDate=${date}`);
     expect(response.status).toBe(200);
     return slotsResponseSchema.parse(response.body).days.flatMap((d) => d.slots);
   };
-
-  beforeAll(async () => {
-    providers = new FakeProviders();
-    await providers.start();
-    stack = await startE2eStack({ ...providers.env(), CALENDAR_SYNC_POLL_MS: '200' });
-    const created = await stack.call('POST', '/admin/v1/organizations', {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: { name: 'Studio', timezone: 'Europe/Berlin' },
-    });
-    expect(created.status).toBe(201);
-    key = dataEnvelope(createdOrganizationSchema).parse(created.body).data.api_key;
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-    await providers?.stop();
-  });
 
   it('when a schedule is created, then its slots are offered publicly', async () => {
     const response = await call('POST', '/api/v1/schedules', {
@@ -269,7 +258,7 @@ describe('a full day of use, through the gateway only', () => {
     form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'gradient.png');
     const uploaded = await fetch(`${stack.gatewayUrl}/api/v1/media`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}` },
+      headers: { authorization: `Bearer ${organization.key}` },
       body: form,
     });
     expect(uploaded.status).toBe(201);
@@ -298,7 +287,7 @@ describe('a full day of use, through the gateway only', () => {
     notAnImage.append('file', new Blob([new Uint8Array(5_000_000).fill(7)], { type: 'image/png' }), 'fake.png');
     const refused = await fetch(`${stack.gatewayUrl}/api/v1/media`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}` },
+      headers: { authorization: `Bearer ${organization.key}` },
       body: notAnImage,
     });
     expect(refused.status).toBe(415);

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { dataEnvelope, errorBodySchema, eventTypeRecordSchema, SERVICE_NAMES, slotsResponseSchema } from '@app/contracts';
 import { natsAuthorizationConfig } from '@app/service-kit';
-import { NatsBinary } from '@app/service-testing';
-import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { NatsBinary, startedForTests } from '@app/service-testing';
+import { startE2eStack } from '../support/e2e-stack.js';
 import { organizationWithSchedule, quarterHour } from '../support/organization.js';
 
 const attendee = { name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -15,24 +14,23 @@ const attendee = { name: 'Ada Lovelace', email: 'ada@example.com' };
  * still works: bookings asks scheduling and events, bookings' relay publishes and scheduling's consumer applies it.
  */
 describe('the system on NATS with one user per service', () => {
-  let nats: NatsBinary;
-  let stack: E2eStack;
-
-  beforeAll(async () => {
-    const users = Object.fromEntries(
-      SERVICE_NAMES.map((service) => [service, { user: service, password: randomBytes(18).toString('base64url') }]),
-    );
-    nats = new NatsBinary(natsAuthorizationConfig(inject('natsPrefix'), users as Parameters<typeof natsAuthorizationConfig>[1]));
-    await nats.start();
-    const serviceEnv = Object.fromEntries(
-      Object.entries(users).map(([service, { user, password }]) => [service, { NATS_USER: user, NATS_PASSWORD: password }]),
-    );
-    // Scheduling starts first (stack order): its consumers wait for the streams bookings and calendar-sync create.
-    stack = await startE2eStack({ NATS_URL: nats.url, CALENDAR_SYNC_POLL_MS: '3600000' }, {}, { serviceEnv });
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-    await nats?.remove();
+  const users = Object.fromEntries(
+    SERVICE_NAMES.map((service) => [service, { user: service, password: randomBytes(18).toString('base64url') }]),
+  );
+  const serviceEnv = Object.fromEntries(
+    Object.entries(users).map(([service, { user, password }]) => [service, { NATS_USER: user, NATS_PASSWORD: password }]),
+  );
+  const nats = startedForTests(
+    async () => {
+      const nats = new NatsBinary(natsAuthorizationConfig(inject('natsPrefix'), users as Parameters<typeof natsAuthorizationConfig>[1]));
+      await nats.start();
+      return nats;
+    },
+    { stop: (started) => started.remove() },
+  );
+  // Scheduling starts first (stack order): its consumers wait for the streams bookings and calendar-sync create.
+  const stack = startedForTests(() => startE2eStack({ NATS_URL: nats.url, CALENDAR_SYNC_POLL_MS: '3600000' }, {}, { serviceEnv }), {
+    timeout: 120_000,
   });
 
   it("when a booking is made, then bookings' checks are answered by scheduling and events, and scheduling's slots learn of it", async () => {

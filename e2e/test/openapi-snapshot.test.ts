@@ -1,17 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
+import { startE2eStack } from '../support/e2e-stack.js';
 import { jsonDifferences } from '../support/json-differences.js';
 
 const SNAPSHOT = new URL('../../openapi/openapi.json', import.meta.url);
 
 describe('GET /openapi.json', () => {
-  let stack: E2eStack;
-
-  beforeAll(async () => {
-    stack = await startE2eStack();
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  const stack = startedForTests(startE2eStack, { timeout: 120_000 });
 
   it('when the gateway serves the merged document, then it is the committed openapi/openapi.json', async () => {
     const committed: unknown = JSON.parse(await readFile(SNAPSHOT, 'utf8'));

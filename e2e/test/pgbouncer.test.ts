@@ -1,36 +1,24 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createdOrganizationSchema, dataEnvelope, scheduleRecordSchema } from '@app/contracts';
-import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { startPgBouncer, type RunningPgBouncer } from '../support/pgbouncer.js';
+import { describe, expect, inject, it } from 'vitest';
+import { dataEnvelope, scheduleRecordSchema } from '@app/contracts';
+import { preparedForTests, startedForTests } from '@app/service-testing';
+import { startE2eStack } from '../support/e2e-stack.js';
+import { createOrganization } from '../support/organization.js';
+import { startPgBouncer } from '../support/pgbouncer.js';
 
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 /** The PgBouncer option of compose and Kubernetes (transaction pooling): the seven services through it, as deployed. */
 describe('the system behind PgBouncer in transaction pooling mode', () => {
-  let pgbouncer: RunningPgBouncer;
-  let stack: E2eStack;
-  let key: string;
-
-  beforeAll(async () => {
-    pgbouncer = await startPgBouncer(inject('databaseUrl'));
-    // PgBouncer 1.18 (Debian 12) cannot follow named prepared statements across server connections.
-    stack = await startE2eStack(
-      { CALENDAR_SYNC_POLL_MS: '3600000', DATABASE_NAMED_STATEMENTS: 'false' },
-      {},
-      { databaseHost: pgbouncer.host },
-    );
-    const created = await stack.call('POST', '/admin/v1/organizations', {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: { name: 'Pooled' },
-    });
-    key = dataEnvelope(createdOrganizationSchema).parse(created.body).data.api_key;
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-    await pgbouncer?.stop();
-  });
+  const pgbouncer = startedForTests(() => startPgBouncer(inject('databaseUrl')));
+  // PgBouncer 1.18 (Debian 12) cannot follow named prepared statements across server connections.
+  const stack = startedForTests(
+    () => startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000', DATABASE_NAMED_STATEMENTS: 'false' }, {}, { databaseHost: pgbouncer.host }),
+    { timeout: 120_000 },
+  );
+  const organization = preparedForTests(() => createOrganization(stack, 'Pooled'));
 
   it('when 20 bookings of one slot arrive at once, then exactly one is created: the database guards hold through the pooler', async () => {
+    const { key } = organization;
     const schedule = await stack.call('POST', '/api/v1/schedules', {
       key,
       body: { name: 'Pooled desk', timezone: 'UTC', availability: WEEK.map((day) => ({ day, start: '00:00', end: '23:59' })) },

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createdOrganizationSchema, dataEnvelope, scheduleRecordSchema } from '@app/contracts';
-import { eventually } from '@app/service-testing';
-import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
+import { describe, expect, it } from 'vitest';
+import { dataEnvelope, scheduleRecordSchema } from '@app/contracts';
+import { eventually, preparedForTests, startedForTests } from '@app/service-testing';
+import { startE2eStack } from '../support/e2e-stack.js';
+import { createOrganization } from '../support/organization.js';
+import { startOtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -15,36 +16,29 @@ const Kind = { SERVER: 2, CLIENT: 3, PRODUCER: 4, CONSUMER: 5 } as const;
  * bookings' outbox relay and scheduling's bookings projection.
  */
 describe('tracing across the stack (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
-  let receiver: OtlpReceiver;
-  let stack: E2eStack;
-  let key: string;
-  let scheduleId: string;
-
-  beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    stack = await startE2eStack({
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      CALENDAR_SYNC_POLL_MS: '3600000', // the database is shared with other files' stacks and their fake calendars
-    });
-    const created = await stack.call('POST', '/admin/v1/organizations', {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: { name: 'Traced' },
-    });
-    key = dataEnvelope(createdOrganizationSchema).parse(created.body).data.api_key;
+  const receiver = startedForTests(startOtlpReceiver, { stop: (started) => started.close() });
+  const stack = startedForTests(
+    () =>
+      startE2eStack({
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        CALENDAR_SYNC_POLL_MS: '3600000', // the database is shared with other files' stacks and their fake calendars
+      }),
+    { timeout: 120_000 },
+  );
+  /** An organization with a schedule open on weekdays' office hours. */
+  const desk = preparedForTests(async () => {
+    const { key } = await createOrganization(stack, 'Traced');
     const schedule = await stack.call('POST', '/api/v1/schedules', {
       key,
       body: { name: 'Desk', timezone: 'UTC', availability: WEEK.map((d) => ({ day: d, start: '09:00', end: '17:00' })) },
     });
-    scheduleId = dataEnvelope(scheduleRecordSchema).parse(schedule.body).data.id;
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-    await receiver?.close();
+    return { key, scheduleId: dataEnvelope(scheduleRecordSchema).parse(schedule.body).data.id };
   });
 
   it('when a booking is created, then the gateway, bookings, scheduling, the relay and the projection make one trace', async () => {
+    const { key, scheduleId } = desk;
     const created = await stack.call('POST', '/api/v1/bookings', {
       key,
       body: {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { bookingRecordSchema, dataEnvelope, scheduleRecordSchema } from '@app/contracts';
-import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
+import { startedForTests } from '@app/service-testing';
+import { startE2eStack } from '../support/e2e-stack.js';
 import { createOrganization, quarterHour } from '../support/organization.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -10,23 +11,11 @@ const POLL = { timeout: 15_000, interval: 100 };
 
 /** Webhooks through the gateway: endpoints made with an API key, events of the real services arriving signed. */
 describe('webhooks through the gateway', () => {
-  let stack: E2eStack;
-  let receiver: WebhookReceiver;
-  let received: WebhookReceiver['received'];
-  let url: string;
-
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    ({ received, url } = receiver);
-    stack = await startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000', WEBHOOKS_POLL_MS: '200' });
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-    await receiver?.close();
-  });
+  const receiver = startedForTests(() => WebhookReceiver.start(), { stop: (started) => started.close() });
+  const stack = startedForTests(() => startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000', WEBHOOKS_POLL_MS: '200' }), { timeout: 120_000 });
 
   const ofType = (type: string) =>
-    received
+    receiver.received
       .map((delivery) => ({ ...delivery, event: JSON.parse(delivery.body) as Record<string, unknown> }))
       .filter(({ event }) => event.type === type);
 
@@ -35,11 +24,14 @@ describe('webhooks through the gateway', () => {
     const { key: otherKey } = await createOrganization(stack, 'Other hooks');
     const endpoint = await stack.call('POST', '/api/v1/webhook-endpoints', {
       key,
-      body: { url, events: ['schedule.created', 'booking.created'] },
+      body: { url: receiver.url, events: ['schedule.created', 'booking.created'] },
     });
     expect(endpoint.status).toBe(201);
     const { id, secret } = (endpoint.body as { data: { id: string; secret: string } }).data;
-    await stack.call('POST', '/api/v1/webhook-endpoints', { key: otherKey, body: { url: `${url}/other`, events: ['schedule.created'] } });
+    await stack.call('POST', '/api/v1/webhook-endpoints', {
+      key: otherKey,
+      body: { url: `${receiver.url}/other`, events: ['schedule.created'] },
+    });
 
     const availability = WEEK.map((day) => ({ day, start: '00:00', end: '24:00' }));
     const schedule = await stack.call('POST', '/api/v1/schedules', {
@@ -68,7 +60,7 @@ describe('webhooks through the gateway', () => {
       const data = event.data as { id?: string };
       return data.id;
     };
-    const mine = received.filter((delivery) =>
+    const mine = receiver.received.filter((delivery) =>
       [scheduleId, bookingId].includes(String(recordIdOf(JSON.parse(delivery.body) as Record<string, unknown>))),
     );
     expect(mine).toHaveLength(2);

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '@app/service-testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startedForTests } from '@app/service-testing';
 import { createClient, isApiError, type ApiClient, type PathsFor } from '../src/index.js';
 import { failure } from './support/failure.js';
-import { openSchedule, quarterHour, startSdkStack, type SdkStack } from './support/sdk-stack.js';
+import { openSchedule, quarterHour, startSdkStack } from './support/sdk-stack.js';
 
 describe('SDK behaviour against the real stack', () => {
-  let sdk: SdkStack;
-  beforeAll(async () => {
-    sdk = await startSdkStack();
-  }, 120_000);
-  afterAll(() => sdk?.stop());
+  const sdk = startedForTests(startSdkStack, { timeout: 120_000 });
 
   describe('admin API', () => {
     it('when a second key is created, then it works until it is revoked, then it is a typed 401', async () => {

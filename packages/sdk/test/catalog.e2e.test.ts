@@ -1,20 +1,15 @@
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { png } from '@app/service-testing';
-import type { ApiClient, UploadSource } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { png, preparedForTests, startedForTests } from '@app/service-testing';
+import type { UploadSource } from '../src/index.js';
 import { failure } from './support/failure.js';
-import { startSdkStack, type SdkStack } from './support/sdk-stack.js';
+import { startSdkStack } from './support/sdk-stack.js';
 
 const image = png(3, 2);
 
 describe('media and products through the SDK', () => {
-  let sdk: SdkStack;
-  let api: ApiClient;
-  beforeAll(async () => {
-    sdk = await startSdkStack();
-    api = await sdk.organization('Catalog');
-  }, 120_000);
-  afterAll(() => sdk?.stop());
+  const sdk = startedForTests(startSdkStack, { timeout: 120_000 });
+  const api = preparedForTests(() => sdk.organization('Catalog'));
 
   it.each<[string, () => UploadSource]>([
     ['a Buffer', () => image],

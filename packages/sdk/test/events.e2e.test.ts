@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { preparedForTests, startedForTests } from '@app/service-testing';
 import { failure } from './support/failure.js';
-import { day, startSdkStack, type SdkStack } from './support/sdk-stack.js';
+import { day, startSdkStack } from './support/sdk-stack.js';
 
 describe('event types, events and registrations through the SDK', () => {
-  let sdk: SdkStack;
-  let api: ApiClient;
-  beforeAll(async () => {
-    sdk = await startSdkStack();
-    api = await sdk.organization('Events');
-  }, 120_000);
-  afterAll(() => sdk?.stop());
+  const sdk = startedForTests(startSdkStack, { timeout: 120_000 });
+  const api = preparedForTests(() => sdk.organization('Events'));
 
   it('when an event type is created, listed, read, updated and deleted, then each answer is the typed record', async () => {
     const created = await api.POST('/api/v1/event-types', { body: { title: 'Intro call', duration: 30, color: '#33aaff' } });

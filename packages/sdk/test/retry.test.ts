@@ -18,14 +18,15 @@ const unavailable = (retryAfter?: string): Reply => ({
   body: { error: 'The scheduling service did not answer in time', code: 'UPSTREAM_UNAVAILABLE' },
 });
 
-describe('retries against a local server', () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = new ScriptedServer();
-    await server.start();
-  });
-  afterEach(() => server.stop());
+/** A server of each test's own: what one test scripts or receives never reaches another. */
+let server: ScriptedServer;
+beforeEach(async () => {
+  server = new ScriptedServer();
+  await server.start();
+});
+afterEach(() => server.stop());
 
+describe('retries against a local server', () => {
   const api = (options: Partial<ClientOptions> = {}) => createClient({ baseUrl: server.url, apiKey: 'sk_test', ...options });
 
   it('when a create answers 429 with Retry-After: 1, then it is sent again after a second with the same generated Idempotency-Key', async () => {
@@ -150,13 +151,6 @@ describe('retries against a local server', () => {
 });
 
 describe('Idempotency-Key', () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = new ScriptedServer();
-    await server.start();
-  });
-  afterEach(() => server.stop());
-
   it('when creates are sent, then each gets its own key; reads and non-creating POSTs get none', async () => {
     server.script({ status: 201, body: { data: { id: BOOKING_ID } } });
     const api = createClient({ baseUrl: server.url, apiKey: 'sk_test' });

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '@app/service-testing';
-import type { ApiClient } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, preparedForTests, startedForTests } from '@app/service-testing';
 import { failure } from './support/failure.js';
-import { day, openSchedule, quarterHour, startSdkStack, type SdkStack } from './support/sdk-stack.js';
+import { day, openSchedule, quarterHour, startSdkStack } from './support/sdk-stack.js';
 
 describe('scheduling through the SDK', () => {
-  let sdk: SdkStack;
-  let api: ApiClient;
-  beforeAll(async () => {
-    sdk = await startSdkStack();
-    api = await sdk.organization('Scheduling');
-  }, 120_000);
-  afterAll(() => sdk?.stop());
+  const sdk = startedForTests(startSdkStack, { timeout: 120_000 });
+  const api = preparedForTests(() => sdk.organization('Scheduling'));
 
   it('when a schedule is created, listed, read, updated and deleted, then each answer is the typed record', async () => {
     const created = await api.POST('/api/v1/schedules', { body: { name: 'Desk', timezone: 'Europe/Berlin', slot_duration: 45 } });

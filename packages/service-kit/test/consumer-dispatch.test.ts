@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, defineStream } from '@app/contracts';
 import { eventHandler, startConsumer, type Bus, type Queryable, type RunningConsumer } from '../src/index.js';
+import { envelopeOf } from './support/envelopes.js';
 import { eventually, kitBus, kitSchema } from './support/kit-env.js';
 
 // Two contracts of one stream whose data look nothing alike: each handler reads only its own contract's fields.
@@ -13,18 +14,6 @@ const STREAM = defineStream('KIT_LEDGER', [noted, closed, opened]);
 
 async function write(tx: Queryable, ledger: string, entry: string): Promise<void> {
   await tx.query('INSERT INTO ledger (name, entry) VALUES ($1, $2)', [ledger, entry]);
-}
-
-function envelope(type: string, data: unknown) {
-  return {
-    id: randomUUID(),
-    type,
-    schema_version: 1,
-    occurred_at: new Date().toISOString(),
-    organization_id: randomUUID(),
-    correlation_id: null,
-    data,
-  };
 }
 
 describe('startConsumer with a handler per event contract', () => {
@@ -61,8 +50,8 @@ describe('startConsumer with a handler per event contract', () => {
   });
 
   it('when events of two contracts arrive, then each reaches its own handler, in stream order', async () => {
-    await publish(noted.subject, envelope(noted.subject, { ledger: 'a', note: 'first' }));
-    await publish(closed.subject, envelope(closed.subject, { ledger: 'a', reason: 'done' }));
+    await publish(noted.subject, envelopeOf(noted.subject, { ledger: 'a', note: 'first' }));
+    await publish(closed.subject, envelopeOf(closed.subject, { ledger: 'a', reason: 'done' }));
     expect(await eventually(async () => ((await entries('a')).length === 2 ? entries('a') : undefined))).toEqual([
       'noted first',
       'closed done',
@@ -73,21 +62,21 @@ describe('startConsumer with a handler per event contract', () => {
     // Published without waiting for the consumer, so they are applied in batches that mix the two contracts.
     const expected = Array.from({ length: 40 }, (_, index) => (index % 2 ? `closed done` : `noted n${index}`));
     for (const [index, entry] of expected.entries()) {
-      if (index % 2) await publish(closed.subject, envelope(closed.subject, { ledger: 'b', reason: 'done' }));
-      else await publish(noted.subject, envelope(noted.subject, { ledger: 'b', note: entry.slice('noted '.length) }));
+      if (index % 2) await publish(closed.subject, envelopeOf(closed.subject, { ledger: 'b', reason: 'done' }));
+      else await publish(noted.subject, envelopeOf(noted.subject, { ledger: 'b', note: entry.slice('noted '.length) }));
     }
     expect(await eventually(async () => ((await entries('b')).length === 40 ? entries('b') : undefined))).toEqual(expected);
   });
 
   it("when an event carries another contract's data, then it is terminated, not given to the other handler", async () => {
-    await publish(closed.subject, envelope(closed.subject, { ledger: 'c', note: 'not a closing' }));
-    await publish(noted.subject, envelope(noted.subject, { ledger: 'c', note: 'after' }));
+    await publish(closed.subject, envelopeOf(closed.subject, { ledger: 'c', note: 'not a closing' }));
+    await publish(noted.subject, envelopeOf(noted.subject, { ledger: 'c', note: 'after' }));
     expect(await eventually(async () => ((await entries('c')).length > 0 ? entries('c') : undefined))).toEqual(['noted after']);
   });
 
   it('when the stream holds an event type without a handler, then it is acked and skipped', async () => {
-    await publish(opened.subject, envelope(opened.subject, { ledger: 'd' }));
-    await publish(noted.subject, envelope(noted.subject, { ledger: 'd', note: 'after' }));
+    await publish(opened.subject, envelopeOf(opened.subject, { ledger: 'd' }));
+    await publish(noted.subject, envelopeOf(noted.subject, { ledger: 'd', note: 'after' }));
     expect(await eventually(async () => ((await entries('d')).length > 0 ? entries('d') : undefined))).toEqual(['noted after']);
     const info = await eventually(async () => {
       const current = await bus.jsm.consumers.info(bus.streamName(STREAM.name), bus.streamName('kit-ledger'));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, defineStream } from '@app/contracts';
 import { eventHandler, startConsumer, type Bus, type RunningConsumer } from '../src/index.js';
+import { envelopeOf } from './support/envelopes.js';
 import { eventually, kitBus, kitSchema } from './support/kit-env.js';
 
 // schema_version 2 of a counter event renamed `by` to `amount` and added a required `unit`; version 1 stays readable.
@@ -15,17 +16,8 @@ const added = defineEvent('kit.tally.added', z.object({ tally: z.string(), amoun
 });
 const STREAM = defineStream('KIT_TALLY', [added]);
 
-function envelope(data: unknown, schemaVersion?: number) {
-  return {
-    id: randomUUID(),
-    type: added.subject,
-    ...(schemaVersion === undefined ? {} : { schema_version: schemaVersion }),
-    occurred_at: new Date().toISOString(),
-    organization_id: randomUUID(),
-    correlation_id: null,
-    data,
-  };
-}
+/** With no version given, the envelope has no schema_version at all. */
+const envelope = (data: unknown, schemaVersion?: number) => envelopeOf(added.subject, data, { schema_version: schemaVersion });
 
 describe('startConsumer with a versioned event contract', () => {
   let bus: Bus;

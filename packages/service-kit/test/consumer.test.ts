@@ -5,22 +5,13 @@ import { z } from 'zod';
 import { defineEvent, defineStream } from '@app/contracts';
 import { consumerTask, eventHandler, startConsumer, type Bus, type RunningConsumer } from '../src/index.js';
 import { isJetStreamApiError, JetStreamCode } from '../src/nats/jetstream-errors.js';
+import { envelopeOf } from './support/envelopes.js';
 import { eventually, kitBus, kitSchema } from './support/kit-env.js';
 
 const counted = defineEvent('kit.counter.incremented', z.object({ counter: z.string(), by: z.number().int() }));
 const STREAM = defineStream('KIT_CONSUMER', [counted]);
 
-function envelope(data: unknown, id: string = randomUUID()) {
-  return {
-    id,
-    type: counted.subject,
-    schema_version: 1,
-    occurred_at: new Date().toISOString(),
-    organization_id: randomUUID(),
-    correlation_id: null,
-    data,
-  };
-}
+const envelope = (data: unknown, id: string = randomUUID()) => envelopeOf(counted.subject, data, { id });
 
 describe('startConsumer', () => {
   let bus: Bus;

@@ -4,6 +4,7 @@ import { headers } from '@nats-io/nats-core';
 import { z } from 'zod';
 import { defineEvent, defineStream } from '@app/contracts';
 import { DeadLetterHeader, DeadLetters, eventHandler, startConsumer, type Bus, type RunningConsumer } from '../src/index.js';
+import { envelopeOf } from './support/envelopes.js';
 import { eventually, kitBus, kitSchema } from './support/kit-env.js';
 
 const noted = defineEvent('kit.note.added', z.object({ note: z.string(), fail: z.enum(['never', 'refused', 'transiently']) }));
@@ -28,16 +29,8 @@ describe('startConsumer dead letters', () => {
   const notes = async (table: string) =>
     (await schema.pool.query<{ note: string }>(`SELECT note FROM ${table} ORDER BY note`)).rows.map((r) => r.note);
   const publish = (data: unknown, headers?: Record<string, string>) => {
-    const id = randomUUID();
-    const envelope = {
-      id,
-      type: noted.subject,
-      schema_version: 1,
-      occurred_at: new Date().toISOString(),
-      organization_id: randomUUID(),
-      correlation_id: null,
-      data,
-    };
+    const envelope = envelopeOf(noted.subject, data);
+    const { id } = envelope;
     return bus.js
       .publish(bus.subject(noted.subject), JSON.stringify(envelope), { msgID: id, ...(headers && { headers: natsHeadersOf(headers) }) })
       .then(() => id);

@@ -50,6 +50,10 @@ describe('buildService', () => {
   });
   afterAll(() => app.close());
 
+  /** POSTs `payload` to /things exactly as written, labelled JSON: bodies no JSON encoder would make. */
+  const postRawJson = (payload: string) =>
+    app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, payload });
+
   it('when a required field is missing, then 400 VALIDATION_ERROR names it with details', async () => {
     const response = await app.inject({ method: 'POST', url: '/things', payload: { count: 2 } });
     expect(response.statusCode).toBe(400);
@@ -135,12 +139,7 @@ describe('buildService', () => {
   });
 
   it('when the JSON is malformed, then 400 VALIDATION_ERROR, not 500', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/things',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"title":',
-    });
+    const response = await postRawJson('{"title":');
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('VALIDATION_ERROR');
   });
@@ -151,12 +150,7 @@ describe('buildService', () => {
   });
 
   it('when the JSON tries prototype pollution, then 400', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/things',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"title":"x","__proto__":{"admin":true}}',
-    });
+    const response = await postRawJson('{"title":"x","__proto__":{"admin":true}}');
     expect(response.statusCode).toBe(400);
   });
 

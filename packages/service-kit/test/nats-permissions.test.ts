@@ -29,6 +29,7 @@ import {
   withTransaction,
 } from '../src/index.js';
 import { NatsBinary } from '@app/service-testing';
+import { envelopeOf } from './support/envelopes.js';
 import { eventually, kitSchema, silentLog } from './support/kit-env.js';
 
 /**
@@ -216,17 +217,9 @@ describe('NATS users generated from the topology', () => {
       ],
     });
     opened.push({ close: () => consumer.stop() });
-    const id = randomUUID();
     const removed = { connection_id: randomUUID(), schedule_id: randomUUID() };
-    const envelope = {
-      id,
-      type: calendarConnectionRemovedEvent.subject,
-      schema_version: 1,
-      occurred_at: new Date().toISOString(),
-      organization_id: randomUUID(),
-      correlation_id: null,
-      data: removed,
-    };
+    const envelope = envelopeOf(calendarConnectionRemovedEvent.subject, removed);
+    const { id } = envelope;
     await calendarSync.publish(calendarConnectionRemovedEvent.subject, envelope, id);
     await calendarSync.js.publish(calendarSync.subject(calendarConnectionRemovedEvent.subject), 'garbage', { msgID: randomUUID() });
 

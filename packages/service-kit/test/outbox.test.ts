@@ -49,8 +49,12 @@ describe('outbox relay', () => {
     await schema.close();
   });
 
+  /** Writes one thing.created of a fresh organization in a transaction of its own, as a use case does. */
+  const recordThing = (name: string) =>
+    withTransaction(pool, (tx) => recordEvent(tx, thingCreated, { name }, { organizationId: randomUUID() }));
+
   it('when a change commits, then its event is published once with msgID = event id', async () => {
-    const event = await withTransaction(pool, (tx) => recordEvent(tx, thingCreated, { name: 'first' }, { organizationId: randomUUID() }));
+    const event = await recordThing('first');
     relay.wake();
     const messages = await eventually(async () => {
       const all = await streamMessages(bus);
@@ -71,9 +75,7 @@ describe('outbox relay', () => {
       const event = await recordEvent(tx, thingCreated, { name: 'doomed' }, { organizationId: randomUUID() });
       throw Object.assign(new Error('rollback'), { event });
     }).catch((error: { event: { id: string } }) => error.event);
-    const marker = await withTransaction(pool, (tx) =>
-      recordEvent(tx, thingCreated, { name: 'after-rollback' }, { organizationId: randomUUID() }),
-    );
+    const marker = await recordThing('after-rollback');
     relay.wake();
     const messages = await eventually(async () => {
       const all = await streamMessages(bus);
@@ -87,9 +89,7 @@ describe('outbox relay', () => {
     await nats.stop();
     const written = [];
     for (let i = 0; i < 5; i += 1) {
-      written.push(
-        await withTransaction(pool, (tx) => recordEvent(tx, thingCreated, { name: `offline-${i}` }, { organizationId: randomUUID() })),
-      );
+      written.push(await recordThing(`offline-${i}`));
       relay.wake();
     }
     await new Promise((resolve) => setTimeout(resolve, 800));
@@ -125,9 +125,7 @@ describe('outbox relay', () => {
     await second.start();
     const written = [];
     for (let i = 0; i < 30; i += 1) {
-      written.push(
-        await withTransaction(pool, (tx) => recordEvent(tx, thingCreated, { name: `race-${i}` }, { organizationId: randomUUID() })),
-      );
+      written.push(await recordThing(`race-${i}`));
       relay.wake();
       second.wake();
     }
@@ -147,7 +145,7 @@ describe('outbox relay', () => {
     const own = new OutboxRelay({ pool: single, bus, stream: STREAM, pollMs: 60_000 });
     try {
       for (let i = 0; i < 8; i += 1) {
-        await withTransaction(pool, (tx) => recordEvent(tx, thingCreated, { name: `planned-${i}` }, { organizationId: randomUUID() }));
+        await recordThing(`planned-${i}`);
         await own.publishBatch();
       }
       const rows = await preparedPlans(single, 'WITH RECURSIVE organizations AS%');

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   baseConfigSchema,
@@ -16,7 +15,7 @@ import {
   type RunningService,
   type ServiceDefinition,
 } from '../src/index.js';
-import { PortForwarder, testEnv, trickleRequest } from '@app/service-testing';
+import { capturedLog, PortForwarder, testEnv, trickleRequest } from '@app/service-testing';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
 
@@ -178,14 +177,8 @@ describe('a service starting before Postgres and NATS answer', () => {
 
 describe('request log lines', () => {
   it('when a query carries OAuth code and state or an email, then the line keeps the path and the allowed parameters only', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    const app = await buildService({ name: 'kit-log', log: createLogger({ LOG_LEVEL: 'info' }, 'kit-log', sink) });
+    const { lines, log } = capturedLog('kit-log');
+    const app = await buildService({ name: 'kit-log', log });
     app.get('/things', async () => ({ data: [] }));
     await app.ready();
 

@@ -10,12 +10,15 @@ export { startTestService, organizationClient, organizationHeaders, type Injecte
 export { FileDatabase } from './file-database.js';
 export { analyzeTables } from './analyze.js';
 export { preparedPlans, type PreparedPlans } from './prepared-statements.js';
-export { neighbourBus, publishDomainEvent } from './neighbour-bus.js';
+export { neighbourBus, publishDomainEvent, withNeighbourBus } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion } from './caller-assertion.js';
 export { generateCallerAssertionKeys } from './caller-assertion-keys.js';
 export type { RunningService } from '@app/service-kit';
 export { eventually } from './eventually.js';
+// A service, stack or client the tests of a file or describe block share: made in its beforeAll, stopped in its afterAll.
+export { preparedForTests, startedForTests } from './started-for-tests.js';
 export { metricValue } from './metric-value.js';
+export { capturedLog } from './captured-log.js';
 export { FakeResponder, fakeResponder, ownNatsPrefix } from './fake-responder.js';
 export { trickleRequest } from './slow-client.js';
 export {
@@ -31,3 +34,5 @@ export { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from './images.js
 // Google Calendar and Microsoft Graph as one local HTTP server: calendar-sync's suite and the end-to-end suites.
 export { CLIENT_ID as FAKE_CALENDAR_CLIENT_ID, FakeProviders, type FakeAccount } from './calendar-providers/fake-providers.js';
 export { expectTextStoredAsValidated } from './text-properties.js';
+// Readiness, Prisma against the migrations, the OpenAPI paths: what every service's suite checks the same way.
+export { describeServiceBasics } from './service-basics.js';

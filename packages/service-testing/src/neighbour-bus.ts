@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EventContract } from '@app/contracts';
+import { inject } from 'vitest';
+import type { EventContract, ServiceTopology } from '@app/contracts';
 import type { z } from 'zod';
 import { type BaseConfig, baseConfigFields, Bus, createLogger, streamLimitsOf } from '@app/service-kit';
 import { TEST_STREAM_MAX_BYTES } from './test-config.js';
@@ -31,6 +32,32 @@ export async function neighbourBus(
   });
   for (const stream of streams) await bus.ensureStream(stream);
   return bus;
+}
+
+/**
+ * A service that consumes other services' streams, started with a neighbour bus on its NATS prefix: the streams of
+ * `consumes` (its topology's) exist before it starts, as once their publishers have run. Stopping it closes the bus
+ * too; a start that fails closes it at once.
+ */
+export async function withNeighbourBus<R extends { stop(): Promise<void> }>(
+  natsPrefix: string,
+  consumes: ServiceTopology['consumes'],
+  start: () => Promise<R>,
+): Promise<R & { neighbour: Bus }> {
+  const consumed = Object.values(consumes).map((consumer) => consumer.stream);
+  const neighbour = await neighbourBus({ NATS_URL: inject('natsUrl'), NATS_PREFIX: natsPrefix, LOG_LEVEL: 'silent' }, consumed);
+  const running = await start().catch(async (error: unknown) => {
+    await neighbour.close();
+    throw error;
+  });
+  return {
+    ...running,
+    neighbour,
+    async stop() {
+      await running.stop();
+      await neighbour.close();
+    },
+  };
 }
 
 /**

@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { BookingStatus } from '@app/contracts';
-import { bookingIn as bookingInStatus, futureDay, interval } from './support/fixtures.js';
-import { bookingsSuite, call, newOrganization, tally, type Reply } from './support/harness.js';
+import { bookingsOn, futureDay } from './support/fixtures.js';
+import { bookingRoutes, bookingsSuite, newOrganization, tally } from './support/harness.js';
 
 describe('PATCH and DELETE /api/v1/bookings/{id}', () => {
   const suite = bookingsSuite();
-  const day = futureDay(15);
-  let slot = 0;
-
-  const patch = (organizationId: string, id: string, body: unknown): Promise<Reply> =>
-    call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, body);
-  const remove = (organizationId: string, id: string): Promise<Reply> =>
-    call(suite.bookings, organizationId, 'DELETE', `/api/v1/bookings/${id}`);
-  const get = (organizationId: string, id: string): Promise<Reply> => call(suite.bookings, organizationId, 'GET', `/api/v1/bookings/${id}`);
-
-  /** A booking of a fresh organization in `status`, each at its own time of the day. */
-  async function bookingIn(status: BookingStatus = 'PENDING') {
-    slot += 1;
-    return bookingInStatus(suite.bookings, status, interval(day, slot * 30));
-  }
+  const { get, patch, remove } = bookingRoutes(suite);
+  /** A booking of a fresh organization in a status, each at its own time of the day. */
+  const bookingIn = bookingsOn(suite, futureDay(15));
 
   it.each([
     ['PENDING', 'CONFIRMED'],

@@ -1,23 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { availabilityCheckRequest } from '@app/contracts';
-import type { BookingStatus } from '@app/contracts';
-import { bookingBody, bookingIn as bookingInStatus, futureDay, interval } from './support/fixtures.js';
-import { bookingsSuite, call, unavailable, type Reply } from './support/harness.js';
+import { bookingBody, bookingsOn, futureDay, interval } from './support/fixtures.js';
+import { bookingRoutes, bookingsSuite, call, unavailable } from './support/harness.js';
 
 describe('PATCH /api/v1/bookings/{id} with start_time and end_time (reschedule)', () => {
   const suite = bookingsSuite();
   const day = futureDay(16);
-  let slot = 0;
-
-  const patch = (organizationId: string, id: string, body: unknown): Promise<Reply> =>
-    call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${id}`, body);
-  const get = (organizationId: string, id: string): Promise<Reply> => call(suite.bookings, organizationId, 'GET', `/api/v1/bookings/${id}`);
-
-  /** A booking of a fresh organization in `status`, each at its own time of the day. */
-  async function bookingIn(status: BookingStatus = 'PENDING') {
-    slot += 1;
-    return bookingInStatus(suite.bookings, status, interval(day, slot * 30));
-  }
+  const { get, patch } = bookingRoutes(suite);
+  /** A booking of a fresh organization in a status, each at its own time of the day. */
+  const bookingIn = bookingsOn(suite, day);
 
   it('when start_time and end_time move to a free interval, then the booking moves and the old slot is free', async () => {
     const { organizationId, scheduleId, id } = await bookingIn();

@@ -1,27 +1,13 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prismaDatamodel, schemaDrift, type RunningService } from '@app/service-testing';
-import type { Config } from '../src/config.js';
+import { describe, expect, it } from 'vitest';
+import { describeServiceBasics, startedForTests } from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
 import { startBookings } from './support/harness.js';
 
-const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
-
 describe('bookings service', () => {
-  let running: RunningService<Config>;
-  beforeAll(async () => {
-    running = await startBookings();
-  });
-  afterAll(() => running.stop());
+  const running = startedForTests(startBookings);
 
-  it('when started, then it is ready with database and NATS', async () => {
-    const response = await running.app.inject({ url: '/readyz' });
-    expect(response.json()).toEqual({ status: 'ok', checks: { accepting: 'ok', database: 'ok', nats: 'ok' } });
-  });
-
-  it('when the migrations have run, then the Prisma schema mirrors them', async () => {
-    expect(await schemaDrift(running.infra.pool, SCHEMA, prismaDatamodel(PRISMA_SCHEMA))).toEqual([]);
-  });
+  // Its OpenAPI document is checked route by route below.
+  describeServiceBasics({ running: () => running, schema: SCHEMA, prismaSchema: new URL('../prisma/schema.prisma', import.meta.url) });
 
   it('when raw SQL runs on the pool (outbox, idempotency keys), then it resolves names in the service schema', async () => {
     const { rows } = await running.infra.pool.query<{ search_path: string }>('SHOW search_path');

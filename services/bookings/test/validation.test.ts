@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { organizationHeaders, type RunningService } from '@app/service-testing';
-import type { Config } from '../src/config.js';
+import { describe, expect, inject, it } from 'vitest';
+import { organizationHeaders, startedForTests } from '@app/service-testing';
 import { bookingBody, futureDay, interval } from './support/fixtures.js';
 import { call, newOrganization, startBookings } from './support/harness.js';
+
+/** No scheduling service answers on this prefix: a body that slipped through would be a 503, not a pass. */
+const startBookingsAlone = () => startBookings({ NATS_PREFIX: `${inject('natsPrefix')}_validation`, REQUEST_TIMEOUT_MS: '300' });
 
 const day = futureDay(10);
 const valid = bookingBody(randomUUID(), interval(day, 9 * 60));
@@ -46,13 +47,8 @@ const BAD_BODIES: [string, unknown, string][] = [
 ];
 
 describe('POST /api/v1/bookings (validation)', () => {
-  let running: RunningService<Config>;
+  const running = startedForTests(startBookingsAlone);
   const organizationId = newOrganization();
-  beforeAll(async () => {
-    // No scheduling service answers on this prefix: a body that slipped through would be a 503, not a pass.
-    running = await startBookings({ NATS_PREFIX: `${inject('natsPrefix')}_validation`, REQUEST_TIMEOUT_MS: '300' });
-  });
-  afterAll(() => running.stop());
 
   it.each(BAD_BODIES)('when the body has %s, then it is a 400 naming the field', async (_case, body, message) => {
     const reply = await call(running, organizationId, 'POST', '/api/v1/bookings', body);
@@ -92,12 +88,8 @@ describe('POST /api/v1/bookings (validation)', () => {
 });
 
 describe('PATCH /api/v1/bookings/{id} (validation)', () => {
-  let running: RunningService<Config>;
+  const running = startedForTests(startBookingsAlone);
   const organizationId = newOrganization();
-  beforeAll(async () => {
-    running = await startBookings({ NATS_PREFIX: `${inject('natsPrefix')}_validation`, REQUEST_TIMEOUT_MS: '300' });
-  });
-  afterAll(() => running.stop());
 
   it.each([
     ['an unknown status', { status: 'DONE' }, 'status must be one of PENDING, CONFIRMED, CANCELLED, COMPLETED, NO_SHOW'],
@@ -115,12 +107,8 @@ describe('PATCH /api/v1/bookings/{id} (validation)', () => {
 });
 
 describe('GET /api/v1/bookings (validation)', () => {
-  let running: RunningService<Config>;
+  const running = startedForTests(startBookingsAlone);
   const organizationId = newOrganization();
-  beforeAll(async () => {
-    running = await startBookings({ NATS_PREFIX: `${inject('natsPrefix')}_validation`, REQUEST_TIMEOUT_MS: '300' });
-  });
-  afterAll(() => running.stop());
 
   it.each([
     ['limit=0', 'limit must be an integer from 1 to 200'],

@@ -3,16 +3,20 @@ import type { CalendarConnection } from '@app/contracts';
 import { organizationHeaders } from '@app/service-testing';
 import { describe, expect, it } from 'vitest';
 import { UNKNOWN_SCHEDULE_ID } from './support/fake-scheduling.js';
-import { EventCollector, connectionRow, createConnection, newOrganization, storedTokens, calendarSyncSuite } from './support/harness.js';
+import {
+  EventCollector,
+  connectionBody,
+  connectionRow,
+  createConnection,
+  newOrganization,
+  storedTokens,
+  calendarSyncSuite,
+} from './support/harness.js';
 
 const suite = calendarSyncSuite();
 const { fake } = suite;
 
-function body(overrides: Record<string, unknown> = {}) {
-  const account = fake.account();
-  account.google.set('primary', []);
-  return { provider: 'google', schedule_id: randomUUID(), credentials: account.credentials(), ...overrides };
-}
+const body = (overrides: Record<string, unknown> = {}) => connectionBody(fake, overrides);
 
 describe('POST /api/v1/calendar-connections', () => {
   it('when the body is valid, then 201 with the connection and never the credentials', async () => {

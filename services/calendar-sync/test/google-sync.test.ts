@@ -60,6 +60,20 @@ async function connect(account: FakeAccount, extra: Record<string, unknown> = {}
   return { org, connection, row };
 }
 
+/** An account of its own whose primary calendar is empty, connected and synced once. */
+async function connectEmptyPrimary() {
+  const account = fake.account();
+  account.google.set('primary', []);
+  return { account, ...(await connect(account)) };
+}
+
+/** Google's answer to a caller over its quota: come back after `retryAfter` seconds. */
+const rateLimited = (retryAfter: string) => ({
+  status: 429,
+  headers: { 'retry-after': retryAfter },
+  body: { error: { code: 429, message: 'Rate Limit Exceeded' } },
+});
+
 async function syncNow(id: string, headers: Record<string, string>) {
   const before = new Date();
   const response = await running.app.inject({ method: 'POST', url: `/api/v1/calendar-connections/${id}/sync`, headers });
@@ -180,9 +194,7 @@ describe('Google sync', () => {
   });
 
   it('when the refresh token is refused (invalid_grant), then reauth_required, polling stops and manual sync is refused', async () => {
-    const account = fake.account();
-    account.google.set('primary', []);
-    const { org, connection } = await connect(account);
+    const { account, org, connection } = await connectEmptyPrimary();
     fake.revokeRefreshTokens(account);
     fake.expireAccessToken(account);
     const row = await syncNow(connection.id, org.headers);
@@ -207,14 +219,8 @@ describe('Google sync', () => {
   });
 
   it('when Google answers 429 with a short Retry-After, then the sync waits that long and succeeds', async () => {
-    const account = fake.account();
-    account.google.set('primary', []);
-    const { org, connection } = await connect(account);
-    fake.http.script('google.freebusy', {
-      status: 429,
-      headers: { 'retry-after': '1' },
-      body: { error: { code: 429, message: 'Rate Limit Exceeded' } },
-    });
+    const { org, connection } = await connectEmptyPrimary();
+    fake.http.script('google.freebusy', rateLimited('1'));
     const before = fake.http.requests.length;
     const row = await syncNow(connection.id, org.headers);
     expect(row.status).toBe('active');
@@ -225,14 +231,8 @@ describe('Google sync', () => {
   });
 
   it('when Google answers 429 with a long Retry-After, then the sync ends with error and the next one waits for it', async () => {
-    const account = fake.account();
-    account.google.set('primary', []);
-    const { org, connection } = await connect(account);
-    fake.http.script('google.freebusy', {
-      status: 429,
-      headers: { 'retry-after': '120' },
-      body: { error: { code: 429, message: 'Rate Limit Exceeded' } },
-    });
+    const { org, connection } = await connectEmptyPrimary();
+    fake.http.script('google.freebusy', rateLimited('120'));
     const row = await syncNow(connection.id, org.headers);
     expect(row.status).toBe('error');
     expect(row.last_error).toContain('429');

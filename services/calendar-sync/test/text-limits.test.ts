@@ -1,15 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { calendarSyncSuite, newOrganization } from './support/harness.js';
+import { calendarSyncSuite, connectionBody, newOrganization } from './support/harness.js';
 
 const suite = calendarSyncSuite();
 const { fake } = suite;
 
-function body(overrides: Record<string, unknown> = {}) {
-  const account = fake.account();
-  account.google.set('primary', []);
-  return { provider: 'google', schedule_id: randomUUID(), credentials: account.credentials(), ...overrides };
-}
+const body = (overrides: Record<string, unknown> = {}) => connectionBody(fake, overrides);
 
 describe('POST /api/v1/calendar-connections (text limits)', () => {
   it.each([

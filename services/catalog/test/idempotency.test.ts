@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeIdempotentCreates, listedCount, organizationHeaders, png, postWithKey, type IdempotentCaller } from '@app/service-testing';
+import { describe, expect, it } from 'vitest';
+import {
+  describeIdempotentCreates,
+  listedCount,
+  organizationHeaders,
+  png,
+  postWithKey,
+  startedForTests,
+  type IdempotentCaller,
+} from '@app/service-testing';
 import { Client, startCatalog, storedFiles } from './support/harness.js';
 
 /** An upload as a fresh FormData each time: clients (and undici) pick a new multipart boundary per request. */
@@ -12,11 +20,7 @@ function uploadForm(bytes: Buffer, filename: string, altText: string): FormData 
 }
 
 describe('Idempotency-Key on the catalog service', () => {
-  let catalog: Awaited<ReturnType<typeof startCatalog>>;
-  beforeAll(async () => {
-    catalog = await startCatalog();
-  });
-  afterAll(() => catalog.stop());
+  const catalog = startedForTests(startCatalog);
 
   const app = () => catalog.running.app;
 

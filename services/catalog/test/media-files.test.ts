@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, pathOf, startCatalog, storedFiles } from './support/harness.js';
 import { EventRecorder } from './support/events.js';
-import { anonymousHeaders, JPEG_1X1, png } from '@app/service-testing';
+import { anonymousHeaders, JPEG_1X1, png, startedForTests } from '@app/service-testing';
 
-let catalog: Awaited<ReturnType<typeof startCatalog>>;
-
-beforeAll(async () => {
-  catalog = await startCatalog();
-});
-afterAll(() => catalog.stop());
+const catalog = startedForTests(startCatalog);
 
 describe('GET /media/{token}/{name}', () => {
   it('when the url of an upload is fetched without organization, then it serves the same bytes, cacheable for a day with a strong ETag', async () => {

@@ -1,9 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, PUBLIC_BASE_URL, startCatalog, storedFiles } from './support/harness.js';
 import { EventRecorder } from './support/events.js';
-import { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from '@app/service-testing';
+import { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming, startedForTests } from '@app/service-testing';
 
 const MAX_BYTES = 256 * 1024;
+
+/** A form of `fields` in order: `file` and `image` carry a 1×1 PNG named by the value, any other field the value itself. */
+function formOf(...fields: [name: string, value: string][]): FormData {
+  const form = new FormData();
+  for (const [name, value] of fields) {
+    if (name === 'file' || name === 'image') form.append(name, new Blob([new Uint8Array(png(1, 1))]), value);
+    else form.append(name, value);
+  }
+  return form;
+}
 
 /** A multipart body built byte by byte: FormData and fetch would rewrite a NUL or a non-UTF-8 byte in the filename. */
 function rawUpload(filename: Buffer, bytes: Buffer): { payload: Buffer; headers: Record<string, string> } {
@@ -17,12 +27,7 @@ function rawUpload(filename: Buffer, bytes: Buffer): { payload: Buffer; headers:
   ]);
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
-let catalog: Awaited<ReturnType<typeof startCatalog>>;
-
-beforeAll(async () => {
-  catalog = await startCatalog({ MEDIA_MAX_BYTES: String(MAX_BYTES) });
-});
-afterAll(() => catalog.stop());
+const catalog = startedForTests(() => startCatalog({ MEDIA_MAX_BYTES: String(MAX_BYTES) }));
 
 describe('POST /api/v1/media', () => {
   it.each([
@@ -179,46 +184,11 @@ describe('POST /api/v1/media', () => {
   });
 
   it.each([
-    ['no file', () => new FormData(), 400],
-    [
-      'the file under another field',
-      () => {
-        const form = new FormData();
-        form.append('image', new Blob([new Uint8Array(png(1, 1))]), 'a.png');
-        return form;
-      },
-      400,
-    ],
-    [
-      'two files',
-      () => {
-        const form = new FormData();
-        form.append('file', new Blob([new Uint8Array(png(1, 1))]), 'a.png');
-        form.append('file', new Blob([new Uint8Array(png(1, 1))]), 'b.png');
-        return form;
-      },
-      400,
-    ],
-    [
-      'an alt_text with a NUL character',
-      () => {
-        const form = new FormData();
-        form.append('alt_text', 'a\u0000b');
-        form.append('file', new Blob([new Uint8Array(png(1, 1))]), 'a.png');
-        return form;
-      },
-      400,
-    ],
-    [
-      'an alt_text over 1000 characters',
-      () => {
-        const form = new FormData();
-        form.append('file', new Blob([new Uint8Array(png(1, 1))]), 'a.png');
-        form.append('alt_text', 'x'.repeat(1001));
-        return form;
-      },
-      400,
-    ],
+    ['no file', () => formOf(), 400],
+    ['the file under another field', () => formOf(['image', 'a.png']), 400],
+    ['two files', () => formOf(['file', 'a.png'], ['file', 'b.png']), 400],
+    ['an alt_text with a NUL character', () => formOf(['alt_text', 'a\u0000b'], ['file', 'a.png']), 400],
+    ['an alt_text over 1000 characters', () => formOf(['file', 'a.png'], ['alt_text', 'x'.repeat(1001)]), 400],
   ])('when the form has %s, then %i and nothing is stored', async (_label, form, status) => {
     const client = new Client(catalog.running);
     const before = storedFiles(catalog.mediaDir);

@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
 import { Client, nth, startCatalog } from './support/harness.js';
 import { EventRecorder } from './support/events.js';
 import { arrangeGallery } from './support/gallery.js';
 
-let catalog: Awaited<ReturnType<typeof startCatalog>>;
-beforeAll(async () => {
-  catalog = await startCatalog();
-});
-afterAll(() => catalog.stop());
+const catalog = startedForTests(startCatalog);
 
 const arrange = (count: number) => arrangeGallery(catalog.running, count);
 

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
 import { Client, startCatalog } from './support/harness.js';
 import { EventRecorder } from './support/events.js';
 
-let catalog: Awaited<ReturnType<typeof startCatalog>>;
-beforeAll(async () => {
-  catalog = await startCatalog();
-});
-afterAll(() => catalog.stop());
+const catalog = startedForTests(startCatalog);
 
 const client = () => new Client(catalog.running);
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeTables } from '@app/service-testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeTables, startedForTests } from '@app/service-testing';
 import { Client, startCatalog } from './support/harness.js';
 
 /**
@@ -10,11 +10,10 @@ import { Client, startCatalog } from './support/harness.js';
  * the cost alone and among ten shops.
  */
 describe('GET /api/v1/products?search= query plan among many shops', () => {
-  let catalog: Awaited<ReturnType<typeof startCatalog>>;
+  const catalog = startedForTests(startCatalog);
   let shop: Client;
 
   beforeAll(async () => {
-    catalog = await startCatalog();
     shop = new Client(catalog.running);
     await shop.product({ name: 'Blue Oak Mug', price: 10 });
     // Ten shops of 2,000 products with the same names: a search for "mug" matches 100 of each.
@@ -28,7 +27,6 @@ describe('GET /api/v1/products?search= query plan among many shops', () => {
     );
     await analyzeTables(catalog.running, ['catalog.products']);
   });
-  afterAll(() => catalog.stop());
 
   it('when a shop searches names, then the index is entered with its organization and yields only its rows', async () => {
     const { rows } = await catalog.running.infra.pool.query<{ 'QUERY PLAN': string }>(

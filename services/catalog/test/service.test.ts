@@ -1,25 +1,26 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prismaDatamodel, schemaDrift } from '@app/service-testing';
+import { describe, expect, it } from 'vitest';
+import { describeServiceBasics, prismaDatamodel, startedForTests } from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
 import { Client, startCatalog } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 
 describe('catalog service', () => {
-  let catalog: Awaited<ReturnType<typeof startCatalog>>;
-  beforeAll(async () => {
-    catalog = await startCatalog();
-  });
-  afterAll(() => catalog.stop());
+  const catalog = startedForTests(startCatalog);
 
-  it('when started, then it is ready with database and NATS', async () => {
-    const response = await catalog.running.app.inject({ url: '/readyz' });
-    expect(response.json()).toEqual({ status: 'ok', checks: { accepting: 'ok', database: 'ok', nats: 'ok' } });
-  });
-
-  it('when the migrations ran, then the Prisma schema mirrors them', async () => {
-    expect(await schemaDrift(catalog.running.infra.pool, SCHEMA, prismaDatamodel(PRISMA_SCHEMA))).toEqual([]);
+  describeServiceBasics({
+    running: () => catalog.running,
+    schema: SCHEMA,
+    prismaSchema: new URL('../prisma/schema.prisma', import.meta.url),
+    paths: [
+      '/api/v1/media',
+      '/api/v1/media/{id}',
+      '/api/v1/products',
+      '/api/v1/products/{id}',
+      '/api/v1/products/{id}/images',
+      '/api/v1/products/{id}/images/{imageId}',
+    ],
   });
 
   it('when the drift check reads the Prisma schema, then it sees every model', () => {
@@ -35,20 +36,6 @@ describe('catalog service', () => {
     const response = await catalog.running.app.inject({ method: 'GET', url: '/api/v1/products' });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
-  });
-
-  it('when the OpenAPI document is asked for, then it lists every catalog path', async () => {
-    const document = (await catalog.running.app.inject({ url: '/openapi.json' })).json();
-    expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining([
-        '/api/v1/media',
-        '/api/v1/media/{id}',
-        '/api/v1/products',
-        '/api/v1/products/{id}',
-        '/api/v1/products/{id}/images',
-        '/api/v1/products/{id}/images/{imageId}',
-      ]),
-    );
   });
 
   it('when the same organization header differs only in case, then it is the same organization', async () => {

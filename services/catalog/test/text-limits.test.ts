@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { png } from '@app/service-testing';
+import { describe, expect, it } from 'vitest';
+import { png, preparedForTests, startedForTests } from '@app/service-testing';
 import { Client, startCatalog, storedFiles } from './support/harness.js';
 
-let catalog: Awaited<ReturnType<typeof startCatalog>>;
-let client: Client;
-
-beforeAll(async () => {
-  catalog = await startCatalog();
-  client = new Client(catalog.running);
-});
-afterAll(() => catalog.stop());
+const catalog = startedForTests(startCatalog);
+const client = preparedForTests(async () => new Client(catalog.running));
 
 /** `{"name":"caf<0xE9>","price":1}`: Latin-1 é, not UTF-8 (Node would have read U+FFFD). */
 const LATIN1_BODY = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('","price":1}')]);

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { createProductBodySchema } from '@app/contracts';
-import { expectTextStoredAsValidated, organizationClient } from '@app/service-testing';
+import { expectTextStoredAsValidated, organizationClient, startedForTests } from '@app/service-testing';
 import { startCatalog } from './support/harness.js';
 
-let catalog: Awaited<ReturnType<typeof startCatalog>>;
-beforeAll(async () => {
-  catalog = await startCatalog();
-});
-afterAll(() => catalog.stop());
+const catalog = startedForTests(startCatalog);
 
 describe('POST /api/v1/products (any text)', () => {
   it.each([[['name']], [['description']], [['slug']]])(

@@ -1,25 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, data, list, startEvents, type Client, type Running } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
+import { client, createEventType, data, list, startEvents } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startEvents();
-});
-afterAll(() => running.stop());
-
-async function create(api: Client, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const reply = await api.post('/api/v1/event-types', body);
-  expect(reply.status).toBe(201);
-  return data(reply);
-}
+const running = startedForTests(startEvents);
 
 describe('GET /api/v1/event-types', () => {
   it('when active is omitted, then only active ones are listed; active=false lists the inactive ones', async () => {
     const api = client(running);
-    await create(api, { title: 'One', duration: 10 });
-    await create(api, { title: 'Two', duration: 20, is_active: false });
-    await create(api, { title: 'Three', duration: 30 });
+    await createEventType(api, { title: 'One', duration: 10 });
+    await createEventType(api, { title: 'Two', duration: 20, is_active: false });
+    await createEventType(api, { title: 'Three', duration: 30 });
 
     const active = await api.get('/api/v1/event-types');
     const inactive = await api.get('/api/v1/event-types?active=false');
@@ -31,7 +22,7 @@ describe('GET /api/v1/event-types', () => {
 
   it('when limit and offset are given, then that page is returned', async () => {
     const api = client(running);
-    for (const title of ['a', 'b', 'c']) await create(api, { title, duration: 10 });
+    for (const title of ['a', 'b', 'c']) await createEventType(api, { title, duration: 10 });
 
     const reply = await api.get('/api/v1/event-types?limit=1&offset=1');
 
@@ -43,7 +34,7 @@ describe('GET /api/v1/event-types', () => {
 describe('GET /api/v1/event-types/:id', () => {
   it('when it exists (active or not), then it is returned', async () => {
     const api = client(running);
-    const created = await create(api, { title: 'Hidden', duration: 10, is_active: false });
+    const created = await createEventType(api, { title: 'Hidden', duration: 10, is_active: false });
 
     const reply = await api.get(`/api/v1/event-types/${String(created.id)}`);
 
@@ -61,7 +52,7 @@ describe('GET /api/v1/event-types/:id', () => {
 describe('PATCH /api/v1/event-types/:id', () => {
   it('when fields are given, then only they change', async () => {
     const api = client(running);
-    const created = await create(api, { title: 'Call', duration: 30, location_details: 'Zoom', color: '#abc' });
+    const created = await createEventType(api, { title: 'Call', duration: 30, location_details: 'Zoom', color: '#abc' });
 
     const reply = await api.patch(`/api/v1/event-types/${String(created.id)}`, {
       title: 'Phone call',
@@ -83,8 +74,8 @@ describe('PATCH /api/v1/event-types/:id', () => {
 
   it('when the slug is changed to one in use, then 409 SLUG_TAKEN; to a free one, then 200', async () => {
     const api = client(running);
-    await create(api, { title: 'Taken', slug: 'taken', duration: 30 });
-    const created = await create(api, { title: 'Mine', duration: 30 });
+    await createEventType(api, { title: 'Taken', slug: 'taken', duration: 30 });
+    const created = await createEventType(api, { title: 'Mine', duration: 30 });
 
     const clash = await api.patch(`/api/v1/event-types/${String(created.id)}`, { slug: 'taken' });
     const free = await api.patch(`/api/v1/event-types/${String(created.id)}`, { slug: 'free' });
@@ -102,13 +93,13 @@ describe('PATCH /api/v1/event-types/:id', () => {
 describe('DELETE /api/v1/event-types/:id', () => {
   it('when it exists, then {id, deleted: true}, it is gone and its slug is free again', async () => {
     const api = client(running);
-    const created = await create(api, { title: 'Gone', slug: 'gone', duration: 30 });
+    const created = await createEventType(api, { title: 'Gone', slug: 'gone', duration: 30 });
 
     const reply = await api.delete(`/api/v1/event-types/${String(created.id)}`);
 
     expect(reply.body).toEqual({ data: { id: created.id, deleted: true } });
     expect((await api.get(`/api/v1/event-types/${String(created.id)}`)).status).toBe(404);
     expect((await api.delete(`/api/v1/event-types/${String(created.id)}`)).status).toBe(404);
-    await create(api, { title: 'Back', slug: 'gone', duration: 30 });
+    await createEventType(api, { title: 'Back', slug: 'gone', duration: 30 });
   });
 });

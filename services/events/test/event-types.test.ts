@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, data, startEvents, type Client, type Running } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
+import { client, createEventType, data, startEvents } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startEvents();
-});
-afterAll(() => running.stop());
-
-async function create(api: Client, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const reply = await api.post('/api/v1/event-types', body);
-  expect(reply.status).toBe(201);
-  return data(reply);
-}
+const running = startedForTests(startEvents);
 
 describe('POST /api/v1/event-types', () => {
   it('when title and duration are given, then 201 with the defaults', async () => {
@@ -34,7 +25,7 @@ describe('POST /api/v1/event-types', () => {
   });
 
   it('when every field is given, then they are stored', async () => {
-    const eventType = await create(client(running), {
+    const eventType = await createEventType(client(running), {
       title: 'Site visit',
       slug: 'site-visit',
       description: 'At your place',
@@ -61,14 +52,14 @@ describe('POST /api/v1/event-types', () => {
     const api = client(running);
 
     const slugs = [];
-    for (let n = 0; n < 3; n += 1) slugs.push((await create(api, { title: 'Café Crème Consultation', duration: 15 })).slug);
+    for (let n = 0; n < 3; n += 1) slugs.push((await createEventType(api, { title: 'Café Crème Consultation', duration: 15 })).slug);
 
     expect(slugs).toEqual(['cafe-creme-consultation', 'cafe-creme-consultation-2', 'cafe-creme-consultation-3']);
   });
 
   it('when the slug is given and already used in the organization, then 409 SLUG_TAKEN', async () => {
     const api = client(running);
-    await create(api, { title: 'Intro', slug: 'intro', duration: 15 });
+    await createEventType(api, { title: 'Intro', slug: 'intro', duration: 15 });
 
     const reply = await api.post('/api/v1/event-types', { title: 'Another intro', slug: 'intro', duration: 15 });
 
@@ -77,8 +68,8 @@ describe('POST /api/v1/event-types', () => {
   });
 
   it('when another organization uses the slug, then it is free here', async () => {
-    await create(client(running), { title: 'Intro', slug: 'intro', duration: 15 });
-    await create(client(running), { title: 'Intro', slug: 'intro', duration: 15 });
+    await createEventType(client(running), { title: 'Intro', slug: 'intro', duration: 15 });
+    await createEventType(client(running), { title: 'Intro', slug: 'intro', duration: 15 });
   });
 
   it('when 20 creates with one explicit slug arrive at once, then exactly one gets 201', async () => {
@@ -106,6 +97,6 @@ describe('POST /api/v1/event-types', () => {
   });
 
   it('when the title has nothing to make a slug of, then a neutral slug is used', async () => {
-    expect((await create(client(running), { title: '会议', duration: 30 })).slug).toBe('event-type');
+    expect((await createEventType(client(running), { title: '会议', duration: 30 })).slug).toBe('event-type');
   });
 });

@@ -1,19 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationHeaders } from '@app/service-testing';
-import { client, data, openEvent, startEvents, type Client, type Running } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { organizationHeaders, startedForTests } from '@app/service-testing';
+import { client, createEvent, data, openEvent, startEvents } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startEvents();
-});
-afterAll(() => running.stop());
-
-async function createEvent(api: Client, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const reply = await api.post('/api/v1/events', body);
-  expect(reply.status).toBe(201);
-  return data(reply);
-}
+const running = startedForTests(startEvents);
 
 describe('POST /api/v1/events', () => {
   it('when title and start_date are given, then 201 with a draft in the organization time zone', async () => {

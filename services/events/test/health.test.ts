@@ -1,22 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-testing';
+import { describe, expect, it } from 'vitest';
+import { describeServiceBasics, organizationHeaders, startedForTests } from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
-import { startEvents, type Running } from './support/harness.js';
-
-const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
+import { startEvents } from './support/harness.js';
 
 describe('events service', () => {
-  let running: Running;
-  beforeAll(async () => {
-    running = await startEvents();
-  });
-  afterAll(() => running.stop());
+  const running = startedForTests(startEvents);
 
-  it('when started, then it is ready with database and NATS', async () => {
-    const response = await running.app.inject({ url: '/readyz' });
-    expect(response.json()).toEqual({ status: 'ok', checks: { accepting: 'ok', database: 'ok', nats: 'ok' } });
+  describeServiceBasics({
+    running: () => running,
+    schema: SCHEMA,
+    prismaSchema: new URL('../prisma/schema.prisma', import.meta.url),
+    paths: [
+      '/api/v1/event-types',
+      '/api/v1/event-types/{id}',
+      '/api/v1/events',
+      '/api/v1/events/{id}',
+      '/api/v1/events/{id}/registrations',
+      '/api/v1/events/{id}/registrations/{registrationId}',
+    ],
   });
 
   it('when draining before a shutdown, then /readyz says 503 while requests are still served', async () => {
@@ -32,23 +34,5 @@ describe('events service', () => {
     } finally {
       await draining.stop();
     }
-  });
-
-  it('when migrated, then the Prisma schema mirrors the tables', async () => {
-    expect(await schemaDrift(running.infra.pool, SCHEMA, prismaDatamodel(PRISMA_SCHEMA))).toEqual([]);
-  });
-
-  it('when asked, then the OpenAPI document lists every endpoint', async () => {
-    const document = (await running.app.inject({ url: '/openapi.json' })).json<{ paths: Record<string, unknown> }>();
-    expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining([
-        '/api/v1/event-types',
-        '/api/v1/event-types/{id}',
-        '/api/v1/events',
-        '/api/v1/events/{id}',
-        '/api/v1/events/{id}/registrations',
-        '/api/v1/events/{id}/registrations/{registrationId}',
-      ]),
-    );
   });
 });

@@ -1,13 +1,16 @@
-import { afterAll, beforeAll, describe } from 'vitest';
-import { describeIdempotentCreates, listedCount, organizationHeaders, postWithKey, type IdempotentCaller } from '@app/service-testing';
-import { client, data, openEvent, startEvents, type Running } from './support/harness.js';
+import { describe } from 'vitest';
+import {
+  describeIdempotentCreates,
+  listedCount,
+  organizationHeaders,
+  postWithKey,
+  startedForTests,
+  type IdempotentCaller,
+} from '@app/service-testing';
+import { client, data, openEvent, startEvents } from './support/harness.js';
 
 describe('Idempotency-Key on the events service', () => {
-  let running: Running;
-  beforeAll(async () => {
-    running = await startEvents();
-  });
-  afterAll(() => running.stop());
+  const running = startedForTests(startEvents);
 
   /** A caller of a fresh organization creating at `url` and counting at `listUrl` (defaults to `url`). */
   function callerOf(

@@ -1,38 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, data, list, openEvent, startEvents, type Client, type Running } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { preparedForTests, startedForTests } from '@app/service-testing';
+import { client, data, list, openEvent, startEvents } from './support/harness.js';
 
-let running: Running;
-let owner: Client;
-let stranger: Client;
-let eventId: string;
-let registrationId: string;
-let eventTypeId: string;
-beforeAll(async () => {
-  running = await startEvents();
-  owner = client(running);
-  stranger = client(running);
-  eventId = String(data(await owner.post('/api/v1/events', openEvent({ slots: 10 }))).id);
-  registrationId = String(data(await owner.post(`/api/v1/events/${eventId}/registrations`, { name: 'A', email: 'a@example.com' })).id);
-  eventTypeId = String(data(await owner.post('/api/v1/event-types', { title: 'Mine', slug: 'mine', duration: 30 })).id);
+const running = startedForTests(startEvents);
+const owner = preparedForTests(async () => client(running));
+/** A client of another organization. */
+const stranger = preparedForTests(async () => client(running));
+/** What the owner has: an event with one registration, and an event type. */
+const owned = preparedForTests(async () => {
+  const eventId = String(data(await owner.post('/api/v1/events', openEvent({ slots: 10 }))).id);
+  const registration = await owner.post(`/api/v1/events/${eventId}/registrations`, { name: 'A', email: 'a@example.com' });
+  const eventType = await owner.post('/api/v1/event-types', { title: 'Mine', slug: 'mine', duration: 30 });
+  return { eventId, registrationId: String(data(registration).id), eventTypeId: String(data(eventType).id) };
 });
-afterAll(() => running.stop());
 
 describe('another organization', () => {
   it.each([
-    ['GET', () => `/api/v1/events/${eventId}`, undefined],
-    ['PATCH', () => `/api/v1/events/${eventId}`, { title: 'Hijacked' }],
-    ['DELETE', () => `/api/v1/events/${eventId}`, undefined],
-    ['GET', () => `/api/v1/events/${eventId}/registrations`, undefined],
-    ['POST', () => `/api/v1/events/${eventId}/registrations`, { name: 'B', email: 'b@example.com' }],
-    ['DELETE', () => `/api/v1/events/${eventId}/registrations/${registrationId}`, undefined],
-    ['GET', () => `/api/v1/event-types/${eventTypeId}`, undefined],
-    ['PATCH', () => `/api/v1/event-types/${eventTypeId}`, { title: 'Hijacked' }],
-    ['DELETE', () => `/api/v1/event-types/${eventTypeId}`, undefined],
+    ['GET', () => `/api/v1/events/${owned.eventId}`, undefined],
+    ['PATCH', () => `/api/v1/events/${owned.eventId}`, { title: 'Hijacked' }],
+    ['DELETE', () => `/api/v1/events/${owned.eventId}`, undefined],
+    ['GET', () => `/api/v1/events/${owned.eventId}/registrations`, undefined],
+    ['POST', () => `/api/v1/events/${owned.eventId}/registrations`, { name: 'B', email: 'b@example.com' }],
+    ['DELETE', () => `/api/v1/events/${owned.eventId}/registrations/${owned.registrationId}`, undefined],
+    ['GET', () => `/api/v1/event-types/${owned.eventTypeId}`, undefined],
+    ['PATCH', () => `/api/v1/event-types/${owned.eventTypeId}`, { title: 'Hijacked' }],
+    ['DELETE', () => `/api/v1/event-types/${owned.eventTypeId}`, undefined],
   ] as const)('when it calls %s on a record it does not own, then 404', async (method, url, body) => {
-    const reply = await { GET: stranger.get, PATCH: stranger.patch, POST: stranger.post, DELETE: stranger.delete }[method](url(), body);
-
-    expect(reply.status).toBe(404);
-    expect(reply.body.code).toBe('NOT_FOUND');
+    expect(await stranger.request(method, url(), body)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
 
   it('when it lists, then it never sees the records of others', async () => {
@@ -42,9 +36,9 @@ describe('another organization', () => {
   });
 
   it('when the owner looks afterwards, then nothing was changed', async () => {
-    const event = data(await owner.get(`/api/v1/events/${eventId}?include_counts=true`));
+    const event = data(await owner.get(`/api/v1/events/${owned.eventId}?include_counts=true`));
     expect(event).toMatchObject({ title: 'Workshop', counts: { registrations: 1, remaining: 9 } });
-    expect(list(await owner.get(`/api/v1/events/${eventId}/registrations`))).toHaveLength(1);
-    expect(data(await owner.get(`/api/v1/event-types/${eventTypeId}`)).title).toBe('Mine');
+    expect(list(await owner.get(`/api/v1/events/${owned.eventId}/registrations`))).toHaveLength(1);
+    expect(data(await owner.get(`/api/v1/event-types/${owned.eventTypeId}`)).title).toBe('Mine');
   });
 });

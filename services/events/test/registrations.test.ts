@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, data, list, openEvent, startEvents, type Client, type Running } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
+import { client, data, list, openEvent, startEvents, type Client } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startEvents();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startEvents);
 
 async function event(api: Client, overrides: Record<string, unknown> = {}): Promise<string> {
   const reply = await api.post('/api/v1/events', openEvent(overrides));

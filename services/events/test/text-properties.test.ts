@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { createEventBodySchema, createEventTypeBodySchema, createRegistrationBodySchema } from '@app/contracts';
-import { expectTextStoredAsValidated, type InjectedReply } from '@app/service-testing';
-import { client, startEvents, type Running } from './support/harness.js';
+import { expectTextStoredAsValidated, startedForTests, type InjectedReply } from '@app/service-testing';
+import { client, startEvents } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startEvents();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startEvents);
 
 const idOf = (reply: InjectedReply) => String((reply.body.data as { id: string }).id);
 

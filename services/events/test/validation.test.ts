@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationHeaders } from '@app/service-testing';
-import { client, data, openEvent, startEvents, type Client, type Running } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { organizationHeaders, preparedForTests, startedForTests } from '@app/service-testing';
+import { client, data, openEvent, startEvents, type Client } from './support/harness.js';
 
-let running: Running;
-let api: Client;
-let eventId: string;
-let eventTypeId: string;
-beforeAll(async () => {
-  running = await startEvents();
-  api = client(running);
-  eventId = String(data(await api.post('/api/v1/events', openEvent({ slots: 100 }))).id);
-  eventTypeId = String(data(await api.post('/api/v1/event-types', { title: 'Base', duration: 30 })).id);
-});
-afterAll(() => running.stop());
+const running = startedForTests(startEvents);
+const api = preparedForTests(async () => client(running));
+/** The organization's event and event type, for the cases that change or read one. */
+const owned = preparedForTests(async () => ({
+  eventId: String(data(await api.post('/api/v1/events', openEvent({ slots: 100 }))).id),
+  eventTypeId: String(data(await api.post('/api/v1/event-types', { title: 'Base', duration: 30 })).id),
+}));
 
 const long = 'x'.repeat(10_000);
 const event = (overrides: Record<string, unknown>) => ({ title: 'T', start_date: '2031-01-01', ...overrides });
@@ -45,11 +41,11 @@ const cases: Case[] = [
   ['event: unknown field', 'POST', () => '/api/v1/events', event({ capacity: 10 }), 'capacity'],
   ['event: body is an array', 'POST', () => '/api/v1/events', [event({})], 'body'],
   ['event: body is a string', 'POST', () => '/api/v1/events', 'hello', 'body'],
-  ['event patch: 2026-02-30', 'PATCH', () => `/api/v1/events/${eventId}`, { start_date: '2026-02-30' }, 'start_date'],
-  ['event patch: null title', 'PATCH', () => `/api/v1/events/${eventId}`, { title: null }, 'title'],
-  ['event patch: invalid zone', 'PATCH', () => `/api/v1/events/${eventId}`, { timezone: 'Nowhere' }, 'timezone'],
-  ['event patch: unknown status', 'PATCH', () => `/api/v1/events/${eventId}`, { status: 'done' }, 'status'],
-  ['event patch: unknown field', 'PATCH', () => `/api/v1/events/${eventId}`, { slot: 3 }, 'slot'],
+  ['event patch: 2026-02-30', 'PATCH', () => `/api/v1/events/${owned.eventId}`, { start_date: '2026-02-30' }, 'start_date'],
+  ['event patch: null title', 'PATCH', () => `/api/v1/events/${owned.eventId}`, { title: null }, 'title'],
+  ['event patch: invalid zone', 'PATCH', () => `/api/v1/events/${owned.eventId}`, { timezone: 'Nowhere' }, 'timezone'],
+  ['event patch: unknown status', 'PATCH', () => `/api/v1/events/${owned.eventId}`, { status: 'done' }, 'status'],
+  ['event patch: unknown field', 'PATCH', () => `/api/v1/events/${owned.eventId}`, { slot: 3 }, 'slot'],
   ['list: unknown status', 'GET', () => '/api/v1/events?status=open', undefined, 'status'],
   ['list: upcoming=yes', 'GET', () => '/api/v1/events?upcoming=yes', undefined, 'upcoming'],
   ['list: include_counts=1', 'GET', () => '/api/v1/events?include_counts=1', undefined, 'include_counts'],
@@ -60,15 +56,15 @@ const cases: Case[] = [
   ['list: offset=-1', 'GET', () => '/api/v1/events?offset=-1', undefined, 'offset'],
   ['list: repeated limit', 'GET', () => '/api/v1/events?limit=1&limit=2', undefined, 'limit'],
   ['list: unknown parameter', 'GET', () => '/api/v1/events?sort=title', undefined, 'sort'],
-  ['get: include_counts=yes', 'GET', () => `/api/v1/events/${eventId}?include_counts=yes`, undefined, 'include_counts'],
-  ['registration: missing name', 'POST', () => `/api/v1/events/${eventId}/registrations`, { email: 'a@example.com' }, 'name'],
-  ['registration: bad email', 'POST', () => `/api/v1/events/${eventId}/registrations`, person({ email: 'nope' }), 'email'],
-  ['registration: 10k email', 'POST', () => `/api/v1/events/${eventId}/registrations`, person({ email: `${long}@x.io` }), 'email'],
-  ['registration: 10k name', 'POST', () => `/api/v1/events/${eventId}/registrations`, person({ name: long }), 'name'],
-  ['registration: quantity 0', 'POST', () => `/api/v1/events/${eventId}/registrations`, person({ quantity: 0 }), 'quantity'],
-  ['registration: quantity "2"', 'POST', () => `/api/v1/events/${eventId}/registrations`, person({ quantity: '2' }), 'quantity'],
-  ['registration: unknown field', 'POST', () => `/api/v1/events/${eventId}/registrations`, person({ phone: '1' }), 'phone'],
-  ['registrations list: bad status', 'GET', () => `/api/v1/events/${eventId}/registrations?status=gone`, undefined, 'status'],
+  ['get: include_counts=yes', 'GET', () => `/api/v1/events/${owned.eventId}?include_counts=yes`, undefined, 'include_counts'],
+  ['registration: missing name', 'POST', () => `/api/v1/events/${owned.eventId}/registrations`, { email: 'a@example.com' }, 'name'],
+  ['registration: bad email', 'POST', () => `/api/v1/events/${owned.eventId}/registrations`, person({ email: 'nope' }), 'email'],
+  ['registration: 10k email', 'POST', () => `/api/v1/events/${owned.eventId}/registrations`, person({ email: `${long}@x.io` }), 'email'],
+  ['registration: 10k name', 'POST', () => `/api/v1/events/${owned.eventId}/registrations`, person({ name: long }), 'name'],
+  ['registration: quantity 0', 'POST', () => `/api/v1/events/${owned.eventId}/registrations`, person({ quantity: 0 }), 'quantity'],
+  ['registration: quantity "2"', 'POST', () => `/api/v1/events/${owned.eventId}/registrations`, person({ quantity: '2' }), 'quantity'],
+  ['registration: unknown field', 'POST', () => `/api/v1/events/${owned.eventId}/registrations`, person({ phone: '1' }), 'phone'],
+  ['registrations list: bad status', 'GET', () => `/api/v1/events/${owned.eventId}/registrations?status=gone`, undefined, 'status'],
   ['event type: missing title', 'POST', () => '/api/v1/event-types', { duration: 30 }, 'title'],
   ['event type: missing duration', 'POST', () => '/api/v1/event-types', { title: 'T' }, 'duration'],
   ['event type: duration 0', 'POST', () => '/api/v1/event-types', eventType({ duration: 0 }), 'duration'],
@@ -89,8 +85,8 @@ const cases: Case[] = [
     'requires_approval',
   ],
   ['event type: unknown field', 'POST', () => '/api/v1/event-types', eventType({ price: 1 }), 'price'],
-  ['event type patch: duration 0', 'PATCH', () => `/api/v1/event-types/${eventTypeId}`, { duration: 0 }, 'duration'],
-  ['event type patch: is_active null', 'PATCH', () => `/api/v1/event-types/${eventTypeId}`, { is_active: null }, 'is_active'],
+  ['event type patch: duration 0', 'PATCH', () => `/api/v1/event-types/${owned.eventTypeId}`, { duration: 0 }, 'duration'],
+  ['event type patch: is_active null', 'PATCH', () => `/api/v1/event-types/${owned.eventTypeId}`, { is_active: null }, 'is_active'],
   ['event types list: active=maybe', 'GET', () => '/api/v1/event-types?active=maybe', undefined, 'active'],
   ['event types list: limit=500', 'GET', () => '/api/v1/event-types?limit=500', undefined, 'limit'],
 ];

@@ -1,32 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEchoUpstreams, type EchoUpstreams } from './support/echo-upstreams.js';
-import { ADMIN_TOKEN, createOrganization, startGateway, type Gateway } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
+import { startEchoUpstreams, startStandIn } from './support/echo-upstreams.js';
+import { ADMIN_TOKEN, createOrganization, startGateway } from './support/harness.js';
 
 const CACHEABLE = 'public, max-age=600';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
-let upstreams: EchoUpstreams;
-let cacheable: FastifyInstance;
-let gateway: Gateway;
-beforeAll(async () => {
-  upstreams = await startEchoUpstreams();
-  // Services that say their answers may be cached (and, on POST, that they replayed one): the gateway must overrule
-  // them on authenticated paths and leave them alone on public ones.
-  cacheable = Fastify();
-  cacheable.all('/*', async (request, reply) => {
-    void reply.header('cache-control', CACHEABLE);
-    if (request.method === 'POST') void reply.code(201).header('idempotent-replayed', 'true');
-    return { url: request.url };
-  });
-  const url = await cacheable.listen({ host: '127.0.0.1', port: 0 });
-  gateway = await startGateway({ ...upstreams.env, BOOKINGS_URL: url, SCHEDULING_URL: url, CATALOG_URL: url, AUTH_FAILURES_MAX: '2' });
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await cacheable?.close();
-  await upstreams?.close();
+const upstreams = startedForTests(startEchoUpstreams, { stop: (started) => started.close() });
+// Services that say their answers may be cached (and, on POST, that they replayed one): the gateway must overrule
+// them on authenticated paths and leave them alone on public ones.
+const cacheable = startedForTests(() =>
+  startStandIn((app) =>
+    app.all('/*', async (request, reply) => {
+      void reply.header('cache-control', CACHEABLE);
+      if (request.method === 'POST') void reply.code(201).header('idempotent-replayed', 'true');
+      return { url: request.url };
+    }),
+  ),
+);
+const gateway = startedForTests(() => {
+  const { url } = cacheable;
+  return startGateway({ ...upstreams.env, BOOKINGS_URL: url, SCHEDULING_URL: url, CATALOG_URL: url, AUTH_FAILURES_MAX: '2' });
 });
 
 describe('POST /admin/v1/organizations', () => {

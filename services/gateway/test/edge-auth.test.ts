@@ -6,8 +6,7 @@ import { configSchema, type Config } from '../src/config.js';
 import { IdentityRepository } from '../src/identity/identity.repository.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { SCHEMA, service } from '../src/service.js';
-import { startEchoUpstreams } from './support/echo-upstreams.js';
-import { ADMIN_TOKEN, createOrganization, gatewayBehindEchoes } from './support/harness.js';
+import { ADMIN_TOKEN, createOrganization, gatewayBehindEchoes, gatewayForThisTest } from './support/harness.js';
 
 const UNKNOWN_KEY = (n: number) => `sk_unknown${String(n).padStart(5, '0')}unknownunknownunknown`;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -34,118 +33,100 @@ function countingLookups(): { definition: ServiceDefinition<Config>; lookups: ()
 
 describe('failed authentication per IP (AUTH_FAILURES_MAX)', () => {
   it('when an IP has failed AUTH_FAILURES_MAX times, then its requests with a key are 429 RATE_LIMITED with Retry-After, before any lookup', async () => {
-    const upstreams = await startEchoUpstreams();
     const { definition, lookups } = countingLookups();
-    const gateway = await startTestService(definition, configSchema, { ...upstreams.env, ADMIN_TOKEN, AUTH_FAILURES_MAX: '3' });
-    try {
-      const org = await createOrganization(gateway);
-      const attacker = { remoteAddress: '198.51.100.7' };
-      for (let n = 0; n < 3; n++) {
-        const response = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(n)), ...attacker });
-        expect(response.statusCode).toBe(401);
-      }
-      const before = lookups();
-
-      const refused = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(99)), ...attacker });
-      const validKey = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(org.api_key), ...attacker });
-      const publicPath = await gateway.app.inject({ url: '/api/bookings/slots', headers: bearer(UNKNOWN_KEY(98)), ...attacker });
-      const admin = await gateway.app.inject({ method: 'POST', url: '/admin/v1/organizations', headers: bearer(ADMIN_TOKEN), ...attacker });
-
-      for (const response of [refused, validKey, publicPath, admin]) {
-        expect(response.statusCode).toBe(429);
-        expect(response.json()).toEqual({ error: expect.stringMatching(/^Too many failed authentication attempts/), code: 'RATE_LIMITED' });
-        expect(Number(response.headers['retry-after'])).toBeGreaterThan(1);
-      }
-      expect(lookups()).toBe(before); // nothing was looked up
-      // Another IP is not affected.
-      const other = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(org.api_key), remoteAddress: '198.51.100.8' });
-      expect(other.statusCode).toBe(200);
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
+    const gateway = await gatewayForThisTest((env) =>
+      startTestService(definition, configSchema, { ...env, ADMIN_TOKEN, AUTH_FAILURES_MAX: '3' }),
+    );
+    const org = await createOrganization(gateway);
+    const attacker = { remoteAddress: '198.51.100.7' };
+    for (let n = 0; n < 3; n++) {
+      const response = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(n)), ...attacker });
+      expect(response.statusCode).toBe(401);
     }
+    const before = lookups();
+
+    const refused = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(99)), ...attacker });
+    const validKey = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(org.api_key), ...attacker });
+    const publicPath = await gateway.app.inject({ url: '/api/bookings/slots', headers: bearer(UNKNOWN_KEY(98)), ...attacker });
+    const admin = await gateway.app.inject({ method: 'POST', url: '/admin/v1/organizations', headers: bearer(ADMIN_TOKEN), ...attacker });
+
+    for (const response of [refused, validKey, publicPath, admin]) {
+      expect(response.statusCode).toBe(429);
+      expect(response.json()).toEqual({ error: expect.stringMatching(/^Too many failed authentication attempts/), code: 'RATE_LIMITED' });
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(1);
+    }
+    expect(lookups()).toBe(before); // nothing was looked up
+    // Another IP is not affected.
+    const other = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(org.api_key), remoteAddress: '198.51.100.8' });
+    expect(other.statusCode).toBe(200);
   });
 
   it('when wrong admin tokens are tried, then they count too, and the right one is refused once over the limit', async () => {
-    const upstreams = await startEchoUpstreams();
     const { definition } = countingLookups();
-    const gateway = await startTestService(definition, configSchema, { ...upstreams.env, ADMIN_TOKEN, AUTH_FAILURES_MAX: '2' });
-    try {
-      const attempt = (token: string) =>
-        gateway.app.inject({
-          method: 'POST',
-          url: '/admin/v1/organizations',
-          headers: bearer(token),
-          payload: { name: 'X' },
-          remoteAddress: '198.51.100.9',
-        });
-      expect((await attempt('wrong-admin-token-1')).statusCode).toBe(401);
-      expect((await attempt('wrong-admin-token-2')).statusCode).toBe(401);
-      expect((await attempt(ADMIN_TOKEN)).statusCode).toBe(429);
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
-    }
+    const gateway = await gatewayForThisTest((env) =>
+      startTestService(definition, configSchema, { ...env, ADMIN_TOKEN, AUTH_FAILURES_MAX: '2' }),
+    );
+    const attempt = (token: string) =>
+      gateway.app.inject({
+        method: 'POST',
+        url: '/admin/v1/organizations',
+        headers: bearer(token),
+        payload: { name: 'X' },
+        remoteAddress: '198.51.100.9',
+      });
+    expect((await attempt('wrong-admin-token-1')).statusCode).toBe(401);
+    expect((await attempt('wrong-admin-token-2')).statusCode).toBe(401);
+    expect((await attempt(ADMIN_TOKEN)).statusCode).toBe(429);
   });
 });
 
 describe('failed authentication per IP: keys in use are not locked out', () => {
   it('when an address has sent 60 bad keys, then a key that authenticated before is still served; a key never used and the admin token get 429', async () => {
-    const upstreams = await startEchoUpstreams();
     const { definition, lookups } = countingLookups();
-    const gateway = await startTestService(definition, configSchema, { ...upstreams.env, ADMIN_TOKEN }); // AUTH_FAILURES_MAX: 30
-    try {
-      const proxy = { remoteAddress: '198.51.100.20' }; // one load balancer in front of every client
-      const inUse = await createOrganization(gateway);
-      const unused = await createOrganization(gateway);
-      expect((await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(inUse.api_key), ...proxy })).statusCode).toBe(200);
-      for (let n = 0; n < 60; n++) await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(n)), ...proxy });
-      const before = lookups();
+    const gateway = await gatewayForThisTest((env) => startTestService(definition, configSchema, { ...env, ADMIN_TOKEN })); // AUTH_FAILURES_MAX: 30
+    const proxy = { remoteAddress: '198.51.100.20' }; // one load balancer in front of every client
+    const inUse = await createOrganization(gateway);
+    const unused = await createOrganization(gateway);
+    expect((await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(inUse.api_key), ...proxy })).statusCode).toBe(200);
+    for (let n = 0; n < 60; n++) await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(n)), ...proxy });
+    const before = lookups();
 
-      const served = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(inUse.api_key), ...proxy });
-      const neverUsed = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(unused.api_key), ...proxy });
-      const guess = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(61)), ...proxy });
-      const admin = await gateway.app.inject({ method: 'POST', url: '/admin/v1/organizations', headers: bearer(ADMIN_TOKEN), ...proxy });
+    const served = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(inUse.api_key), ...proxy });
+    const neverUsed = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(unused.api_key), ...proxy });
+    const guess = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(61)), ...proxy });
+    const admin = await gateway.app.inject({ method: 'POST', url: '/admin/v1/organizations', headers: bearer(ADMIN_TOKEN), ...proxy });
 
-      expect(served.statusCode).toBe(200);
-      expect(served.json().service).toBe('bookings');
-      for (const response of [neverUsed, guess, admin]) {
-        expect(response.statusCode).toBe(429);
-        expect(response.json()).toMatchObject({ code: 'RATE_LIMITED' });
-      }
-      expect(lookups()).toBe(before); // the refused ones were not looked up (the served key was cached)
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
+    expect(served.statusCode).toBe(200);
+    expect(served.json().service).toBe('bookings');
+    for (const response of [neverUsed, guess, admin]) {
+      expect(response.statusCode).toBe(429);
+      expect(response.json()).toMatchObject({ code: 'RATE_LIMITED' });
     }
+    expect(lookups()).toBe(before); // the refused ones were not looked up (the served key was cached)
   });
 
   it('when a key in use is revoked while its address is over the limit, then it is refused, and then 429 like any other', async () => {
-    const upstreams = await startEchoUpstreams();
-    const gateway = await startTestService(service, configSchema, { ...upstreams.env, ADMIN_TOKEN, AUTH_FAILURES_MAX: '2' });
-    try {
-      const proxy = { remoteAddress: '198.51.100.21' };
-      const org = await createOrganization(gateway);
-      const second = await gateway.app.inject({
-        method: 'POST',
-        url: `/admin/v1/organizations/${org.id}/api-keys`,
-        headers: bearer(ADMIN_TOKEN),
-        payload: {},
-      });
-      const key = second.json().data as { id: string; key: string };
-      expect((await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(key.key), ...proxy })).statusCode).toBe(200);
-      for (let n = 0; n < 2; n++) await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(n)), ...proxy });
-      await gateway.app.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${key.id}`, headers: bearer(ADMIN_TOKEN) });
+    const gateway = await gatewayForThisTest((env) =>
+      startTestService(service, configSchema, { ...env, ADMIN_TOKEN, AUTH_FAILURES_MAX: '2' }),
+    );
+    const proxy = { remoteAddress: '198.51.100.21' };
+    const org = await createOrganization(gateway);
+    const second = await gateway.app.inject({
+      method: 'POST',
+      url: `/admin/v1/organizations/${org.id}/api-keys`,
+      headers: bearer(ADMIN_TOKEN),
+      payload: {},
+    });
+    const key = second.json().data as { id: string; key: string };
+    expect((await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(key.key), ...proxy })).statusCode).toBe(200);
+    for (let n = 0; n < 2; n++) await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(UNKNOWN_KEY(n)), ...proxy });
+    await gateway.app.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${key.id}`, headers: bearer(ADMIN_TOKEN) });
 
-      const revoked = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(key.key), ...proxy });
-      const again = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(key.key), ...proxy });
+    const revoked = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(key.key), ...proxy });
+    const again = await gateway.app.inject({ url: '/api/v1/bookings', headers: bearer(key.key), ...proxy });
 
-      expect(revoked.statusCode).toBe(401);
-      expect(again.statusCode).toBe(429);
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
-    }
+    expect(revoked.statusCode).toBe(401);
+    expect(again.statusCode).toBe(429);
   });
 });
 

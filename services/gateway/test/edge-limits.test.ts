@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startEchoUpstreams } from './support/echo-upstreams.js';
-import { createOrganization, gatewayBehindEchoes, startGateway, type Gateway } from './support/harness.js';
+import { createOrganization, gatewayBehindEchoes, gatewayForThisTest, startGateway, type Gateway } from './support/harness.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SLOTS = '/api/bookings/slots';
@@ -100,23 +100,19 @@ describe('RATE_LIMIT_REDIS_URL', () => {
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
     const address = relay.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const upstreams = await startEchoUpstreams();
-    const gateway = await startGateway({
-      ...upstreams.env,
-      RATE_LIMIT_MAX: '100',
-      RATE_LIMIT_REDIS_URL: `redis://127.0.0.1:${port}`,
-      RATE_LIMIT_REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}:`,
-    });
-    try {
-      expect((await gateway.app.inject({ url: SLOTS })).statusCode).toBe(200);
-      relay.close();
-      for (const socket of sockets) socket.destroy();
-      const started = Date.now();
-      expect((await gateway.app.inject({ url: SLOTS })).statusCode).toBe(200);
-      expect(Date.now() - started).toBeLessThan(2000);
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
-    }
+    const gateway = await gatewayForThisTest((env) =>
+      startGateway({
+        ...env,
+        RATE_LIMIT_MAX: '100',
+        RATE_LIMIT_REDIS_URL: `redis://127.0.0.1:${port}`,
+        RATE_LIMIT_REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}:`,
+      }),
+    );
+    expect((await gateway.app.inject({ url: SLOTS })).statusCode).toBe(200);
+    relay.close();
+    for (const socket of sockets) socket.destroy();
+    const started = Date.now();
+    expect((await gateway.app.inject({ url: SLOTS })).statusCode).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -1,29 +1,24 @@
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, loadConfig, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
-import { startTestService, testEnv, trickleRequest } from '@app/service-testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { capturedLog, startedForTests, startTestService, testEnv, trickleRequest } from '@app/service-testing';
 import { buildApp } from '../src/app.js';
 import { configSchema, type Config } from '../src/config.js';
 import { IdentityRepository } from '../src/identity/identity.repository.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { SCHEMA, service } from '../src/service.js';
-import { startEchoUpstreams, type EchoUpstreams } from './support/echo-upstreams.js';
-import { ADMIN_TOKEN, createOrganization, startGateway, type Gateway } from './support/harness.js';
+import { startEchoUpstreams } from './support/echo-upstreams.js';
+import { ADMIN_TOKEN, createOrganization, gatewayForThisTest, startGateway } from './support/harness.js';
 
 const METRICS_TOKEN = 'gateway-metrics-token-0123';
 
 describe('gateway HTTP timeouts', () => {
-  let upstreams: EchoUpstreams;
-  let gateway: Gateway;
+  const upstreams = startedForTests(startEchoUpstreams, { stop: (started) => started.close() });
+  const gateway = startedForTests(() =>
+    startGateway({ ...upstreams.env, HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' }),
+  );
   let url: string;
   beforeAll(async () => {
-    upstreams = await startEchoUpstreams();
-    gateway = await startGateway({ ...upstreams.env, HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' });
     url = await gateway.app.listen({ host: '127.0.0.1', port: 0 });
-  });
-  afterAll(async () => {
-    await gateway.stop();
-    await upstreams.close();
   });
 
   it('when a keyed POST trickles its body one byte at a time, then 408 REQUEST_TIMEOUT within the timeout and the connection is closed', async () => {
@@ -52,78 +47,53 @@ describe('gateway HTTP timeouts', () => {
 
 describe('gateway /metrics', () => {
   it('when METRICS_TOKEN is set, then /metrics answers only its bearer (401 in the error shape otherwise)', async () => {
-    const upstreams = await startEchoUpstreams();
-    const gateway = await startGateway({ ...upstreams.env, METRICS_TOKEN });
-    try {
-      const anonymous = await gateway.app.inject({ url: '/metrics' });
-      expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.json()).toEqual({ error: 'Missing or invalid metrics token', code: 'UNAUTHORIZED' });
-      expect((await gateway.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).statusCode).toBe(401);
-      const allowed = await gateway.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-      expect(allowed.statusCode).toBe(200);
-      expect(allowed.body).toMatch(/http_requests_total/);
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
-    }
+    const gateway = await gatewayForThisTest((env) => startGateway({ ...env, METRICS_TOKEN }));
+    const anonymous = await gateway.app.inject({ url: '/metrics' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ error: 'Missing or invalid metrics token', code: 'UNAUTHORIZED' });
+    expect((await gateway.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).statusCode).toBe(401);
+    const allowed = await gateway.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.body).toMatch(/http_requests_total/);
   });
 
   it('when METRICS_PORT is set, then /metrics is served there and not on the API port', async () => {
-    const upstreams = await startEchoUpstreams();
-    const gateway = await startGateway({ ...upstreams.env, METRICS_PORT: '0', METRICS_TOKEN });
-    try {
-      expect((await gateway.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).statusCode).toBe(404);
-      expect((await fetch(`${gateway.metricsUrl}/metrics`)).status).toBe(401);
-      const metrics = await fetch(`${gateway.metricsUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-      expect(metrics.status).toBe(200);
-      expect(await metrics.text()).toMatch(/service="gateway"/);
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
-    }
+    const gateway = await gatewayForThisTest((env) => startGateway({ ...env, METRICS_PORT: '0', METRICS_TOKEN }));
+    expect((await gateway.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).statusCode).toBe(404);
+    expect((await fetch(`${gateway.metricsUrl}/metrics`)).status).toBe(401);
+    const metrics = await fetch(`${gateway.metricsUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/service="gateway"/);
   });
 });
 
 describe('gateway log lines', () => {
   it('when requests carry OAuth code/state, an email filter or a key, then the log keeps paths and allowed parameters only', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString('utf8'));
-        done();
-      },
-    });
+    const { lines, log } = capturedLog('gateway');
     const definition: ServiceDefinition<Config> = {
       ...service,
       async build(infra) {
         const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-        const log = createLogger({ LOG_LEVEL: 'info' }, 'gateway', sink);
         const app = await buildApp({ config: infra.config, identity: new IdentityRepository(prisma), log, readiness: infra.readiness });
         return { app, close: () => prisma.$disconnect() };
       },
     };
-    const upstreams = await startEchoUpstreams();
-    const gateway = await startTestService(definition, configSchema, { ...upstreams.env, ADMIN_TOKEN });
-    try {
-      const org = await createOrganization(gateway);
-      await gateway.app.inject({ url: '/api/calendar-connections/oauth/google/callback?code=4%2F0AQ-oauth-code&state=signed.oauth.state' });
-      await gateway.app.inject({
-        url: '/api/v1/bookings?attendee_email=ada%40example.com&limit=5&offset=10&scheduleId=sch-1&startDate=2026-03-08',
-        headers: { authorization: `Bearer ${org.api_key}` },
-      });
-      const completed = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request completed');
-      expect(completed.map((line) => line.url)).toEqual([
-        '/admin/v1/organizations',
-        '/api/calendar-connections/oauth/google/callback?code=[redacted]&state=[redacted]',
-        '/api/v1/bookings?attendee_email=[redacted]&limit=5&offset=10&scheduleId=sch-1&startDate=2026-03-08',
-      ]);
-      const all = lines.join('\n');
-      for (const secret of ['oauth-code', 'signed.oauth.state', 'ada', 'example.com', org.api_key, ADMIN_TOKEN])
-        expect(all).not.toContain(secret);
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
-    }
+    const gateway = await gatewayForThisTest((env) => startTestService(definition, configSchema, { ...env, ADMIN_TOKEN }));
+    const org = await createOrganization(gateway);
+    await gateway.app.inject({ url: '/api/calendar-connections/oauth/google/callback?code=4%2F0AQ-oauth-code&state=signed.oauth.state' });
+    await gateway.app.inject({
+      url: '/api/v1/bookings?attendee_email=ada%40example.com&limit=5&offset=10&scheduleId=sch-1&startDate=2026-03-08',
+      headers: { authorization: `Bearer ${org.api_key}` },
+    });
+    const completed = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request completed');
+    expect(completed.map((line) => line.url)).toEqual([
+      '/admin/v1/organizations',
+      '/api/calendar-connections/oauth/google/callback?code=[redacted]&state=[redacted]',
+      '/api/v1/bookings?attendee_email=[redacted]&limit=5&offset=10&scheduleId=sch-1&startDate=2026-03-08',
+    ]);
+    const all = lines.join('\n');
+    for (const secret of ['oauth-code', 'signed.oauth.state', 'ada', 'example.com', org.api_key, ADMIN_TOKEN])
+      expect(all).not.toContain(secret);
   });
 });
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeIdempotentCreates, postWithKey, type IdempotentCaller } from '@app/service-testing';
-import { startEchoUpstreams, type Echo, type EchoUpstreams } from './support/echo-upstreams.js';
+import { describeIdempotentCreates, postWithKey, startedForTests, type IdempotentCaller } from '@app/service-testing';
+import { startEchoUpstreams, startStandIn, type Echo, type EchoUpstreams } from './support/echo-upstreams.js';
 import { createOrganization, startGateway, type Gateway } from './support/harness.js';
 
 describe('Idempotency-Key on the admin API', () => {
@@ -72,27 +71,19 @@ describe('Idempotency-Key on the admin API', () => {
 });
 
 describe('Idempotency-Key through the gateway', () => {
-  let upstreams: EchoUpstreams;
-  let bookings: FastifyInstance;
-  let gateway: Gateway;
-  beforeAll(async () => {
-    upstreams = await startEchoUpstreams();
-    // A bookings stand-in answering like a replay: the echo of what arrived, with `idempotent-replayed: true`.
-    bookings = Fastify();
-    bookings.post('/api/v1/bookings', async (request, reply) =>
-      reply
-        .code(201)
-        .header('idempotent-replayed', 'true')
-        .send({ headers: request.headers } satisfies Pick<Echo, 'headers'>),
-    );
-    const url = await bookings.listen({ host: '127.0.0.1', port: 0 });
-    gateway = await startGateway({ ...upstreams.env, BOOKINGS_URL: url });
-  });
-  afterAll(async () => {
-    await gateway.stop();
-    await bookings.close();
-    await upstreams.close();
-  });
+  const upstreams = startedForTests(startEchoUpstreams, { stop: (started) => started.close() });
+  // A bookings stand-in answering like a replay: the echo of what arrived, with `idempotent-replayed: true`.
+  const bookings = startedForTests(() =>
+    startStandIn((app) =>
+      app.post('/api/v1/bookings', async (request, reply) =>
+        reply
+          .code(201)
+          .header('idempotent-replayed', 'true')
+          .send({ headers: request.headers } satisfies Pick<Echo, 'headers'>),
+      ),
+    ),
+  );
+  const gateway = startedForTests(() => startGateway({ ...upstreams.env, BOOKINGS_URL: bookings.url }));
 
   it('when a client sends an Idempotency-Key, then the service receives it and the client receives idempotent-replayed', async () => {
     const org = await createOrganization(gateway, 'Keyed Co');

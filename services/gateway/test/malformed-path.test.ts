@@ -1,23 +1,18 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEchoUpstreams, type EchoUpstreams } from './support/echo-upstreams.js';
-import { createOrganization, startGateway, type Gateway } from './support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
+import { startEchoUpstreams } from './support/echo-upstreams.js';
+import { createOrganization, startGateway } from './support/harness.js';
 
 const MALFORMED = { error: 'Malformed request path', code: 'VALIDATION_ERROR' };
 
-let upstreams: EchoUpstreams;
-let gateway: Gateway;
+const upstreams = startedForTests(startEchoUpstreams, { stop: (started) => started.close() });
+const gateway = startedForTests(() => startGateway(upstreams.env));
 let port = 0;
 let key = '';
 beforeAll(async () => {
-  upstreams = await startEchoUpstreams();
-  gateway = await startGateway(upstreams.env);
   port = Number(new URL(await gateway.app.listen({ host: '127.0.0.1', port: 0 })).port);
   key = (await createOrganization(gateway)).api_key;
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await upstreams?.close();
 });
 
 /**

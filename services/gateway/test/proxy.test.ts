@@ -1,30 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, PortForwarder, prismaDatamodel, schemaDrift } from '@app/service-testing';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { eventually, PortForwarder, prismaDatamodel, schemaDrift, startedForTests } from '@app/service-testing';
 import { ROUTE_TABLE } from '../src/proxy/route-table.js';
 import { SCHEMA } from '../src/service.js';
 import { startEchoUpstreams, type Echo } from './support/echo-upstreams.js';
-import { createOrganization, startGateway, type Gateway } from './support/harness.js';
+import { createOrganization, gatewayForThisTest, startGateway } from './support/harness.js';
 
 const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 const ASYNCAPI_SNAPSHOT = new URL('../../../asyncapi/asyncapi.json', import.meta.url);
 
 describe('proxying', () => {
-  let gateway: Gateway;
-  let upstreams: Awaited<ReturnType<typeof startEchoUpstreams>>;
+  const upstreams = startedForTests(startEchoUpstreams, { stop: (started) => started.close() });
+  const gateway = startedForTests(() => startGateway(upstreams.env));
   let org: Awaited<ReturnType<typeof createOrganization>>;
   let auth: Record<string, string>;
-
   beforeAll(async () => {
-    upstreams = await startEchoUpstreams();
-    gateway = await startGateway(upstreams.env);
     org = await createOrganization(gateway, 'Proxy Co', 'America/New_York');
     auth = { authorization: `Bearer ${org.api_key}` };
-  });
-  afterAll(async () => {
-    await gateway.stop();
-    await upstreams.close();
   });
 
   it.each(ROUTE_TABLE.map((route) => [route.prefix, route.service] as const))(
@@ -146,21 +139,15 @@ describe('proxying', () => {
 
 describe('an upstream that is down', () => {
   it('when the service does not answer, then 503 UPSTREAM_UNAVAILABLE with Retry-After quickly, never a hang or 500', async () => {
-    const upstreams = await startEchoUpstreams();
     // A port of the test's own that forwards nowhere: every connection is closed at once, and no other process can take it.
     const down = await PortForwarder.open();
-    const gateway = await startGateway({ ...upstreams.env, CATALOG_URL: `http://127.0.0.1:${down.port}` });
-    try {
-      const org = await createOrganization(gateway);
-      const response = await gateway.app.inject({ url: '/api/v1/products', headers: { authorization: `Bearer ${org.api_key}` } });
-      expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ error: 'A service this request needs did not answer in time', code: 'UPSTREAM_UNAVAILABLE' });
-      expect(response.headers['retry-after']).toBe('1');
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
-      await down.close();
-    }
+    onTestFinished(() => down.close());
+    const gateway = await gatewayForThisTest((env) => startGateway({ ...env, CATALOG_URL: `http://127.0.0.1:${down.port}` }));
+    const org = await createOrganization(gateway);
+    const response = await gateway.app.inject({ url: '/api/v1/products', headers: { authorization: `Bearer ${org.api_key}` } });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ error: 'A service this request needs did not answer in time', code: 'UPSTREAM_UNAVAILABLE' });
+    expect(response.headers['retry-after']).toBe('1');
   });
 });
 
@@ -225,56 +212,44 @@ describe('replicas', () => {
 
 describe('rate limiting', () => {
   it('when a key exceeds its limit, then 429 RATE_LIMITED with Retry-After, and other keys are unaffected', async () => {
-    const upstreams = await startEchoUpstreams();
-    const gateway = await startGateway({ ...upstreams.env, RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
-    try {
-      const [a, b] = [await createOrganization(gateway, 'A'), await createOrganization(gateway, 'B')];
-      const call = (key: string) => gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${key}` } });
-      for (let i = 0; i < 3; i += 1) expect((await call(a.api_key)).statusCode).toBe(200);
-      const limited = await call(a.api_key);
-      expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-      expect((await call(b.api_key)).statusCode).toBe(200);
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
-    }
+    const gateway = await gatewayForThisTest((env) => startGateway({ ...env, RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' }));
+    const [a, b] = [await createOrganization(gateway, 'A'), await createOrganization(gateway, 'B')];
+    const call = (key: string) => gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${key}` } });
+    for (let i = 0; i < 3; i += 1) expect((await call(a.api_key)).statusCode).toBe(200);
+    const limited = await call(a.api_key);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await call(b.api_key)).statusCode).toBe(200);
   });
 });
 
 describe('probes, docs and schema', () => {
   it('when probed, then /healthz and /readyz (database + NATS) answer, /openapi.json has the admin API, /asyncapi.json the events, Prisma mirrors the migrations', async () => {
-    const upstreams = await startEchoUpstreams();
-    const gateway = await startGateway(upstreams.env);
-    try {
-      expect((await gateway.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
-      expect((await gateway.app.inject({ url: '/readyz' })).json()).toEqual({
-        status: 'ok',
-        checks: { accepting: 'ok', database: 'ok', nats: 'ok' },
-      });
-      const doc = (await gateway.app.inject({ url: '/openapi.json' })).json();
-      expect(Object.keys(doc.paths)).toContain('/admin/v1/organizations');
-      // The proxy catch-alls and the gateway's own ping are no operations of the API (the services' pings are).
-      expect(Object.keys(doc.paths).filter((path) => path.includes('{*}') || path === '/api/v1/ping/gateway')).toEqual([]);
-      expect((await gateway.app.inject({ url: '/docs' })).statusCode).toBe(200);
-      // The domain events' AsyncAPI document: public (no key), JSON, one channel per subject.
-      const asyncApi = await gateway.app.inject({ url: '/asyncapi.json' });
-      expect(asyncApi.statusCode).toBe(200);
-      expect(asyncApi.headers['content-type']).toMatch(/^application\/json/);
-      expect(asyncApi.json()).toMatchObject({
-        asyncapi: '3.0.0',
-        channels: { 'bookings.booking.created': { address: 'bookings.booking.created' } },
-        operations: { 'bookings.send.bookings.booking.created': { action: 'send' } },
-      });
-      expect(asyncApi.json(), 'the served document is the committed one: npm run asyncapi:snapshot').toEqual(
-        JSON.parse(readFileSync(ASYNCAPI_SNAPSHOT, 'utf8')),
-      );
-      // The identity schema's migrations are the source of truth; the Prisma schema must mirror them.
-      expect(await schemaDrift(gateway.infra.pool, SCHEMA, prismaDatamodel(PRISMA_SCHEMA))).toEqual([]);
-    } finally {
-      await gateway.stop();
-      await upstreams.close();
-    }
+    const gateway = await gatewayForThisTest((env) => startGateway(env));
+    expect((await gateway.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await gateway.app.inject({ url: '/readyz' })).json()).toEqual({
+      status: 'ok',
+      checks: { accepting: 'ok', database: 'ok', nats: 'ok' },
+    });
+    const doc = (await gateway.app.inject({ url: '/openapi.json' })).json();
+    expect(Object.keys(doc.paths)).toContain('/admin/v1/organizations');
+    // The proxy catch-alls and the gateway's own ping are no operations of the API (the services' pings are).
+    expect(Object.keys(doc.paths).filter((path) => path.includes('{*}') || path === '/api/v1/ping/gateway')).toEqual([]);
+    expect((await gateway.app.inject({ url: '/docs' })).statusCode).toBe(200);
+    // The domain events' AsyncAPI document: public (no key), JSON, one channel per subject.
+    const asyncApi = await gateway.app.inject({ url: '/asyncapi.json' });
+    expect(asyncApi.statusCode).toBe(200);
+    expect(asyncApi.headers['content-type']).toMatch(/^application\/json/);
+    expect(asyncApi.json()).toMatchObject({
+      asyncapi: '3.0.0',
+      channels: { 'bookings.booking.created': { address: 'bookings.booking.created' } },
+      operations: { 'bookings.send.bookings.booking.created': { action: 'send' } },
+    });
+    expect(asyncApi.json(), 'the served document is the committed one: npm run asyncapi:snapshot').toEqual(
+      JSON.parse(readFileSync(ASYNCAPI_SNAPSHOT, 'utf8')),
+    );
+    // The identity schema's migrations are the source of truth; the Prisma schema must mirror them.
+    expect(await schemaDrift(gateway.infra.pool, SCHEMA, prismaDatamodel(PRISMA_SCHEMA))).toEqual([]);
   });
 });

@@ -1,25 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bookingCancelledEvent, bookingCreatedEvent, bookingRescheduledEvent, bookingStatusChangedEvent } from '@app/contracts';
-import { organizationHeaders } from '@app/service-testing';
-import {
-  DAY,
-  POLL,
-  allMorning,
-  createSchedule,
-  morning,
-  publishEvent,
-  slotStarts,
-  startScheduling,
-  without,
-  type Running,
-} from './support/harness.js';
+import { organizationHeaders, startedForTests } from '@app/service-testing';
+import { DAY, POLL, allMorning, createSchedule, morning, publishEvent, slotStarts, startScheduling, without } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startScheduling();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startScheduling);
 
 function booking(scheduleId: string, overrides: Partial<{ status: string; version: number; start: string; end: string }> = {}) {
   const { status = 'PENDING', version = 1, start = '10:00', end = '10:30' } = overrides;

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe } from 'vitest';
-import { describeIdempotentCreates, listedCount, organizationHeaders, postWithKey } from '@app/service-testing';
-import { startScheduling, type Running } from './support/harness.js';
+import { describe } from 'vitest';
+import { describeIdempotentCreates, listedCount, organizationHeaders, postWithKey, startedForTests } from '@app/service-testing';
+import { startScheduling } from './support/harness.js';
 
 describe('Idempotency-Key on the scheduling service', () => {
-  let running: Running;
-  beforeAll(async () => {
-    running = await startScheduling();
-  });
-  afterAll(() => running.stop());
+  const running = startedForTests(startScheduling);
 
   describeIdempotentCreates([
     {

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { availabilityCheckRequest, bookingCreatedEvent, calendarBusyUpdatedEvent, scheduleGetRequest } from '@app/contracts';
 import { AppError } from '@app/service-kit';
-import { organizationHeaders } from '@app/service-testing';
-import { POLL, createSchedule, publishEvent, startScheduling, type Running } from './support/harness.js';
+import { organizationHeaders, startedForTests } from '@app/service-testing';
+import { POLL, createSchedule, publishEvent, startScheduling } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startScheduling(); // now = Monday 2026-03-02 08:00 UTC
-});
-afterAll(() => running.stop());
+// Its clock stands at NOW: Monday 2026-03-02 08:00 UTC.
+const running = startedForTests(startScheduling);
 
 async function replyError(promise: Promise<unknown>): Promise<{ code: string; message: string } | null> {
   return promise.then(

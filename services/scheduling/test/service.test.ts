@@ -1,28 +1,19 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createPool, prismaAdapter, serviceContext } from '@app/service-kit';
-import { organizationHeaders, prismaDatamodel, schemaDrift } from '@app/service-testing';
+import { describeServiceBasics, organizationHeaders, startedForTests } from '@app/service-testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { findSlots } from '../src/use-cases/slots.use-case.js';
 import { SCHEMA } from '../src/service.js';
-import { NOW, createSchedule, startScheduling, type Running } from './support/harness.js';
+import { NOW, createSchedule, startScheduling } from './support/harness.js';
 
-const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
-
-let running: Running;
-beforeAll(async () => {
-  running = await startScheduling();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startScheduling);
 
 describe('scheduling service', () => {
-  it('when started, then it is ready with database and NATS', async () => {
-    const response = await running.app.inject({ url: '/readyz' });
-    expect(response.json()).toEqual({ status: 'ok', checks: { accepting: 'ok', database: 'ok', nats: 'ok' } });
-  });
-
-  it('when the migrations have run, then the Prisma schema mirrors them', async () => {
-    expect(await schemaDrift(running.infra.pool, SCHEMA, prismaDatamodel(PRISMA_SCHEMA))).toEqual([]);
+  describeServiceBasics({
+    running: () => running,
+    schema: SCHEMA,
+    prismaSchema: new URL('../prisma/schema.prisma', import.meta.url),
+    paths: ['/api/v1/schedules', '/api/v1/schedules/{id}', '/api/bookings/slots'],
   });
 
   it('when slots are generated, then the database is asked once (schedule and busy time together)', async () => {
@@ -38,12 +29,5 @@ describe('scheduling service', () => {
     await pool.end();
     expect(slots.days).toHaveLength(15);
     expect(queries).toBe(1);
-  });
-
-  it('when the OpenAPI document is asked, then it describes the schedules and slots paths', async () => {
-    const response = await running.app.inject({ url: '/openapi.json' });
-    expect(Object.keys(response.json<{ paths: object }>().paths)).toEqual(
-      expect.arrayContaining(['/api/v1/schedules', '/api/v1/schedules/{id}', '/api/bookings/slots']),
-    );
   });
 });

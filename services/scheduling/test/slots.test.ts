@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationHeaders } from '@app/service-testing';
-import { NOW, createSchedule, getSlots, startScheduling, type Running } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { organizationHeaders, startedForTests } from '@app/service-testing';
+import { NOW, createSchedule, getSlots, startScheduling } from './support/harness.js';
 
-let running: Running;
 let now = NOW;
-beforeAll(async () => {
-  running = await startScheduling(() => now);
-});
-afterAll(() => running.stop());
+const running = startedForTests(() => startScheduling(() => now));
 
 describe('GET /api/bookings/slots', () => {
   it('when a day is asked, then the response has the exact shape of the spec', async () => {

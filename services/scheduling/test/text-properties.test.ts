@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { createScheduleBodySchema } from '@app/contracts';
-import { expectTextStoredAsValidated, organizationClient } from '@app/service-testing';
-import { startScheduling, type Running } from './support/harness.js';
+import { expectTextStoredAsValidated, organizationClient, startedForTests } from '@app/service-testing';
+import { startScheduling } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startScheduling();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startScheduling);
 
 describe('POST /api/v1/schedules (any text)', () => {
   it('when the name holds any string, then 201 with it stored as validated, or 400 naming it; never 500', async () => {

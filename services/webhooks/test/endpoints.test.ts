@@ -1,25 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   describeIdempotentCreates,
+  describeServiceBasics,
   listedCount,
   organizationHeaders,
   postWithKey,
-  prismaDatamodel,
-  schemaDrift,
+  startedForTests,
 } from '@app/service-testing';
 import { SCHEMA } from '../src/service.js';
-import { client, data, list, startWebhooks, type Client, type Running } from './support/harness.js';
+import { client, data, list, startWebhooks, type Client } from './support/harness.js';
 
-const PRISMA_SCHEMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 const URL_ = 'https://hooks.example.com/in';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startWebhooks();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startWebhooks);
 
 async function created(api: Client, body: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const reply = await api.post('/api/v1/webhook-endpoints', { url: URL_, ...body });
@@ -28,29 +22,20 @@ async function created(api: Client, body: Record<string, unknown> = {}): Promise
 }
 
 describe('webhooks service', () => {
-  it('when started, then it is ready with database and NATS', async () => {
-    const response = await running.app.inject({ url: '/readyz' });
-    expect(response.json()).toEqual({ status: 'ok', checks: { accepting: 'ok', database: 'ok', nats: 'ok' } });
-  });
-
-  it('when migrated, then the Prisma schema mirrors the tables', async () => {
-    expect(await schemaDrift(running.infra.pool, SCHEMA, prismaDatamodel(PRISMA_SCHEMA))).toEqual([]);
-  });
-
-  it('when asked, then the OpenAPI document lists every endpoint', async () => {
-    const document = (await running.app.inject({ url: '/openapi.json' })).json<{ paths: Record<string, unknown> }>();
-    expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining([
-        '/api/v1/webhook-endpoints',
-        '/api/v1/webhook-endpoints/{id}',
-        '/api/v1/webhook-endpoints/{id}/deliveries',
-        '/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}',
-        '/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry',
-        '/api/v1/webhook-endpoints/{id}/secret',
-        '/api/v1/webhook-endpoints/{id}/secret/rotate',
-        '/api/v1/webhook-endpoints/{id}/test',
-      ]),
-    );
+  describeServiceBasics({
+    running: () => running,
+    schema: SCHEMA,
+    prismaSchema: new URL('../prisma/schema.prisma', import.meta.url),
+    paths: [
+      '/api/v1/webhook-endpoints',
+      '/api/v1/webhook-endpoints/{id}',
+      '/api/v1/webhook-endpoints/{id}/deliveries',
+      '/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}',
+      '/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry',
+      '/api/v1/webhook-endpoints/{id}/secret',
+      '/api/v1/webhook-endpoints/{id}/secret/rotate',
+      '/api/v1/webhook-endpoints/{id}/test',
+    ],
   });
 });
 
@@ -204,9 +189,7 @@ describe('another organization', () => {
     ['GET', () => `/api/v1/webhook-endpoints/${id}/deliveries/${deliveryId}`, undefined],
     ['POST', () => `/api/v1/webhook-endpoints/${id}/deliveries/${deliveryId}/retry`, undefined],
   ] as const)('when it calls %s on an endpoint it does not own, then 404', async (method, url, body) => {
-    const reply = await { GET: stranger.get, PATCH: stranger.patch, POST: stranger.post, DELETE: stranger.delete }[method](url(), body);
-    expect(reply.status).toBe(404);
-    expect(reply.body.code).toBe('NOT_FOUND');
+    expect(await stranger.request(method, url(), body)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
 
   it('when it lists, then it never sees the endpoints of others; the owner still has everything', async () => {

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startedForTests } from '@app/service-testing';
 import { bookingCreatedEvent } from '@app/contracts';
 import { startListener, type RunningListener } from '../src/cli/listener.js';
-import { bookingState, client, data, POLL, publishEvent, startWebhooks, type Running } from './support/harness.js';
+import { bookingState, client, data, POLL, publishEvent, startWebhooks } from './support/harness.js';
 
 /** `npm run webhooks:listen`: the receiver it starts, against the service's real deliveries. */
 describe('webhooks:listen', () => {
-  let running: Running;
-  beforeAll(async () => {
-    running = await startWebhooks();
-  });
-  afterAll(() => running.stop());
+  const running = startedForTests(startWebhooks);
 
   async function endpointWithListener(
     fail: boolean,

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationHeaders } from '@app/service-testing';
-import { startWebhooks, type Running } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { organizationHeaders, startedForTests } from '@app/service-testing';
+import { startWebhooks } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startWebhooks();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startWebhooks);
 
 /** The service's own answer (no gateway in front): the kit says no-store by itself. */
 function call(method: 'GET' | 'POST', url: string, organizationId: string, extra: { payload?: object; key?: string } = {}) {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { createWebhookEndpointBodySchema } from '@app/contracts';
-import { expectTextStoredAsValidated, type InjectedReply } from '@app/service-testing';
-import { client, startWebhooks, type Running } from './support/harness.js';
+import { expectTextStoredAsValidated, startedForTests, type InjectedReply } from '@app/service-testing';
+import { client, startWebhooks } from './support/harness.js';
 
-let running: Running;
-beforeAll(async () => {
-  running = await startWebhooks();
-});
-afterAll(() => running.stop());
+const running = startedForTests(startWebhooks);
 
 const idOf = (reply: InjectedReply) => String((reply.body.data as { id: string }).id);
 

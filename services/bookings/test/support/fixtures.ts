@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BookingStatus } from '@app/contracts';
 import type { Config } from '../../src/config.js';
 import type { RunningService } from '@app/service-testing';
-import { call } from './harness.js';
+import { call, type BookingsSuite } from './harness.js';
 
 const MINUTE = 60_000;
 
@@ -47,7 +47,7 @@ const PATH_TO: Record<BookingStatus, BookingStatus[]> = {
 };
 
 /** A booking of a fresh organization (on a schedule of its own) at `times`, brought into `status`. */
-export async function bookingIn(bookings: RunningService<Config>, status: BookingStatus, times: { start_time: string; end_time: string }) {
+async function bookingIn(bookings: RunningService<Config>, status: BookingStatus, times: { start_time: string; end_time: string }) {
   const organizationId = randomUUID();
   const scheduleId = newScheduleId();
   const created = await call(bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, times));
@@ -58,4 +58,13 @@ export async function bookingIn(bookings: RunningService<Config>, status: Bookin
     if (moved.status !== 200) throw new Error(`booking not moved to ${step}: ${moved.status}`);
   }
   return { organizationId, scheduleId, id, created: created.body.data };
+}
+
+/** Makes bookings of fresh organizations (as bookingIn), each at the next half hour of `day`. */
+export function bookingsOn(suite: Pick<BookingsSuite, 'bookings'>, day: Date) {
+  let slot = 0;
+  return (status: BookingStatus = 'PENDING') => {
+    slot += 1;
+    return bookingIn(suite.bookings, status, interval(day, slot * 30));
+  };
 }

@@ -117,6 +117,17 @@ export async function call<T = Record<string, unknown>>(
   return { status: response.statusCode, headers: response.headers, body: response.json() };
 }
 
+/** One booking's routes, as its organization calls them: read, change, cancel. */
+export function bookingRoutes(suite: Pick<BookingsSuite, 'bookings'>) {
+  const url = (id: string) => `/api/v1/bookings/${id}`;
+  return {
+    get: (organizationId: string, id: string): Promise<Reply> => call(suite.bookings, organizationId, 'GET', url(id)),
+    patch: (organizationId: string, id: string, body: unknown): Promise<Reply> =>
+      call(suite.bookings, organizationId, 'PATCH', url(id), body),
+    remove: (organizationId: string, id: string): Promise<Reply> => call(suite.bookings, organizationId, 'DELETE', url(id)),
+  };
+}
+
 /** An organization of its own for each test, so tests never see each other's data. */
 export function newOrganization(): string {
   return randomUUID();

@@ -69,6 +69,13 @@ export function calendarSyncSuite(): CalendarSyncSuite {
   };
 }
 
+/** A body creating a Google connection for an account of its own, whose primary calendar is empty. */
+export function connectionBody(fake: FakeProviders, overrides: Record<string, unknown> = {}) {
+  const account = fake.account();
+  account.google.set('primary', []);
+  return { provider: 'google', schedule_id: randomUUID(), credentials: account.credentials(), ...overrides };
+}
+
 export function newOrganization(): { id: string; headers: Record<string, string> } {
   const id = randomUUID();
   return { id, headers: organizationHeaders(id) };

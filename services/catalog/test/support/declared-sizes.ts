@@ -6,31 +6,18 @@ import { JPEG_1X1 } from '@app/service-testing';
  * is tested with. Headers are real; pixel data is as little as the sniffer and image-size need.
  */
 
-const u16le = (value: number): Buffer => {
-  const bytes = Buffer.alloc(2);
-  bytes.writeUInt16LE(value);
+/** `value` as an unsigned integer of `size` bytes, little- or big-endian. */
+function uint(size: number, endian: 'le' | 'be', value: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  if (endian === 'le') bytes.writeUIntLE(value, 0, size);
+  else bytes.writeUIntBE(value, 0, size);
   return bytes;
-};
-const u16be = (value: number): Buffer => {
-  const bytes = Buffer.alloc(2);
-  bytes.writeUInt16BE(value);
-  return bytes;
-};
-const u24le = (value: number): Buffer => {
-  const bytes = Buffer.alloc(3);
-  bytes.writeUIntLE(value, 0, 3);
-  return bytes;
-};
-const u32be = (value: number): Buffer => {
-  const bytes = Buffer.alloc(4);
-  bytes.writeUInt32BE(value);
-  return bytes;
-};
-const u32le = (value: number): Buffer => {
-  const bytes = Buffer.alloc(4);
-  bytes.writeUInt32LE(value);
-  return bytes;
-};
+}
+const u16le = (value: number) => uint(2, 'le', value);
+const u16be = (value: number) => uint(2, 'be', value);
+const u24le = (value: number) => uint(3, 'le', value);
+const u32be = (value: number) => uint(4, 'be', value);
+const u32le = (value: number) => uint(4, 'le', value);
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);

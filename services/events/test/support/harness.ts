@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { organizationClient, startTestService, type InjectedReply, type RunningService } from '@app/service-testing';
 import { configSchema, type Config } from '../../src/config.js';
 import { service } from '../../src/service.js';
@@ -23,6 +24,22 @@ export function data(reply: Reply): Record<string, unknown> {
 
 export function list(reply: Reply): Record<string, unknown>[] {
   return reply.body.data as Record<string, unknown>[];
+}
+
+/** Creates an event (a 201, or the test fails here) and returns its record. */
+export function createEvent(api: Client, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return created(api.post('/api/v1/events', body));
+}
+
+/** Creates an event type (a 201, or the test fails here) and returns its record. */
+export function createEventType(api: Client, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return created(api.post('/api/v1/event-types', body));
+}
+
+async function created(sent: Promise<Reply>): Promise<Record<string, unknown>> {
+  const reply = await sent;
+  expect(reply.status).toBe(201);
+  return data(reply);
 }
 
 /** A published event that opens for registration: dated years ahead. */

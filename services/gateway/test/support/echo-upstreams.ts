@@ -49,3 +49,11 @@ export async function startEchoUpstreams(options: { ready?: () => boolean } = {}
   }
   return { env, close: async () => void (await Promise.all(servers.map((s) => s.close()))) };
 }
+
+/** A stand-in for one service that answers as `routes` says, where an echo will not do: on a port of its own. */
+export async function startStandIn(routes: (app: FastifyInstance) => void): Promise<{ url: string; stop(): Promise<void> }> {
+  const app = Fastify();
+  routes(app);
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { url, stop: () => app.close() };
+}

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { startTestService, type RunningService } from '@app/service-testing';
 import { startEchoUpstreams, type EchoUpstreams } from './echo-upstreams.js';
 import { configSchema, type Config } from '../../src/config.js';
@@ -27,6 +27,18 @@ export function gatewayBehindEchoes(env: Record<string, string> = {}): { gateway
     await fixture.upstreams?.close();
   });
   return fixture;
+}
+
+/**
+ * A gateway of this test's own in front of echo upstreams of its own, both stopped when the test finishes: `start`
+ * is given the upstreams' env (startGateway, or startTestService for a service the test built itself).
+ */
+export async function gatewayForThisTest(start: (upstreamsEnv: Record<string, string>) => Promise<Gateway>): Promise<Gateway> {
+  const upstreams = await startEchoUpstreams();
+  onTestFinished(() => upstreams.close());
+  const gateway = await start(upstreams.env);
+  onTestFinished(() => gateway.stop());
+  return gateway;
 }
 
 export async function createOrganization(

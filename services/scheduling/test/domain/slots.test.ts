@@ -76,16 +76,12 @@ describe('generateSlots with hours, overrides and intervals', () => {
 describe("generateSlots in a timezone other than the schedule's", () => {
   const newYork = rules({ timezone: 'America/New_York', hours: [] });
   const mondayNineToFive = { ...newYork, availability: [{ day: 'monday' as const, start: '09:00', end: '17:00' }] };
+  /** The slots of `schedule` (nothing busy) for the dates from `startDate` to `endDate` of `timezone`. */
+  const slotsIn = (timezone: string, startDate: string, endDate: string, schedule: ScheduleRules = mondayNineToFive) =>
+    generateSlots({ now: LONG_AGO, rules: schedule, blockers: [], startDate, endDate, timezone });
 
   it('when Tokyo dates are asked, then the New York Monday regroups into Tokyo days with Tokyo labels', () => {
-    const days = generateSlots({
-      now: LONG_AGO,
-      rules: mondayNineToFive,
-      blockers: [],
-      startDate: '2026-03-02',
-      endDate: '2026-03-03',
-      timezone: 'Asia/Tokyo',
-    });
+    const days = slotsIn('Asia/Tokyo', '2026-03-02', '2026-03-03');
     expect(days.map((day) => [day.date, day.slots.length])).toEqual([
       ['2026-03-02', 2],
       ['2026-03-03', 14],
@@ -100,14 +96,7 @@ describe("generateSlots in a timezone other than the schedule's", () => {
       ...rules({ timezone: 'Asia/Tokyo', hours: [] }),
       availability: [{ day: 'monday' as const, start: '09:00', end: '17:00' }],
     };
-    const days = generateSlots({
-      now: LONG_AGO,
-      rules: tokyo,
-      blockers: [],
-      startDate: '2026-03-01',
-      endDate: '2026-03-02',
-      timezone: 'America/Los_Angeles',
-    });
+    const days = slotsIn('America/Los_Angeles', '2026-03-01', '2026-03-02', tokyo);
     expect(days.map((day) => [day.date, day.slots.length])).toEqual([
       ['2026-03-01', 16],
       ['2026-03-02', 0],
@@ -116,26 +105,12 @@ describe("generateSlots in a timezone other than the schedule's", () => {
   });
 
   it('when the range is one Tokyo date, then slots starting on the next Tokyo date are left out', () => {
-    const days = generateSlots({
-      now: LONG_AGO,
-      rules: mondayNineToFive,
-      blockers: [],
-      startDate: '2026-03-02',
-      endDate: '2026-03-02',
-      timezone: 'Asia/Tokyo',
-    });
+    const days = slotsIn('Asia/Tokyo', '2026-03-02', '2026-03-02');
     expect(days.map((day) => day.slots.map((slot) => slot.label))).toEqual([['23:00', '23:30']]);
   });
 
   it('when a range spans days without hours, then every date still has an entry, in order', () => {
-    const days = generateSlots({
-      now: LONG_AGO,
-      rules: mondayNineToFive,
-      blockers: [],
-      startDate: '2026-03-01',
-      endDate: '2026-03-15',
-      timezone: 'America/New_York',
-    });
+    const days = slotsIn('America/New_York', '2026-03-01', '2026-03-15');
     expect(days.map((day) => day.date)).toHaveLength(15);
     expect(days.filter((day) => day.slots.length > 0).map((day) => day.date)).toEqual(['2026-03-02', '2026-03-09']);
     expect(days[8]?.slots[0]?.start).toBe('2026-03-09T13:00:00.000Z'); // EDT after the 8th

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { NATS_TOPOLOGY, type EventContract, type ScheduleRecord, type SlotsResponse } from '@app/contracts';
 import type { Bus } from '@app/service-kit';
-import { anonymousHeaders, neighbourBus, publishDomainEvent, startTestService, type RunningService } from '@app/service-testing';
+import { anonymousHeaders, publishDomainEvent, startTestService, withNeighbourBus, type RunningService } from '@app/service-testing';
 import type { z } from 'zod';
 import { configSchema, type Config } from '../../src/config.js';
 import { createServiceDefinition } from '../../src/service.js';
@@ -18,25 +18,11 @@ export const NOW = new Date('2026-03-02T08:00:00.000Z');
  * request endpoints (with this file's clock) never share work with another file's instance. `env` adds to its
  * configuration (a DATABASE_URL in it is the superuser's, as in startTestService).
  */
-export async function startScheduling(now: () => Date = () => NOW, env: Record<string, string> = {}): Promise<Running> {
+export function startScheduling(now: () => Date = () => NOW, env: Record<string, string> = {}): Promise<Running> {
   const NATS_PREFIX = `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
-  // The streams it consumes exist before it starts, as once their publishers have run.
-  const consumed = Object.values(NATS_TOPOLOGY.scheduling.consumes).map((consumer) => consumer.stream);
-  const neighbour = await neighbourBus({ NATS_URL: inject('natsUrl'), NATS_PREFIX, LOG_LEVEL: 'silent' }, consumed);
-  const running = await startTestService(createServiceDefinition({ now }), configSchema, { ...env, NATS_PREFIX }).catch(
-    async (error: unknown) => {
-      await neighbour.close();
-      throw error;
-    },
+  return withNeighbourBus(NATS_PREFIX, NATS_TOPOLOGY.scheduling.consumes, () =>
+    startTestService(createServiceDefinition({ now }), configSchema, { ...env, NATS_PREFIX }),
   );
-  return {
-    ...running,
-    neighbour,
-    async stop() {
-      await running.stop();
-      await neighbour.close();
-    },
-  };
 }
 
 export async function createSchedule(running: Running, headers: Record<string, string>, body: object = {}): Promise<ScheduleRecord> {

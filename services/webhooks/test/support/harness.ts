@@ -3,10 +3,10 @@ import { inject } from 'vitest';
 import { NATS_TOPOLOGY, type EventContract } from '@app/contracts';
 import type { Bus } from '@app/service-kit';
 import {
-  neighbourBus,
   organizationClient,
   publishDomainEvent,
   startTestService,
+  withNeighbourBus,
   type InjectedReply,
   type RunningService,
 } from '@app/service-testing';
@@ -25,31 +25,15 @@ const FAST = { WEBHOOKS_RETRY_SCHEDULE_MS: '150,150', WEBHOOKS_POLL_MS: '100', W
  * The service on the run's database with a NATS prefix of this test file's own, so its durable consumers never
  * share events with another file's instance.
  */
-export async function startWebhooks(
+export function startWebhooks(
   env: Record<string, string> = {},
   options: { resolve?: Resolve; natsPrefix?: string } = {},
 ): Promise<Running> {
   // A prefix of its own unless given: a restarted instance takes over the durables of the one before.
   const NATS_PREFIX = options.natsPrefix ?? `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
-  // The streams it consumes exist before it starts, as once their publishers have run.
-  const consumed = Object.values(NATS_TOPOLOGY.webhooks.consumes).map((consumer) => consumer.stream);
-  const neighbour = await neighbourBus({ NATS_URL: inject('natsUrl'), NATS_PREFIX, LOG_LEVEL: 'silent' }, consumed);
-  const running = await startTestService(createServiceDefinition({ resolve: options.resolve }), configSchema, {
-    NATS_PREFIX,
-    ...FAST,
-    ...env,
-  }).catch(async (error: unknown) => {
-    await neighbour.close();
-    throw error;
-  });
-  return {
-    ...running,
-    neighbour,
-    async stop() {
-      await running.stop();
-      await neighbour.close();
-    },
-  };
+  return withNeighbourBus(NATS_PREFIX, NATS_TOPOLOGY.webhooks.consumes, () =>
+    startTestService(createServiceDefinition({ resolve: options.resolve }), configSchema, { NATS_PREFIX, ...FAST, ...env }),
+  );
 }
 
 /** Publishes a domain event of `organizationId` the way its producer's outbox relay does; returns its id. */
