@@ -36,3 +36,10 @@ export {
   type FakeOutlookEvent,
 } from './calendar-providers/fake-providers.js';
 export { expectTextStoredAsValidated, trickyText, type TextFieldCase } from './text-properties.js';
+export {
+  conditionalReply,
+  describeConditionalRequests,
+  recordRequests,
+  type ConditionalRecord,
+  type ConditionalReply,
+} from './conditional-requests-contract.js';
