@@ -18,6 +18,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_REUSED: 'the `Idempotency-Key` was already used with another body',
   ENDPOINT_DISABLED: 'a test or retry sent to a disabled webhook endpoint',
   REQUEST_TIMEOUT: 'the request (headers and body) did not arrive within the time limit; the connection is closed',
+  PRECONDITION_FAILED: "`If-Match` is not the record's current ETag: it changed since it was read, and nothing was changed now",
   PAYLOAD_TOO_LARGE: 'the body or upload is over the limit',
   UNSUPPORTED_MEDIA_TYPE: 'the content type is not accepted, or an upload is not an image (judged by its bytes)',
   RATE_LIMITED: 'too many requests; retry after `Retry-After` seconds',

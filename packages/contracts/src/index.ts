@@ -18,6 +18,7 @@ export * from './scheduling-http.js';
 export * from './event-types-http.js';
 export * from './error-responses.js';
 export * from './idempotency.js';
+export * from './conditional-requests.js';
 export * from './examples.js';
 export * from './topology.js';
 export * from './asyncapi.js';

@@ -5,7 +5,7 @@ import { idempotencyKeys } from './idempotency.js';
 import { serializeBody, uploadFile, type UploadOptions, type UploadSource } from './media.js';
 import { pages, records, type LooseInit } from './pagination.js';
 import { DEFAULT_RETRY, retryingFetch, type RetryOptions } from './retry.js';
-import type { ApiResult, CallMethod, InitArgs, ListItem, ListPath, Method, Page, RequestInitFor, ResponseData } from './types.js';
+import type { ApiResult, CallMethod, InitArgs, ListItem, ListPath, Method, Page, PathsFor, RequestInitFor, ResponseData } from './types.js';
 
 export interface ClientOptions {
   /** The gateway's address, e.g. `https://api.example.com` (paths start with `/api/v1/…`). */
@@ -39,6 +39,15 @@ export interface ApiClient {
   paginate<P extends ListPath, Init extends RequestInitFor<P, 'get'>>(path: P, ...init: InitArgs<Init>): AsyncGenerator<ListItem<P>, void>;
   /** `POST /api/v1/media` (multipart/form-data) from bytes, a Blob or a stream; `api.POST('/api/v1/media', { body: { file } })` works too. */
   uploadMedia(file: UploadSource, options?: UploadOptions): Promise<ApiResult<ResponseData<'/api/v1/media', 'post'>>>;
+  /**
+   * GET of one record unless the copy the caller holds, of ETag `etag` (a result's `etag`), is still current: the new
+   * result, or undefined when the server answered 304 Not Modified (sent with `If-None-Match: etag`).
+   */
+  getIfChanged<P extends PathsFor<'get'>, Init extends RequestInitFor<P, 'get'>>(
+    path: P,
+    etag: string,
+    ...init: InitArgs<Init>
+  ): Promise<ApiResult<ResponseData<P, 'get', Init>> | undefined>;
 }
 
 /** Loose view of the paths for the client's own plumbing; callers only see the typed `ApiClient`. */
@@ -59,12 +68,19 @@ export function createClient(options: ClientOptions): ApiClient {
   });
   client.use(idempotencyKeys(CREATING_POSTS));
 
-  async function call(method: Method, path: string, init: LooseInit | undefined): Promise<ApiResult<unknown>> {
+  async function send(method: Method, path: string, init: LooseInit | undefined) {
     const fetchOptions: FetchOptions<LooseOperation> = { ...init };
-    const { data, error, response } = await client.request(method, path, fetchOptions);
-    if (!response.ok) throw apiErrorOf(response, error, method, path);
+    return client.request(method, path, fetchOptions);
+  }
+  function resultOf<T>(data: T, response: Response): ApiResult<T> {
     const requestId = response.headers.get('x-request-id') ?? undefined;
-    return { data, response, requestId, replayed: response.headers.get('idempotent-replayed') === 'true' };
+    const etag = response.headers.get('etag') ?? undefined;
+    return { data, response, requestId, replayed: response.headers.get('idempotent-replayed') === 'true', etag };
+  }
+  async function call(method: Method, path: string, init: LooseInit | undefined): Promise<ApiResult<unknown>> {
+    const { data, error, response } = await send(method, path, init);
+    if (!response.ok) throw apiErrorOf(response, error, method, path);
+    return resultOf(data, response);
   }
   const method = (name: Method) => (path: string, init?: LooseInit) => call(name, path, init);
 
@@ -80,6 +96,13 @@ export function createClient(options: ClientOptions): ApiClient {
       const headers = upload.idempotencyKey === undefined ? {} : { 'idempotency-key': upload.idempotencyKey };
       const body = { alt_text: upload.altText, file: await uploadFile(file, upload) };
       return call('post', '/api/v1/media', { body, headers, signal: upload.signal });
+    },
+    async getIfChanged(path: string, etag: string, init?: LooseInit) {
+      const headers = { ...(init?.headers as Record<string, string> | undefined), 'if-none-match': etag };
+      const { data, error, response } = await send('get', path, { ...init, headers });
+      if (response.status === 304) return undefined;
+      if (!response.ok) throw apiErrorOf(response, error, 'get', path);
+      return resultOf(data, response);
     },
   };
   // The one unchecked step: the loose implementation answers what the generated types of each path say.

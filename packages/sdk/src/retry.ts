@@ -13,7 +13,7 @@ export interface RetryOptions {
 export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
 const RETRIED_STATUSES = new Set([429, 503]);
-/** Methods whose repetition cannot create twice. POST and PATCH only when they carry an `Idempotency-Key`. */
+/** Methods whose repetition cannot create twice. POST and PATCH only when they carry an `Idempotency-Key` (PATCH: or If-Match). */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 type Fetch = (request: Request) => Promise<Response>;
@@ -35,9 +35,17 @@ export function retryingFetch(fetch: Fetch, options: RetryOptions, random: () =>
   };
 }
 
-/** GET/HEAD/OPTIONS/PUT/DELETE, and POST/PATCH carrying an `Idempotency-Key` (the server answers a repeat with the first answer). */
+/**
+ * GET/HEAD/OPTIONS/PUT/DELETE, POST/PATCH carrying an `Idempotency-Key` (the server answers a repeat with the first
+ * answer), and a PATCH carrying `If-Match`: it applies at most once, since a repeat after one that applied finds a new
+ * ETag and is a 412.
+ */
 function isSafeToRepeat(request: Request): boolean {
-  return IDEMPOTENT_METHODS.has(request.method) || request.headers.has('idempotency-key');
+  return (
+    IDEMPOTENT_METHODS.has(request.method) ||
+    request.headers.has('idempotency-key') ||
+    (request.method === 'PATCH' && request.headers.has('if-match'))
+  );
 }
 
 /**

@@ -68,6 +68,11 @@ export interface ApiResult<T> {
   requestId: string | undefined;
   /** True when a create was answered from its `Idempotency-Key` (header `idempotent-replayed: true`). */
   replayed: boolean;
+  /**
+   * The record's ETag on the GET and PATCH of one record (else undefined): send it back as `If-Match` (a change that
+   * applies to this version only, else a 412 `PRECONDITION_FAILED`) or to `getIfChanged` (nothing read while it is current).
+   */
+  etag: string | undefined;
 }
 
 /** One call of the API: throws `ApiError` on any non-2xx answer. */

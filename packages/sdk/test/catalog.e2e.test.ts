@@ -96,4 +96,20 @@ describe('media and products through the SDK', () => {
     expect((await api.GET('/api/v1/products/{id}/images', { params: { path: { id } } })).data.data).toEqual([]);
     expect((await api.GET('/api/v1/products/{id}', { params: { path: { id } } })).data.data.featured_image).toBeNull();
   });
+
+  it('when a product is read with its ETag, changed with it and again with the stale one, then getIfChanged and the 412 say so', async () => {
+    const id = (await api.POST('/api/v1/products', { body: { name: 'Blue Mug', price: 9, stock: 3 } })).data.data.id;
+    const path = { params: { path: { id } } };
+    const { etag } = await api.GET('/api/v1/products/{id}', path);
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(await api.getIfChanged('/api/v1/products/{id}', etag!, path)).toBeUndefined();
+
+    const sold = await api.PATCH('/api/v1/products/{id}', { ...path, body: { stock: 2 }, headers: { 'If-Match': etag! } });
+    const stale = await failure(api.PATCH('/api/v1/products/{id}', { ...path, body: { stock: 2 }, headers: { 'If-Match': etag! } }));
+
+    expect(stale).toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+    const fresh = await api.getIfChanged('/api/v1/products/{id}', etag!, path);
+    expect(fresh?.data.data.stock).toBe(2);
+    expect(fresh?.etag).toBe(sold.etag);
+  });
 });

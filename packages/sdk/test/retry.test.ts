@@ -106,6 +106,20 @@ describe('retries against a local server', () => {
     });
   });
 
+  it('when a PATCH with If-Match answers 503, then it is sent again with it (a repeat of one that applied is a 412)', async () => {
+    const etag = '"q3BQxWn1V8fVbS2pC9tKjA"';
+    server.script(unavailable('0'), { status: 200, headers: { etag: '"next"' }, body: { data: { id: BOOKING_ID } } });
+
+    const result = await api().PATCH('/api/v1/bookings/{id}', {
+      params: { path: { id: BOOKING_ID } },
+      body: { status: 'CONFIRMED' },
+      headers: { 'If-Match': etag },
+    });
+
+    expect(server.requests.map((request) => request.headers['if-match'])).toEqual([etag, etag]);
+    expect(result.etag).toBe('"next"');
+  });
+
   it('when retries are off, then a 503 is thrown after one request', async () => {
     server.script(unavailable('0'), created);
 

@@ -41,3 +41,8 @@ export function scheduleNotFound(): AppError {
 export function databaseBusy(): AppError {
   return new AppError('UPSTREAM_UNAVAILABLE', 'The database did not answer in time');
 }
+
+/** A PATCH or DELETE whose `If-Match` is not the record's current ETag (http/conditional-requests.ts): nothing was changed. */
+export function preconditionFailed(): AppError {
+  return new AppError('PRECONDITION_FAILED', "If-Match does not match the record's current ETag");
+}

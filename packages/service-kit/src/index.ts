@@ -5,6 +5,8 @@ export { buildServiceApp, type AppDeps, type RouteRegistrar } from './http/servi
 export { errorHandler, notFoundHandler } from './http/error-handler.js';
 export { callerOf, eventContextOf, messageCallerOf, optionalCallerOf, type Caller } from './http/caller.js';
 export { idParamsSchema, recordId } from './http/record-id.js';
+export { answerRecord, ifMatchOf, requireMatch, type IfMatch, type Versioned } from './http/conditional-requests.js';
+export type { RecordVersion } from './http/entity-tags.js';
 export { serviceContext, type ServiceContext } from './context.js';
 export { idempotencyReservation } from './http/idempotency/idempotency-hooks.js';
 export { completeReservationSql, IdempotencyStore, type Reservation } from './http/idempotency/idempotency.store.js';

@@ -63,6 +63,23 @@ describe('CORS with origins listed by name', () => {
     expect(String(response.headers.vary)).toContain('Origin');
   });
 
+  it('when a listed origin reads and changes a record conditionally, then it may send If-Match and If-None-Match and read the ETag', async () => {
+    const preflight = await fixture.gateway.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/bookings/b1',
+      headers: { origin: BACK_OFFICE, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'if-match' },
+    });
+    expect(String(preflight.headers['access-control-allow-headers']).split(/,\s*/)).toEqual(
+      expect.arrayContaining(['if-match', 'if-none-match']),
+    );
+    const org = await createOrganization(fixture.gateway);
+    const read = await fixture.gateway.app.inject({
+      url: '/api/v1/bookings/b1',
+      headers: { origin: BACK_OFFICE, authorization: `Bearer ${org.api_key}` },
+    });
+    expect(String(read.headers['access-control-expose-headers']).split(/,\s*/)).toContain('etag');
+  });
+
   it('when the public slots are read from a listed origin, then that origin is allowed; from another, none is', async () => {
     const listed = await fixture.gateway.app.inject({ url: SLOTS, headers: { origin: BOOKING_PAGE } });
     expect(listed.headers['access-control-allow-origin']).toBe(BOOKING_PAGE);

@@ -101,3 +101,38 @@ describe('the merged OpenAPI document', () => {
     });
   });
 });
+
+describe('the merged OpenAPI document of a conditional GET', () => {
+  it("when a service documents its ETag on the 200 and the 304, then both keep it beside the gateway's headers, shared once", () => {
+    const etag = { schema: { type: 'string' }, description: 'The record’s strong entity tag.' };
+    const document = {
+      paths: {
+        '/api/v1/things/{id}': {
+          get: {
+            parameters: [{ in: 'header', name: 'if-none-match', schema: { type: 'string' } }],
+            responses: {
+              200: { description: 'Default Response', headers: { etag }, ...json({ type: 'object' }) },
+              304: { description: 'Not Modified: no body.', headers: { etag } },
+              404: json(errorBody(['NOT_FOUND'])),
+            },
+          },
+        },
+      },
+      components: { schemas: {} as Record<string, unknown> } as { schemas: Record<string, unknown>; headers?: Record<string, unknown> },
+    };
+    applyGatewayConventions(document);
+    const responses = document.paths['/api/v1/things/{id}'].get.responses as unknown as Record<
+      string,
+      { description: string; headers: object }
+    >;
+    for (const status of ['200', '304']) {
+      expect(responses[status]!.headers).toMatchObject({
+        etag: { $ref: '#/components/headers/ETag' },
+        'x-request-id': { $ref: '#/components/headers/RequestId' },
+      });
+    }
+    expect(responses['200']!.description).toBe('OK');
+    expect(responses['304']!.description).toBe('Not Modified: no body.');
+    expect(document.components.headers?.ETag).toEqual(etag);
+  });
+});

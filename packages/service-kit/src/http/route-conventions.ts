@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger, RouteOptions } from 'fastify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { serializerCompiler } from 'fastify-type-provider-zod';
-import { idempotencyHeadersSchema, withErrorCodes, type ErrorCode } from '@app/contracts';
+import { z } from 'zod';
+import { idempotencyHeadersSchema, notModifiedResponseSchema, withErrorCodes, withEtagHeader, type ErrorCode } from '@app/contracts';
 
 type RouteSchema = NonNullable<RouteOptions['schema']> & { response?: Record<string, unknown>; hide?: boolean };
 
@@ -11,21 +12,57 @@ export function isCreatingRoute(method: RouteOptions['method'], schema: RouteSch
   return methods.includes('POST') && schema?.response?.['201'] !== undefined;
 }
 
+/**
+ * Which conditional request a route of one record honours, by the header schema it declares (`@app/contracts`,
+ * conditional-requests.ts): `If-None-Match` on a GET, `If-Match` on a PATCH or DELETE.
+ */
+function conditionalHeaderOf(schema: RouteSchema): 'if-none-match' | 'if-match' | undefined {
+  const shape = schema.headers instanceof z.ZodObject ? (schema.headers.shape as Record<string, unknown>) : {};
+  if ('if-match' in shape) return 'if-match';
+  if ('if-none-match' in shape) return 'if-none-match';
+  return undefined;
+}
+
+/** True when the route's header schema can refuse something: the conditional headers take any text. */
+function validatesHeaders(schema: RouteSchema): boolean {
+  if (!(schema.headers instanceof z.ZodObject)) return schema.headers !== undefined;
+  return Object.keys(schema.headers.shape as Record<string, unknown>).some((name) => name !== 'if-match' && name !== 'if-none-match');
+}
+
 /** What every route of a kind can answer, besides what it decides itself (its route lists those). */
 function conventionalCodes(options: RouteOptions, schema: RouteSchema): ErrorCode[] {
   const codes: ErrorCode[] = [];
-  if (schema.querystring || schema.headers) codes.push('VALIDATION_ERROR');
+  if (schema.querystring || validatesHeaders(schema)) codes.push('VALIDATION_ERROR');
   // Any body: malformed JSON or a wrong content type, and the body limit (the error handler's answers).
   if (schema.body) codes.push('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   // Idempotency-Key: a malformed key, the key used with another body, and a duplicate still waiting for the first.
   if (isCreatingRoute(options.method, schema)) codes.push('VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED', 'CONFLICT');
+  // If-Match: the record changed since the client read it (http/conditional-requests.ts).
+  if (conditionalHeaderOf(schema) === 'if-match') codes.push('PRECONDITION_FAILED');
   return codes;
 }
 
 /**
+ * The answers of a conditional route of one record: a GET's 200 and 304 and a PATCH's 200 carry the ETag
+ * (`answerRecord`); a DELETE's answer shows no record, so it has none.
+ */
+function withConditionalAnswers(options: RouteOptions, schema: RouteSchema, response: Record<string, unknown>): Record<string, unknown> {
+  const header = conditionalHeaderOf(schema);
+  const methods = Array.isArray(options.method) ? options.method : [options.method];
+  const tagged = header === 'if-none-match' || (header === 'if-match' && methods.includes('PATCH'));
+  if (!tagged || !(response['200'] instanceof z.ZodType)) return response;
+  return {
+    ...response,
+    200: withEtagHeader(response['200']),
+    ...(header === 'if-none-match' ? { 304: notModifiedResponseSchema } : {}),
+  };
+}
+
+/**
  * Completes each documented route's schema with the conventions of API.md, in one place rather than in
- * every route: the errors that every route of its kind can answer, and the `Idempotency-Key` header of
- * creating routes (validated here, so a malformed key is a 400 everywhere).
+ * every route: the errors that every route of its kind can answer, the `Idempotency-Key` header of
+ * creating routes (validated here, so a malformed key is a 400 everywhere), and the ETag, 304 and 412 of
+ * routes that declare a conditional header.
  */
 export function applyRouteConventions(options: RouteOptions): void {
   const schema = options.schema as RouteSchema | undefined;
@@ -34,7 +71,7 @@ export function applyRouteConventions(options: RouteOptions): void {
   options.schema = {
     ...schema,
     ...(headers ? { headers } : {}),
-    response: withErrorCodes(schema.response, conventionalCodes(options, schema)),
+    response: withConditionalAnswers(options, schema, withErrorCodes(schema.response, conventionalCodes(options, schema))),
   };
 }
 

@@ -1,5 +1,5 @@
-import { bookingRecordSchema, dataEnvelope, errorResponses, updateBookingBodySchema } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { bookingRecordSchema, dataEnvelope, errorResponses, ifMatchHeadersSchema, updateBookingBodySchema } from '@app/contracts';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import { cancelBooking, updateBooking } from '../use-cases/booking-change.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 
@@ -12,6 +12,7 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
         summary: 'Change status, details, or time (start_time with end_time) of a booking',
         tags: ['bookings'],
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         body: updateBookingBodySchema,
         response: {
           200: dataEnvelope(bookingRecordSchema),
@@ -26,9 +27,9 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
         },
       },
     },
-    async (request) => {
-      const booking = await updateBooking(ctx, callerOf(request), { id: request.params.id, changes: request.body });
-      return { data: booking };
+    async (request, reply) => {
+      const changes = { id: request.params.id, changes: request.body, ifMatch: ifMatchOf(request) };
+      return answerRecord(request, reply, await updateBooking(ctx, callerOf(request), changes));
     },
   );
 
@@ -40,11 +41,12 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
         summary: 'Cancel a booking (soft delete)',
         tags: ['bookings'],
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(bookingRecordSchema), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION') },
       },
     },
     async (request) => {
-      const booking = await cancelBooking(ctx, callerOf(request), request.params.id);
+      const booking = await cancelBooking(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request) });
       return { data: booking };
     },
   );

@@ -1,5 +1,12 @@
-import { bookingRecordSchema, dataEnvelope, errorResponses, listBookingsQuerySchema, listEnvelope } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import {
+  bookingRecordSchema,
+  dataEnvelope,
+  errorResponses,
+  ifNoneMatchHeadersSchema,
+  listBookingsQuerySchema,
+  listEnvelope,
+} from '@app/contracts';
+import { answerRecord, callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { getBooking, listBookings } from '../use-cases/booking-read.use-case.js';
 
@@ -29,12 +36,10 @@ export function registerReadBookings(app: ServiceApp, ctx: UseCaseContext): void
         summary: 'Get a booking',
         tags: ['bookings'],
         params: idParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(bookingRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => {
-      const booking = await getBooking(ctx, callerOf(request), request.params.id);
-      return { data: booking };
-    },
+    async (request, reply) => answerRecord(request, reply, await getBooking(ctx, callerOf(request), request.params.id)),
   );
 }

@@ -6,7 +6,19 @@ import {
   type BookingRecord,
   type UpdateBookingBody,
 } from '@app/contracts';
-import { AppError, eventContextOf, notFound, recordEvent, recordId, withTransaction, type Caller, type Queryable } from '@app/service-kit';
+import {
+  AppError,
+  eventContextOf,
+  notFound,
+  recordEvent,
+  recordId,
+  requireMatch,
+  withTransaction,
+  type Caller,
+  type IfMatch,
+  type Queryable,
+  type Versioned,
+} from '@app/service-kit';
 import { bookingState, type Booking } from '../domain/booking.js';
 import { bookingRecord } from '../domain/booking.record.js';
 import { planCancel, planUpdate, type UpdatePlan, type UpdateRequest, type UpdateStep } from '../domain/booking-update.js';
@@ -25,17 +37,29 @@ function toUpdateRequest(body: UpdateBookingBody): UpdateRequest {
   };
 }
 
+/** Which booking a change is for, and the ETag (If-Match) it is meant for, if any. */
+interface ChangeTarget {
+  id: string;
+  ifMatch: IfMatch | undefined;
+}
+
 /**
  * Applies a planned change under the booking's row lock: concurrent changes of one booking run one
  * after the other, and each is judged against the state the previous one left (one wins, the other
- * sees the new state). The write itself also holds the schedule's write lock (see schedule-lock.ts).
- * The new state and one event per step commit together.
+ * sees the new state, and a stale If-Match its 412). The write itself also holds the schedule's write lock
+ * (see schedule-lock.ts). The new state and one event per step commit together.
  */
-async function applyLocked(ctx: UseCaseContext, caller: Caller, id: string, plan: (current: Booking) => UpdatePlan): Promise<Booking> {
+async function applyLocked(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id, ifMatch }: ChangeTarget,
+  plan: (current: Booking) => UpdatePlan,
+): Promise<Booking> {
   const saved = await retryOnDeadlock(() =>
     withTransaction(ctx.pool, async (tx) => {
       const current = await lockBooking(tx, caller.organizationId, id);
       if (!current) throw notFound('Booking');
+      requireMatch(ifMatch, current);
       const planned = plan(current);
       if (planned.refusal !== undefined) throw new AppError('INVALID_TRANSITION', planned.refusal);
       if (planned.steps.length === 0) return { booking: current, changed: false };
@@ -59,14 +83,15 @@ async function applyLocked(ctx: UseCaseContext, caller: Caller, id: string, plan
 export async function updateBooking(
   ctx: UseCaseContext,
   caller: Caller,
-  { id: rawId, changes }: { id: string; changes: UpdateBookingBody },
-): Promise<BookingRecord> {
+  { id: rawId, changes, ifMatch }: { id: string; changes: UpdateBookingBody; ifMatch?: IfMatch | undefined },
+): Promise<Versioned<BookingRecord>> {
   const id = recordId(rawId, 'Booking');
   const request = toUpdateRequest(changes);
   if (request.interval) {
     const current = await findBooking(ctx.prisma, caller.organizationId, id);
     if (!current) throw notFound('Booking');
-    // Refuse what the state forbids before asking other services anything.
+    // Refuse what the state forbids (a stale If-Match first, as the locked write would) before asking other services anything.
+    requireMatch(ifMatch, current);
     const early = planUpdate(current, request, ctx.now());
     if (early.refusal !== undefined) throw new AppError('INVALID_TRANSITION', early.refusal);
     await verifyBookable(
@@ -75,12 +100,19 @@ export async function updateBooking(
       caller.requestId,
     );
   }
-  return bookingRecord(await applyLocked(ctx, caller, id, (current) => planUpdate(current, request, ctx.now())));
+  const saved = await applyLocked(ctx, caller, { id, ifMatch }, (current) => planUpdate(current, request, ctx.now()));
+  return { record: bookingRecord(saved), version: saved.version };
 }
 
 /** DELETE /api/v1/bookings/{id}: a soft cancel from PENDING or CONFIRMED. */
-export async function cancelBooking(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<BookingRecord> {
-  return bookingRecord(await applyLocked(ctx, caller, recordId(rawId, 'Booking'), (current) => planCancel(current, ctx.now())));
+export async function cancelBooking(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id, ifMatch }: { id: string; ifMatch?: IfMatch | undefined },
+): Promise<BookingRecord> {
+  return bookingRecord(
+    await applyLocked(ctx, caller, { id: recordId(id, 'Booking'), ifMatch }, (current) => planCancel(current, ctx.now())),
+  );
 }
 
 /** One event per step of a change, each with the version that step produced. */

@@ -1,5 +1,5 @@
 import { listMeta, type BookingRecord, type ListBookingsQuery, type ListMeta } from '@app/contracts';
-import { notFound, recordId, type Caller } from '@app/service-kit';
+import { notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
 import { bookingRecord } from '../domain/booking.record.js';
 import { startTimeWindow } from '../domain/list-window.js';
 import { findBooking } from '../db/booking.repository.js';
@@ -24,8 +24,8 @@ export async function listBookings(
 }
 
 /** GET /api/v1/bookings/{id}: another organization's booking is as unknown as a missing one. */
-export async function getBooking(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<BookingRecord> {
+export async function getBooking(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<BookingRecord>> {
   const booking = await findBooking(ctx.prisma, caller.organizationId, recordId(rawId, 'Booking'));
   if (!booking) throw notFound('Booking');
-  return bookingRecord(booking);
+  return { record: bookingRecord(booking), version: booking.version };
 }

@@ -52,12 +52,16 @@ export async function listConnections(
 }
 
 /**
- * Locks the connection's row until the transaction ends and answers its schedule; null when the
+ * Locks the connection's row until the transaction ends and answers its schedule and version; null when the
  * organization has no such connection. A sync finishing meanwhile waits for the lock (or commits first).
  */
-export async function lockConnection(db: Db, organizationId: string, id: string): Promise<{ scheduleId: string } | null> {
-  const { rows } = await sqlOf(db).query<{ scheduleId: string }>(
-    `SELECT schedule_id::text AS "scheduleId" FROM calendar_connections
+export async function lockConnection(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<{ id: string; scheduleId: string; version: number } | null> {
+  const { rows } = await sqlOf(db).query<{ id: string; scheduleId: string; version: number }>(
+    `SELECT id::text AS id, schedule_id::text AS "scheduleId", version FROM calendar_connections
       WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE`,
     [id, organizationId],
   );

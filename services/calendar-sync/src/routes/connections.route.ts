@@ -4,10 +4,12 @@ import {
   dataEnvelope,
   deletedCalendarConnectionSchema,
   errorResponses,
+  ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
   listCalendarConnectionsQuerySchema,
   listEnvelope,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import { createConnection, deleteConnection, getConnection, listConnections, requestSync } from '../use-cases/connections.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 
@@ -66,10 +68,11 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
         summary: 'Get a calendar connection (status, last_synced_at, last_error)',
         tags,
         params: idParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(calendarConnectionSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await getConnection(ctx, callerOf(request), request.params.id) }),
+    async (request, reply) => answerRecord(request, reply, await getConnection(ctx, callerOf(request), request.params.id)),
   );
 
   app.delete(
@@ -80,10 +83,11 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
         summary: 'Disconnect a calendar; its busy times stop blocking slots at once',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(deletedCalendarConnectionSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await deleteConnection(ctx, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await deleteConnection(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request) }) }),
   );
 
   app.post(

@@ -7,7 +7,17 @@ import {
   type CalendarProvider,
   type ListMeta,
 } from '@app/contracts';
-import { AppError, eventContextOf, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
+import {
+  AppError,
+  eventContextOf,
+  notFound,
+  recordEvent,
+  recordId,
+  requireMatch,
+  type Caller,
+  type IfMatch,
+  type Versioned,
+} from '@app/service-kit';
 import * as connections from '../db/connection.repository.js';
 import { calendarConnectionRecord } from '../domain/calendar-connection.record.js';
 import { sealTokens, type CalendarTokens } from '../domain/connection-tokens.js';
@@ -47,10 +57,10 @@ export async function createConnection(ctx: UseCaseContext, caller: Caller, inpu
   return record;
 }
 
-export async function getConnection(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<CalendarConnection> {
+export async function getConnection(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<CalendarConnection>> {
   const row = await connections.findConnection(ctx.prisma, caller.organizationId, recordId(rawId, connectionNotFound));
   if (!row) throw connectionNotFound();
-  return calendarConnectionRecord(row);
+  return { record: calendarConnectionRecord(row), version: row.version };
 }
 
 export async function listConnections(
@@ -64,14 +74,19 @@ export async function listConnections(
 
 /**
  * Deletes the connection and records its removal, under the row lock: a sync finishing at the same time
- * either commits its busy update first or finds the row gone and publishes nothing. The removal event
- * makes its busy windows stop blocking.
+ * either commits its busy update first (and a stale If-Match then fails) or finds the row gone and publishes
+ * nothing. The removal event makes its busy windows stop blocking.
  */
-export async function deleteConnection(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+export async function deleteConnection(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, ifMatch }: { id: string; ifMatch?: IfMatch | undefined },
+): Promise<{ id: string; deleted: true }> {
   const id = recordId(rawId, connectionNotFound);
   await ctx.prisma.$transaction(async (tx) => {
     const locked = await connections.lockConnection(tx, caller.organizationId, id);
     if (!locked) throw connectionNotFound();
+    requireMatch(ifMatch, locked);
     await connections.deleteConnection(tx, id);
     const data = { connection_id: id, schedule_id: locked.scheduleId };
     await recordEvent(tx, calendarConnectionRemovedEvent, data, eventContextOf(caller));
@@ -82,11 +97,11 @@ export async function deleteConnection(ctx: UseCaseContext, caller: Caller, rawI
 
 /** Asks for a sync now (202): polling of a connection that needs re-authorization has stopped for good. */
 export async function requestSync(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<CalendarConnection> {
-  const connection = await getConnection(ctx, caller, rawId);
+  const connection = (await getConnection(ctx, caller, rawId)).record;
   if (connection.status === 'reauth_required') {
     throw new AppError('CONFLICT', 'The calendar connection needs re-authorization: connect the calendar again');
   }
   if (!(await connections.requestSync(ctx.prisma, caller.organizationId, connection.id))) throw connectionNotFound();
   ctx.wakeSync();
-  return getConnection(ctx, caller, connection.id);
+  return (await getConnection(ctx, caller, connection.id)).record;
 }

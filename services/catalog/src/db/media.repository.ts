@@ -1,9 +1,10 @@
+import { sqlOf } from '@app/service-kit';
 import type { MediaFile } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
 export type MediaRow = MediaFile;
 
-export type NewMedia = Omit<MediaRow, 'createdAt'>;
+export type NewMedia = Omit<MediaRow, 'createdAt' | 'version'>;
 
 export function insertMedia(db: Db, media: NewMedia): Promise<MediaRow> {
   return db.mediaFile.create({ data: media });
@@ -29,6 +30,18 @@ export async function listMedia(
     db.mediaFile.count({ where }),
   ]);
   return { rows, total };
+}
+
+/**
+ * Locks a media file of the organization until the transaction ends (against other writes of it, not against products
+ * taking it: FOR NO KEY UPDATE) and reads its version; null when there is none.
+ */
+export async function lockMedia(db: Db, organizationId: string, id: string): Promise<{ id: string; version: number } | null> {
+  const { rows } = await sqlOf(db).query<{ id: string; version: number }>(
+    'SELECT id::text AS id, version FROM media_files WHERE id = $1::uuid AND organization_id = $2::uuid FOR NO KEY UPDATE',
+    [id, organizationId],
+  );
+  return rows[0] ?? null;
 }
 
 export async function updateAltText(db: Db, organizationId: string, id: string, altText: string | null): Promise<void> {

@@ -2,14 +2,14 @@ import { sqlOf } from '@app/service-kit';
 import type { ProductImageRecordSource } from '../domain/product-image.record.js';
 import type { Db } from './prisma.js';
 
-/** An attachment with the media file fields an image response shows. */
-export type ImageView = ProductImageRecordSource;
+/** An attachment with the media file fields an image response shows, and the versions of both (its ETag's). */
+export type ImageView = ProductImageRecordSource & { version: number; media_version: number };
 
 /** A product's images in gallery order; only `imageId` when given. */
 export async function listImages(db: Db, productId: string, imageId?: string): Promise<ImageView[]> {
   const { rows } = await sqlOf(db).query<ImageView>(
     `SELECT i.id::text AS id, i.product_id::text AS product_id, i.media_file_id::text AS media_file_id, i.order_index,
-            i.created_at, m.token, m.public_name, m.alt_text
+            i.created_at, m.token, m.public_name, m.alt_text, i.version, m.version AS media_version
        FROM product_images i JOIN media_files m ON m.id = i.media_file_id
       WHERE i.product_id = $1::uuid AND ($2::uuid IS NULL OR i.id = $2::uuid)
       ORDER BY i.order_index`,

@@ -18,9 +18,12 @@ export function productViewColumns(instant: (column: string) => string): string 
 
 const PRODUCT_VIEW_COLUMNS = productViewColumns((column) => column);
 
-export async function findProduct(db: Db, organizationId: string, id: string): Promise<ProductView | null> {
-  const { rows } = await sqlOf(db).query<ProductView>(
-    `SELECT ${PRODUCT_VIEW_COLUMNS}
+/** A product as a read of that one product returns it: with the versions its ETag is made of (domain/product.record.ts). */
+export type VersionedProductView = ProductView & { version: number; featured_version: number | null };
+
+export async function findProduct(db: Db, organizationId: string, id: string): Promise<VersionedProductView | null> {
+  const { rows } = await sqlOf(db).query<VersionedProductView>(
+    `SELECT ${PRODUCT_VIEW_COLUMNS}, p.version, m.version AS featured_version
        FROM products p LEFT JOIN media_files m ON m.id = p.featured_image_id
       WHERE p.id = $1::uuid AND p.organization_id = $2::uuid`,
     [id, organizationId],

@@ -1,4 +1,5 @@
 import type { ProductImageRecord } from '@app/contracts';
+import type { RecordVersion } from '@app/service-kit';
 import { mediaUrl } from './media-names.js';
 
 /** The fields of an attachment, with its media file's, that its record shows. */
@@ -29,4 +30,15 @@ export function productImageRecord(view: ProductImageRecordSource, featuredImage
     },
     created_at: view.created_at.toISOString(),
   };
+}
+
+/**
+ * What a product image's ETag is made of: its row's version (its position moves it), its media file's (the alt text
+ * it shows) and whether it is the featured one (the product's featured_image_id decides that, not the image's row).
+ */
+export function productImageVersion(
+  versions: { version: number; media_version: number; media_file_id: string },
+  featuredImageId: string | null,
+): RecordVersion {
+  return [versions.version, versions.media_version, versions.media_file_id === featuredImageId];
 }

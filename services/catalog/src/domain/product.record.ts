@@ -1,5 +1,5 @@
 import { centsToDollars, type ProductRecord, type ProductStatus } from '@app/contracts';
-import { isoInstant } from '@app/service-kit';
+import { isoInstant, type RecordVersion } from '@app/service-kit';
 import { mediaUrl } from './media-names.js';
 
 /**
@@ -49,4 +49,12 @@ export function productRecord(view: ProductRecordSource, baseUrl: string): Produ
     created_at: isoInstant(view.created_at),
     updated_at: isoInstant(view.updated_at),
   };
+}
+
+/**
+ * What a product's ETag is made of: its row's version and its featured media file's (the record shows that file's alt
+ * text, which changes without a write of the product; 0 without one).
+ */
+export function productVersion(versions: { version: number; featured_version: number | null }): RecordVersion {
+  return [versions.version, versions.featured_version ?? 0];
 }

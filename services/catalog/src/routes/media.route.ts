@@ -2,12 +2,14 @@ import {
   dataEnvelope,
   catalogDeletedSchema,
   errorResponses,
+  ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
   listEnvelope,
   listMediaQuerySchema,
   mediaFileSchema,
   mediaUploadFormSchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { createMedia, deleteMedia, getMedia, listMedia } from '../use-cases/media.use-case.js';
 import { receiveUpload } from './media-upload.js';
@@ -65,10 +67,11 @@ export function registerMediaRoutes(app: ServiceApp, ctx: UseCaseContext): void 
         summary: 'Get a media file',
         tags,
         params: idParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(mediaFileSchema), ...errorResponses('MEDIA_NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await getMedia(ctx, callerOf(request), request.params.id) }),
+    async (request, reply) => answerRecord(request, reply, await getMedia(ctx, callerOf(request), request.params.id)),
   );
 
   app.delete(
@@ -79,9 +82,10 @@ export function registerMediaRoutes(app: ServiceApp, ctx: UseCaseContext): void 
         summary: 'Delete a media file (409 while a product uses it)',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(catalogDeletedSchema), ...errorResponses('MEDIA_NOT_FOUND', 'CONFLICT') },
       },
     },
-    async (request) => ({ data: await deleteMedia(ctx, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await deleteMedia(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request) }) }),
   );
 }

@@ -3,11 +3,12 @@ import {
   dataEnvelope,
   catalogDeletedSchema,
   errorResponses,
+  ifMatchHeadersSchema,
   productImageParamsSchema,
   productImageSchema,
   updateImageBodySchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import { z } from 'zod';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { attachImage, deleteImage, listImages, updateImage } from '../use-cases/product-images.use-case.js';
@@ -56,13 +57,15 @@ export function registerProductImageRoutes(app: ServiceApp, ctx: UseCaseContext)
         summary: 'Move, feature or describe an image',
         tags,
         params: productImageParamsSchema,
+        headers: ifMatchHeadersSchema,
         body: updateImageBodySchema,
         response: { 200: dataEnvelope(productImageSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id: productId, imageId } = request.params;
-      return { data: await updateImage(ctx, callerOf(request), { productId, imageId, patch: request.body }) };
+      const change = { productId, imageId, patch: request.body, ifMatch: ifMatchOf(request) };
+      return answerRecord(request, reply, await updateImage(ctx, callerOf(request), change));
     },
   );
 
@@ -74,12 +77,13 @@ export function registerProductImageRoutes(app: ServiceApp, ctx: UseCaseContext)
         summary: 'Detach an image (the media file stays)',
         tags,
         params: productImageParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(catalogDeletedSchema), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => {
       const { id: productId, imageId } = request.params;
-      return { data: await deleteImage(ctx, callerOf(request), { productId, imageId }) };
+      return { data: await deleteImage(ctx, callerOf(request), { productId, imageId, ifMatch: ifMatchOf(request) }) };
     },
   );
 }

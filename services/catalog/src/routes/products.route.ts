@@ -3,12 +3,14 @@ import {
   dataEnvelope,
   catalogDeletedSchema,
   errorResponses,
+  ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
   listEnvelope,
   listProductsQuerySchema,
   productSchema,
   updateProductBodySchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../use-cases/products.use-case.js';
 
@@ -58,10 +60,11 @@ export function registerProductRoutes(app: ServiceApp, ctx: UseCaseContext): voi
         summary: 'Get a product',
         tags,
         params: idParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(productSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await getProduct(ctx, callerOf(request), request.params.id) }),
+    async (request, reply) => answerRecord(request, reply, await getProduct(ctx, callerOf(request), request.params.id)),
   );
 
   app.patch(
@@ -72,11 +75,15 @@ export function registerProductRoutes(app: ServiceApp, ctx: UseCaseContext): voi
         summary: 'Update a product',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         body: updateProductBodySchema,
         response: { 200: dataEnvelope(productSchema), ...errorResponses('NOT_FOUND', 'SLUG_TAKEN', 'MEDIA_NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await updateProduct(ctx, callerOf(request), { id: request.params.id, changes: request.body }) }),
+    async (request, reply) => {
+      const change = { id: request.params.id, changes: request.body, ifMatch: ifMatchOf(request) };
+      return answerRecord(request, reply, await updateProduct(ctx, callerOf(request), change));
+    },
   );
 
   app.delete(
@@ -87,9 +94,10 @@ export function registerProductRoutes(app: ServiceApp, ctx: UseCaseContext): voi
         summary: 'Delete a product and its image attachments',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(catalogDeletedSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await deleteProduct(ctx, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await deleteProduct(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request) }) }),
   );
 }

@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { listMeta, mediaCreatedEvent, mediaDeletedEvent, type ListMeta, type MediaFileRecord, type Pagination } from '@app/contracts';
-import { AppError, eventContextOf, isForeignKeyViolation, recordEvent, recordId, type Caller } from '@app/service-kit';
+import {
+  AppError,
+  eventContextOf,
+  isForeignKeyViolation,
+  recordEvent,
+  recordId,
+  requireMatch,
+  type Caller,
+  type IfMatch,
+  type Versioned,
+} from '@app/service-kit';
 import * as media from '../db/media.repository.js';
 import { mediaEtag } from '../domain/media-etag.js';
 import { mediaRecord } from '../domain/media.record.js';
@@ -45,10 +55,10 @@ export async function createMedia(
   }
 }
 
-export async function getMedia(ctx: UseCaseContext, caller: Caller, id: string): Promise<MediaFileRecord> {
+export async function getMedia(ctx: UseCaseContext, caller: Caller, id: string): Promise<Versioned<MediaFileRecord>> {
   const row = await media.findMedia(ctx.prisma, caller.organizationId, recordId(id, mediaNotFound));
   if (!row) throw mediaNotFound();
-  return mediaRecord(row, ctx.publicBaseUrl);
+  return { record: mediaRecord(row, ctx.publicBaseUrl), version: row.version };
 }
 
 export async function listMedia(
@@ -64,11 +74,21 @@ export async function listMedia(
  * Deletes a media file that no product uses. One still attached as a product image or set as a product's
  * featured image is refused with 409 (the foreign keys decide, so a concurrent attach cannot slip by).
  */
-export async function deleteMedia(ctx: UseCaseContext, caller: Caller, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteMedia(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id, ifMatch }: { id: string; ifMatch?: IfMatch | undefined },
+): Promise<{ id: string; deleted: true }> {
   const row = await media.findMedia(ctx.prisma, caller.organizationId, recordId(id, mediaNotFound));
   if (!row) throw mediaNotFound();
   try {
     await ctx.prisma.$transaction(async (tx) => {
+      if (ifMatch) {
+        // Checked under the row lock the delete then keeps (an alt text change waits for it).
+        const locked = await media.lockMedia(tx, caller.organizationId, row.id);
+        if (!locked) throw mediaNotFound();
+        requireMatch(ifMatch, locked);
+      }
       if (!(await media.deleteMedia(tx, caller.organizationId, row.id))) throw mediaNotFound();
       await recordEvent(tx, mediaDeletedEvent, { id: row.id }, eventContextOf(caller));
     });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { productUpdatedEvent, type AttachImageBody, type ProductImageRecord, type UpdateImageBody } from '@app/contracts';
-import { AppError, isForeignKeyViolation, recordId, type Caller } from '@app/service-kit';
-import { findMedia, updateAltText } from '../db/media.repository.js';
+import { AppError, isForeignKeyViolation, recordId, requireMatch, type Caller, type IfMatch, type Versioned } from '@app/service-kit';
+import { findMedia, lockMedia, updateAltText } from '../db/media.repository.js';
 import type { Db } from '../db/prisma.js';
 import * as images from '../db/product-image.repository.js';
 import { findProduct, lockProduct, updateProduct, type LockedProduct } from '../db/product.repository.js';
 import { insertPosition, movePosition } from '../domain/image-order.js';
-import { productImageRecord } from '../domain/product-image.record.js';
+import { productImageRecord, productImageVersion } from '../domain/product-image.record.js';
 import { imageNotFound, mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
 import { recordProductState } from './product-events.js';
 
@@ -19,7 +19,7 @@ async function changeGallery(
   caller: Caller,
   rawProductId: string,
   change: (tx: Db, product: LockedProduct) => Promise<string>,
-): Promise<ProductImageRecord> {
+): Promise<Versioned<ProductImageRecord>> {
   const productId = recordId(rawProductId, productNotFound);
   const { image, featuredImageId } = await ctx.prisma
     .$transaction(async (tx) => {
@@ -29,22 +29,41 @@ async function changeGallery(
       const state = await recordProductState(tx, caller, productId, productUpdatedEvent, ctx.publicBaseUrl);
       const image = await images.findImage(tx, productId, imageId);
       if (!image) throw imageNotFound();
-      return { image, featuredImageId: state.featured_image_id };
+      return { image, featuredImageId: state.record.featured_image_id };
     })
     .catch((error: unknown) => {
       // The media file was deleted between our check and our insert: the foreign keys caught it.
       throw isForeignKeyViolation(error) ? mediaNotFound() : error;
     });
   ctx.relay.wake();
-  return productImageRecord(image, featuredImageId, ctx.publicBaseUrl);
+  return { record: productImageRecord(image, featuredImageId, ctx.publicBaseUrl), version: productImageVersion(image, featuredImageId) };
 }
 
-export function attachImage(
+/**
+ * Checks an image's If-Match inside a gallery change (the product's row lock held, so its position and featuring stand
+ * still), with its media file locked too: the alt text it shows is the media file's, which another product's gallery
+ * may be changing, and a change of this image may write it. Read after both locks, the versions are the latest.
+ */
+async function requireImageMatch(
+  tx: Db,
+  caller: Caller,
+  product: LockedProduct,
+  image: images.ImageView,
+  ifMatch: IfMatch | undefined,
+): Promise<void> {
+  if (ifMatch === undefined) return;
+  const media = await lockMedia(tx, caller.organizationId, image.media_file_id);
+  if (!media) throw imageNotFound(); // its media file cannot go while attached: only a race with the detach gets here
+  const version = productImageVersion({ ...image, media_version: media.version }, product.featured_image_id);
+  requireMatch(ifMatch, { id: image.id, version });
+}
+
+export async function attachImage(
   ctx: UseCaseContext,
   caller: Caller,
   { productId, body }: { productId: string; body: AttachImageBody },
 ): Promise<ProductImageRecord> {
-  return changeGallery(ctx, caller, productId, async (tx, product) => {
+  const attached = await changeGallery(ctx, caller, productId, async (tx, product) => {
     const mediaFileId = recordId(body.media_file_id, mediaNotFound);
     if (!(await findMedia(tx, caller.organizationId, mediaFileId))) throw mediaNotFound();
     if (await images.isAttached(tx, product.id, mediaFileId)) {
@@ -56,16 +75,18 @@ export function attachImage(
     if (body.is_featured) await updateProduct(tx, product.id, { featuredImageId: mediaFileId });
     return id;
   });
+  return attached.record;
 }
 
 export function updateImage(
   ctx: UseCaseContext,
   caller: Caller,
-  { productId, imageId, patch }: { productId: string; imageId: string; patch: UpdateImageBody },
-): Promise<ProductImageRecord> {
+  { productId, imageId, patch, ifMatch }: { productId: string; imageId: string; patch: UpdateImageBody; ifMatch?: IfMatch | undefined },
+): Promise<Versioned<ProductImageRecord>> {
   return changeGallery(ctx, caller, productId, async (tx, product) => {
     const image = await images.findImage(tx, product.id, recordId(imageId, imageNotFound));
     if (!image) throw imageNotFound();
+    await requireImageMatch(tx, caller, product, image, ifMatch);
     if (patch.order_index !== undefined) {
       const to = movePosition(patch.order_index, await images.countImages(tx, product.id));
       await images.moveImage(tx, product.id, image.id, image.order_index, to);
@@ -82,7 +103,7 @@ export function updateImage(
 export async function deleteImage(
   ctx: UseCaseContext,
   caller: Caller,
-  input: { productId: string; imageId: string },
+  input: { productId: string; imageId: string; ifMatch?: IfMatch | undefined },
 ): Promise<{ id: string; deleted: true }> {
   const productId = recordId(input.productId, productNotFound);
   await ctx.prisma.$transaction(async (tx) => {
@@ -90,6 +111,7 @@ export async function deleteImage(
     if (!product) throw productNotFound();
     const image = await images.findImage(tx, product.id, recordId(input.imageId, imageNotFound));
     if (!image) throw imageNotFound();
+    await requireImageMatch(tx, caller, product, image, input.ifMatch);
     await images.removeImage(tx, product.id, image.id, image.order_index);
     if (product.featured_image_id === image.media_file_id) await updateProduct(tx, product.id, { featuredImageId: null });
     await recordProductState(tx, caller, product.id, productUpdatedEvent, ctx.publicBaseUrl);

@@ -19,13 +19,16 @@ import {
   isUniqueViolation,
   recordEvent,
   recordId,
+  requireMatch,
   type Caller,
+  type IfMatch,
+  type Versioned,
 } from '@app/service-kit';
 import { findMedia } from '../db/media.repository.js';
 import type { Db } from '../db/prisma.js';
 import { listProducts as queryProducts } from '../db/product-list.repository.js';
 import * as products from '../db/product.repository.js';
-import { productRecord } from '../domain/product.record.js';
+import { productRecord, productVersion } from '../domain/product.record.js';
 import { nextFreeSlug, slugFromName } from '../domain/slug.js';
 import { mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
 import { recordProductState } from './product-events.js';
@@ -54,7 +57,7 @@ export async function createProduct(ctx: UseCaseContext, caller: Caller, body: C
           stock: body.stock ?? null,
           featuredImageId: body.featured_image_id ?? null,
         });
-        return recordProductState(tx, caller, id, productCreatedEvent, ctx.publicBaseUrl);
+        return (await recordProductState(tx, caller, id, productCreatedEvent, ctx.publicBaseUrl)).record;
       });
       ctx.relay.wake();
       return record;
@@ -88,23 +91,39 @@ export async function listProducts(
   };
 }
 
-export async function getProduct(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<ProductRecord> {
+export async function getProduct(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<ProductRecord>> {
   const view = await products.findProduct(ctx.prisma, caller.organizationId, recordId(rawId, productNotFound));
   if (!view) throw productNotFound();
-  return productRecord(view, ctx.publicBaseUrl);
+  return { record: productRecord(view, ctx.publicBaseUrl), version: productVersion(view) };
+}
+
+/**
+ * Checks `ifMatch` against the product `id`, whose row lock the caller's transaction holds: read after the lock, so
+ * it sees the versions the last write before it left. Without If-Match nothing is read.
+ */
+async function requireProductMatch(tx: Db, caller: Caller, id: string, ifMatch: IfMatch | undefined): Promise<void> {
+  if (ifMatch === undefined) return;
+  const view = await products.findProduct(tx, caller.organizationId, id);
+  if (!view) throw productNotFound();
+  requireMatch(ifMatch, { id, version: productVersion(view) });
 }
 
 export async function updateProduct(
   ctx: UseCaseContext,
   caller: Caller,
-  { id: rawId, changes: body }: { id: string; changes: UpdateProductBody },
-): Promise<ProductRecord> {
+  { id: rawId, changes: body, ifMatch }: { id: string; changes: UpdateProductBody; ifMatch?: IfMatch | undefined },
+): Promise<Versioned<ProductRecord>> {
   const id = recordId(rawId, productNotFound);
-  // Nothing to change: no write, no event, updated_at stays.
-  if (Object.values(body).every((value) => value === undefined)) return getProduct(ctx, caller, id);
+  if (Object.values(body).every((value) => value === undefined)) {
+    // Nothing to change: no write, no event, updated_at stays; a stale If-Match is still refused.
+    const current = await getProduct(ctx, caller, id);
+    requireMatch(ifMatch, { id, version: current.version });
+    return current;
+  }
   try {
-    const record = await ctx.prisma.$transaction(async (tx) => {
+    const product = await ctx.prisma.$transaction(async (tx) => {
       if (!(await products.lockProduct(tx, caller.organizationId, id))) throw productNotFound();
+      await requireProductMatch(tx, caller, id, ifMatch);
       if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
       await products.updateProduct(tx, id, {
         name: body.name,
@@ -118,7 +137,7 @@ export async function updateProduct(
       return recordProductState(tx, caller, id, productUpdatedEvent, ctx.publicBaseUrl);
     });
     ctx.relay.wake();
-    return record;
+    return product;
   } catch (error) {
     if (isUniqueViolation(error, SLUG_INDEX)) throw slugTaken();
     throw mediaGoneOr(error);
@@ -126,9 +145,17 @@ export async function updateProduct(
 }
 
 /** Deletes the product and its image attachments; the media files stay (they may be used elsewhere). */
-export async function deleteProduct(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+export async function deleteProduct(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, ifMatch }: { id: string; ifMatch?: IfMatch | undefined },
+): Promise<{ id: string; deleted: true }> {
   const id = recordId(rawId, productNotFound);
   await ctx.prisma.$transaction(async (tx) => {
+    if (ifMatch) {
+      if (!(await products.lockProduct(tx, caller.organizationId, id))) throw productNotFound();
+      await requireProductMatch(tx, caller, id, ifMatch);
+    }
     if (!(await products.deleteProduct(tx, caller.organizationId, id))) throw productNotFound();
     await recordEvent(tx, productDeletedEvent, { id }, eventContextOf(caller));
   });

@@ -54,21 +54,27 @@ export type PresentedEventRow = Omit<EventRow, 'startsAt' | 'endsAt' | 'createdA
 /** Places taken at the event `e`: the quantities of its active registrations, kept on the row by a trigger (migration 0003). */
 export const PLACES_TAKEN = 'e.places_taken AS "placesTaken"';
 
-export async function insertEvent(db: Db, organizationId: string, state: EventState): Promise<EventRow> {
-  const { rows } = await sqlOf(db).query<EventRow>(
+/** The version of the event `e` (its ETag's), raised by every update (migration 0004): reads of one event select it. */
+const VERSION = 'e.version';
+
+/** An event as a read or write of that one event returns it: with its version. */
+export type VersionedEventRow = EventRow & { version: number };
+
+export async function insertEvent(db: Db, organizationId: string, state: EventState): Promise<VersionedEventRow> {
+  const { rows } = await sqlOf(db).query<VersionedEventRow>(
     `INSERT INTO events AS e (id, organization_id, site_id, title, description, start_date, start_time, end_time, timezone,
                              starts_at, ends_at, location, cost_cents, slots, status)
      VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::date, $7, $8, $9, $10::timestamptz, $11::timestamptz, $12, $13::bigint, $14::int, $15)
-     RETURNING ${EVENT_COLUMNS}`,
+     RETURNING ${EVENT_COLUMNS}, ${VERSION}`,
     [randomUUID(), organizationId, ...stateValues(state)],
   );
   return only(rows);
 }
 
-export async function findEvent(db: Db, organizationId: string, id: string, withCounts: boolean): Promise<EventRow | null> {
+export async function findEvent(db: Db, organizationId: string, id: string, withCounts: boolean): Promise<VersionedEventRow | null> {
   const counts = withCounts ? `, ${PLACES_TAKEN}` : '';
-  const { rows } = await sqlOf(db).query<EventRow>(
-    `SELECT ${EVENT_COLUMNS} ${counts} FROM events e WHERE e.id = $1::uuid AND e.organization_id = $2::uuid`,
+  const { rows } = await sqlOf(db).query<VersionedEventRow>(
+    `SELECT ${EVENT_COLUMNS}, ${VERSION} ${counts} FROM events e WHERE e.id = $1::uuid AND e.organization_id = $2::uuid`,
     [id, organizationId],
   );
   return rows[0] ?? null;
@@ -80,21 +86,21 @@ export async function findEvent(db: Db, organizationId: string, id: string, with
  * Every write that depends on capacity (registering, lowering slots, unpublishing) goes through here,
  * so they are serialized per event.
  */
-export async function lockEvent(db: Db, organizationId: string, id: string): Promise<(EventRow & { placesTaken: number }) | null> {
-  const { rows } = await sqlOf(db).query<EventRow & { placesTaken: number }>(
-    `SELECT ${EVENT_COLUMNS}, ${PLACES_TAKEN} FROM events e WHERE e.id = $1::uuid AND e.organization_id = $2::uuid FOR UPDATE`,
+export async function lockEvent(db: Db, organizationId: string, id: string): Promise<(VersionedEventRow & { placesTaken: number }) | null> {
+  const { rows } = await sqlOf(db).query<VersionedEventRow & { placesTaken: number }>(
+    `SELECT ${EVENT_COLUMNS}, ${VERSION}, ${PLACES_TAKEN} FROM events e WHERE e.id = $1::uuid AND e.organization_id = $2::uuid FOR UPDATE`,
     [id, organizationId],
   );
   return rows[0] ?? null;
 }
 
-export async function updateEvent(db: Db, id: string, state: EventState): Promise<EventRow> {
-  const { rows } = await sqlOf(db).query<EventRow>(
+export async function updateEvent(db: Db, id: string, state: EventState): Promise<VersionedEventRow> {
+  const { rows } = await sqlOf(db).query<VersionedEventRow>(
     `UPDATE events AS e SET site_id = $2, title = $3, description = $4, start_date = $5::date, start_time = $6, end_time = $7,
             timezone = $8, starts_at = $9::timestamptz, ends_at = $10::timestamptz, location = $11, cost_cents = $12::bigint,
             slots = $13::int, status = $14, updated_at = now()
       WHERE e.id = $1::uuid
-     RETURNING ${EVENT_COLUMNS}`,
+     RETURNING ${EVENT_COLUMNS}, ${VERSION}`,
     [id, ...stateValues(state)],
   );
   return only(rows);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sqlOf } from '@app/service-kit';
 import type { Registration } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
@@ -29,6 +30,21 @@ export async function listRegistrations(
 
 export async function findRegistration(db: Db, organizationId: string, eventId: string, id: string): Promise<RegistrationRow | null> {
   return db.registration.findFirst({ where: { id, eventId, organizationId } });
+}
+
+/** Locks a registration of the organization's event until the transaction ends and reads its version; null when there is none. */
+export async function lockRegistration(
+  db: Db,
+  organizationId: string,
+  eventId: string,
+  id: string,
+): Promise<{ id: string; version: number } | null> {
+  const { rows } = await sqlOf(db).query<{ id: string; version: number }>(
+    `SELECT id::text AS id, version FROM registrations
+      WHERE id = $1::uuid AND event_id = $2::uuid AND organization_id = $3::uuid FOR UPDATE`,
+    [id, eventId, organizationId],
+  );
+  return rows[0] ?? null;
 }
 
 /** Cancels an active registration; null when it is not active (already cancelled, or absent). */

@@ -4,13 +4,15 @@ import {
   dataEnvelope,
   eventDeletionSchema,
   eventTypeRecordSchema,
+  ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
   listEnvelope,
   listEventTypesQuerySchema,
   updateEventTypeBodySchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { createEventType, deleteEventType, getEventType, listEventTypes, updateEventType } from '../use-cases/event-types.use-case.js';
+import { createEventType, deleteEventType, listEventTypes, readEventType, updateEventType } from '../use-cases/event-types.use-case.js';
 
 const tags = ['event-types'];
 
@@ -59,10 +61,11 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
         summary: 'Get an event type',
         tags,
         params: idParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(eventTypeRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await getEventType(ctx, callerOf(request), request.params.id) }),
+    async (request, reply) => answerRecord(request, reply, await readEventType(ctx, callerOf(request), request.params.id)),
   );
 
   app.patch(
@@ -73,11 +76,15 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
         summary: 'Update an event type',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         body: updateEventTypeBodySchema,
         response: { 200: dataEnvelope(eventTypeRecordSchema), ...errorResponses('NOT_FOUND', 'SLUG_TAKEN') },
       },
     },
-    async (request) => ({ data: await updateEventType(ctx, callerOf(request), { id: request.params.id, patch: request.body }) }),
+    async (request, reply) => {
+      const change = { id: request.params.id, patch: request.body, ifMatch: ifMatchOf(request) };
+      return answerRecord(request, reply, await updateEventType(ctx, callerOf(request), change));
+    },
   );
 
   app.delete(
@@ -88,9 +95,10 @@ export function registerEventTypeRoutes(app: ServiceApp, ctx: UseCaseContext): v
         summary: 'Delete an event type',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(eventDeletionSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await deleteEventType(ctx, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await deleteEventType(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request) }) }),
   );
 }

@@ -5,11 +5,13 @@ import {
   eventDeletionSchema,
   eventRecordSchema,
   getEventQuerySchema,
+  ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
   listEnvelope,
   listEventsQuerySchema,
   updateEventBodySchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { getEvent, listEvents } from '../use-cases/event-reads.use-case.js';
 import { createEvent, deleteEvent, updateEvent } from '../use-cases/event-writes.use-case.js';
@@ -62,12 +64,13 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
         tags,
         params: idParamsSchema,
         querystring: getEventQuerySchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(eventRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const event = await getEvent(ctx, callerOf(request), { id: request.params.id, includeCounts: request.query.include_counts ?? false });
-      return { data: event };
+      return answerRecord(request, reply, event);
     },
   );
 
@@ -79,13 +82,14 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
         summary: 'Update an event or move its status',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         body: updateEventBodySchema,
         response: { 200: dataEnvelope(eventRecordSchema), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION', 'CONFLICT') },
       },
     },
-    async (request) => {
-      const event = await updateEvent(ctx, callerOf(request), { id: request.params.id, patch: request.body });
-      return { data: event };
+    async (request, reply) => {
+      const event = await updateEvent(ctx, callerOf(request), { id: request.params.id, patch: request.body, ifMatch: ifMatchOf(request) });
+      return answerRecord(request, reply, event);
     },
   );
 
@@ -97,9 +101,10 @@ export function registerEventRoutes(app: ServiceApp, ctx: UseCaseContext): void 
         summary: 'Delete an event',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(eventDeletionSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await deleteEvent(ctx, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await deleteEvent(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request) }) }),
   );
 }

@@ -3,11 +3,12 @@ import {
   createRegistrationBodySchema,
   errorResponses,
   dataEnvelope,
+  ifMatchHeadersSchema,
   listEnvelope,
   listRegistrationsQuerySchema,
   registrationRecordSchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { cancelRegistration, listRegistrations, register } from '../use-cases/registrations.use-case.js';
 
@@ -63,12 +64,17 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
         summary: 'Cancel a registration (its places are freed)',
         tags,
         params: registrationParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(registrationRecordSchema), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION') },
       },
     },
     async (request) => {
       const { id, registrationId } = request.params;
-      const registration = await cancelRegistration(ctx, callerOf(request), { eventId: id, id: registrationId });
+      const registration = await cancelRegistration(ctx, callerOf(request), {
+        eventId: id,
+        id: registrationId,
+        ifMatch: ifMatchOf(request),
+      });
       return { data: registration };
     },
   );

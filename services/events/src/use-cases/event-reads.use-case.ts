@@ -1,5 +1,5 @@
 import { listMeta, type EventRecord, type ListEventsQuery, type ListMeta } from '@app/contracts';
-import { invalidInput, notFound, recordId, type Caller } from '@app/service-kit';
+import { invalidInput, notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
 import { listEvents as listEventRows } from '../db/event-list.repository.js';
 import { findEvent } from '../db/event.repository.js';
 import { eventRecord } from '../domain/event.record.js';
@@ -9,10 +9,11 @@ export async function getEvent(
   ctx: UseCaseContext,
   caller: Caller,
   { id, includeCounts }: { id: string; includeCounts: boolean },
-): Promise<EventRecord> {
+): Promise<Versioned<EventRecord>> {
   const event = await findEvent(ctx.prisma, caller.organizationId, recordId(id, 'Event'), includeCounts);
   if (!event) throw notFound('Event');
-  return eventRecord(event);
+  // One ETag with counts or without: places taken raise the event's version, so either answer's tag changes with them.
+  return { record: eventRecord(event), version: event.version };
 }
 
 export async function listEvents(

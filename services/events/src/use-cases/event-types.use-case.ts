@@ -8,12 +8,24 @@ import {
   type ListMeta,
   type UpdateEventTypeBody,
 } from '@app/contracts';
-import { AppError, eventContextOf, isUniqueViolation, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
+import {
+  AppError,
+  eventContextOf,
+  isUniqueViolation,
+  notFound,
+  recordEvent,
+  recordId,
+  requireMatch,
+  type Caller,
+  type IfMatch,
+  type Versioned,
+} from '@app/service-kit';
 import {
   deleteEventType as deleteEventTypeRow,
   findEventType,
   insertEventTypeUnlessSlugTaken,
   listEventTypes as listEventTypeRows,
+  lockEventType,
   slugsLike,
   updateEventType as updateEventTypeRow,
   type EventTypeRow,
@@ -71,15 +83,31 @@ async function insertWithGeneratedSlug(tx: Db, organizationId: string, state: Om
   throw new AppError('CONFLICT', 'Could not generate a unique slug; send one explicitly');
 }
 
+/** GET /api/v1/event-types/{id}: an event type of the organization, active or not, with its version. */
+export async function readEventType(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<EventTypeRecord>> {
+  const id = recordId(rawId, 'Event type');
+  const eventType = await findEventType(ctx.prisma, caller.organizationId, id);
+  if (!eventType) throw notFound('Event type');
+  return { record: eventTypeRecord(eventType), version: eventType.version };
+}
+
 /**
  * An event type of the organization, active or not. Also `events.event_type.get`, the bookings service's check
  * of a booking's event type: another organization's, an unknown or a malformed id is NOT_FOUND.
  */
 export async function getEventType(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<EventTypeRecord> {
-  const id = recordId(rawId, 'Event type');
-  const eventType = await findEventType(ctx.prisma, caller.organizationId, id);
-  if (!eventType) throw notFound('Event type');
-  return eventTypeRecord(eventType);
+  return (await readEventType(ctx, caller, rawId)).record;
+}
+
+/**
+ * A write's If-Match, checked against the event type's version under its row lock, which the write keeps until it
+ * commits (a concurrent change with the same ETag then finds the new version). Without If-Match nothing is locked.
+ */
+async function lockedMatch(tx: Db, caller: Caller, id: string, ifMatch: IfMatch | undefined): Promise<void> {
+  if (ifMatch === undefined) return;
+  const locked = await lockEventType(tx, caller.organizationId, id);
+  if (!locked) throw notFound('Event type');
+  requireMatch(ifMatch, locked);
 }
 
 export async function listEventTypes(
@@ -94,8 +122,8 @@ export async function listEventTypes(
 export async function updateEventType(
   ctx: UseCaseContext,
   caller: Caller,
-  { id: rawId, patch }: { id: string; patch: UpdateEventTypeBody },
-): Promise<EventTypeRecord> {
+  { id: rawId, patch, ifMatch }: { id: string; patch: UpdateEventTypeBody; ifMatch?: IfMatch | undefined },
+): Promise<Versioned<EventTypeRecord>> {
   const id = recordId(rawId, 'Event type');
   const state: Partial<EventTypeState> = {
     title: patch.title,
@@ -110,9 +138,10 @@ export async function updateEventType(
   };
   try {
     return await write(ctx, async (tx) => {
+      await lockedMatch(tx, caller, id, ifMatch);
       const eventType = await updateEventTypeRow(tx, caller.organizationId, id, state);
       if (!eventType) throw notFound('Event type');
-      return recordEventTypeChange(tx, caller, eventTypeUpdatedEvent, eventType);
+      return { record: await recordEventTypeChange(tx, caller, eventTypeUpdatedEvent, eventType), version: eventType.version };
     });
   } catch (error) {
     // The unique index is the judge of a renamed slug: no check-then-write race.
@@ -121,9 +150,14 @@ export async function updateEventType(
   }
 }
 
-export async function deleteEventType(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+export async function deleteEventType(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, ifMatch }: { id: string; ifMatch?: IfMatch | undefined },
+): Promise<{ id: string; deleted: true }> {
   const id = recordId(rawId, 'Event type');
   await write(ctx, async (tx) => {
+    await lockedMatch(tx, caller, id, ifMatch);
     if (!(await deleteEventTypeRow(tx, caller.organizationId, id))) throw notFound('Event type');
     await recordEvent(tx, eventTypeDeletedEvent, { id }, eventContextOf(caller));
   });

@@ -1,6 +1,17 @@
 import { dollarsToCents, eventCreatedEvent, eventDeletedEvent, eventUpdatedEvent, type EventRecord } from '@app/contracts';
 import type { CreateEventBody, UpdateEventBody } from '@app/contracts';
-import { AppError, eventContextOf, invalidInput, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
+import {
+  AppError,
+  eventContextOf,
+  invalidInput,
+  notFound,
+  recordEvent,
+  recordId,
+  requireMatch,
+  type Caller,
+  type IfMatch,
+  type Versioned,
+} from '@app/service-kit';
 import { deleteEvent as deleteEventRow, insertEvent, lockEvent, updateEvent as updateEventRow } from '../db/event.repository.js';
 import type { EventRow, EventState } from '../db/event.repository.js';
 import type { Db } from '../db/prisma.js';
@@ -48,30 +59,41 @@ export async function createEvent(ctx: UseCaseContext, caller: Caller, body: Cre
 
 /**
  * Applies any subset of fields and recomputes the instants. Runs under the event's row lock, so the
- * places taken cannot grow between the checks (slots, unpublishing) and the write.
+ * places taken cannot grow between the checks (slots, unpublishing, If-Match) and the write.
  */
 export async function updateEvent(
   ctx: UseCaseContext,
   caller: Caller,
-  { id: rawId, patch }: { id: string; patch: UpdateEventBody },
-): Promise<EventRecord> {
+  { id: rawId, patch, ifMatch }: { id: string; patch: UpdateEventBody; ifMatch?: IfMatch | undefined },
+): Promise<Versioned<EventRecord>> {
   const id = recordId(rawId, 'Event');
   return write(ctx, async (tx) => {
     const current = await lockEvent(tx, caller.organizationId, id);
     if (!current) throw notFound('Event');
+    requireMatch(ifMatch, current);
     const next = merge(current, patch);
     if (!canTransition(current.status, next.status, current.placesTaken))
       throw new AppError('INVALID_TRANSITION', transitionMessage(current.status, next.status));
     if (next.slots !== null && next.slots < current.placesTaken)
       throw new AppError('CONFLICT', `slots cannot be lower than the ${current.placesTaken} places already taken`);
     const event = await updateEventRow(tx, id, next);
-    return recordEventChange(tx, caller, eventUpdatedEvent, event);
+    return { record: await recordEventChange(tx, caller, eventUpdatedEvent, event), version: event.version };
   });
 }
 
-export async function deleteEvent(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+export async function deleteEvent(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, ifMatch }: { id: string; ifMatch?: IfMatch | undefined },
+): Promise<{ id: string; deleted: true }> {
   const id = recordId(rawId, 'Event');
   await write(ctx, async (tx) => {
+    if (ifMatch) {
+      // Checked under the row lock the delete then keeps: no change comes in between.
+      const current = await lockEvent(tx, caller.organizationId, id);
+      if (!current) throw notFound('Event');
+      requireMatch(ifMatch, current);
+    }
     if (!(await deleteEventRow(tx, caller.organizationId, id))) throw notFound('Event');
     await recordEvent(tx, eventDeletedEvent, { id }, eventContextOf(caller));
   });

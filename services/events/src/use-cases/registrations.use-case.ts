@@ -6,13 +6,14 @@ import {
   type ListMeta,
   type RegistrationRecord,
 } from '@app/contracts';
-import { AppError, eventContextOf, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
+import { AppError, eventContextOf, notFound, recordEvent, recordId, requireMatch, type Caller, type IfMatch } from '@app/service-kit';
 import { findEvent, lockEvent } from '../db/event.repository.js';
 import {
   cancelRegistration as cancelRegistrationRow,
   findRegistration,
   insertRegistration,
   listRegistrations as listRegistrationRows,
+  lockRegistration,
 } from '../db/registration.repository.js';
 import { registrationRefusal } from '../domain/registration-policy.js';
 import { registrationRecord } from '../domain/registration.record.js';
@@ -65,11 +66,17 @@ export async function listRegistrations(
 export async function cancelRegistration(
   ctx: UseCaseContext,
   caller: Caller,
-  { eventId: rawEventId, id: rawId }: { eventId: string; id: string },
+  { eventId: rawEventId, id: rawId, ifMatch }: { eventId: string; id: string; ifMatch?: IfMatch | undefined },
 ): Promise<RegistrationRecord> {
   const eventId = recordId(rawEventId, 'Registration');
   const id = recordId(rawId, 'Registration');
   return write(ctx, async (tx) => {
+    if (ifMatch) {
+      // Checked under the registration's row lock, which the cancel then keeps.
+      const locked = await lockRegistration(tx, caller.organizationId, eventId, id);
+      if (!locked) throw notFound('Registration');
+      requireMatch(ifMatch, locked);
+    }
     const registration = await cancelRegistrationRow(tx, caller.organizationId, eventId, id);
     if (!registration) {
       const existing = await findRegistration(tx, caller.organizationId, eventId, id);

@@ -6,8 +6,9 @@ import { decodedPath, requiresApiKey } from '../auth/authenticate.js';
 const PUBLIC_SLOTS = '/api/bookings/slots';
 
 /** Headers a browser may send, and read back, on a cross-origin request. */
-const ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'x-request-id'];
+const ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'if-match', 'if-none-match', 'x-request-id'];
 const EXPOSED_HEADERS = [
+  'etag',
   'x-request-id',
   'x-ratelimit-limit',
   'x-ratelimit-remaining',

@@ -20,7 +20,12 @@ interface Components {
 }
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
-const SUCCESS: Partial<Record<string, string>> = { 200: 'OK', 201: 'Created', 202: 'Accepted: the work continues in the background' };
+const SUCCESS: Partial<Record<string, string>> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted: the work continues in the background',
+  304: 'Not Modified',
+};
 
 /** Response headers, referenced from each response as `#/components/headers/<name>`. */
 const RESPONSE_HEADERS = {
@@ -38,7 +43,13 @@ const RESPONSE_HEADERS = {
   },
 } as const;
 
-const header = (name: keyof typeof RESPONSE_HEADERS) => ({ $ref: `#/components/headers/${name}` });
+/**
+ * Response headers that services document on their answers (the kit's route conventions), shared under a name:
+ * `etag` on the GET and PATCH of one record and on a GET's 304. The first service's description is the component.
+ */
+const SERVICE_HEADERS: Partial<Record<string, string>> = { etag: 'ETag' };
+
+const header = (name: keyof typeof RESPONSE_HEADERS | 'ETag') => ({ $ref: `#/components/headers/${name}` });
 const EVERY_RESPONSE = {
   'x-request-id': header('RequestId'),
   'x-ratelimit-limit': header('RateLimitLimit'),
@@ -66,7 +77,25 @@ function errorResponse(codes: ErrorCode[], headers: Json): Json {
 const responseName = (code: ErrorCode) =>
   code.toLowerCase().replace(/(^|_)(\w)/g, (_match, _sep: string, letter: string) => letter.toUpperCase());
 
-function completeOperation(method: (typeof METHODS)[number], operation: Operation, shared: Record<string, Json>): void {
+/** A success response's own headers (a service's ETag), each shared header as its component's reference. */
+function serviceHeaders(response: Json, headerComponents: Record<string, unknown>): Json {
+  const own = (response.headers ?? {}) as Json;
+  return Object.fromEntries(
+    Object.entries(own).map(([name, value]) => {
+      const component = SERVICE_HEADERS[name.toLowerCase()];
+      if (component === undefined) return [name, value];
+      headerComponents[component] ??= value;
+      return [name, header(component as 'ETag')];
+    }),
+  );
+}
+
+function completeOperation(
+  method: (typeof METHODS)[number],
+  operation: Operation,
+  shared: Record<string, Json>,
+  headerComponents: Record<string, unknown>,
+): void {
   const responses = operation.responses ?? {};
   const added: Partial<Record<string, ErrorCode[]>> = {
     401: ['UNAUTHORIZED'], // public operations too: a key, if sent, is checked
@@ -83,7 +112,10 @@ function completeOperation(method: (typeof METHODS)[number], operation: Operatio
       if (Number(status) < 400) {
         const response = responses[status]!;
         const description = response.description === 'Default Response' ? SUCCESS[status] : response.description;
-        return [status, { ...response, description: description ?? 'Success', headers }];
+        return [
+          status,
+          { ...response, description: description ?? 'Success', headers: { ...serviceHeaders(response, headerComponents), ...headers } },
+        ];
       }
       const codes = [...new Set([...codesIn(responses[status]), ...(added[status] ?? [])])];
       if (codes.length > 1) return [status, errorResponse(codes, headers)];
@@ -112,15 +144,16 @@ function exampleBody(operation: Operation, schemas: Record<string, unknown>): vo
 export function applyGatewayConventions(document: { paths: Record<string, unknown>; components: Components }): void {
   const schemas = (document.components.schemas ??= {});
   const shared: Record<string, Json> = {};
+  const headerComponents: Record<string, unknown> = {};
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const operation = (item as Partial<Record<(typeof METHODS)[number], Operation>>)[method];
       if (!operation) continue;
-      completeOperation(method, operation, shared);
+      completeOperation(method, operation, shared, headerComponents);
       exampleBody(operation, schemas);
     }
   }
   schemas.ErrorDetail = ERROR_DETAIL_SCHEMA;
-  document.components.headers = { ...RESPONSE_HEADERS };
+  document.components.headers = { ...RESPONSE_HEADERS, ...headerComponents };
   document.components.responses = Object.fromEntries(Object.entries(shared).sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -1,4 +1,5 @@
 import type { CreateScheduleBody, ScheduleRecord, UpdateScheduleBody } from '@app/contracts';
+import { sqlOf, type Versioned } from '@app/service-kit';
 import { scheduleRecord } from '../domain/schedule.record.js';
 import type { Db } from './prisma.js';
 
@@ -27,9 +28,19 @@ export async function insertSchedule(db: Db, organizationId: string, input: Sche
   return scheduleRecord(row);
 }
 
-export async function findSchedule(db: Db, organizationId: string, id: string): Promise<ScheduleRecord | null> {
+/** A schedule of the organization with the version of its row (its ETag's); null when there is none. */
+export async function findSchedule(db: Db, organizationId: string, id: string): Promise<Versioned<ScheduleRecord> | null> {
   const row = await db.schedule.findFirst({ where: { id, organizationId } });
-  return row && scheduleRecord(row);
+  return row && { record: scheduleRecord(row), version: row.version };
+}
+
+/** Locks a schedule of the organization until the transaction ends and reads its version; null when there is none. */
+export async function lockSchedule(db: Db, organizationId: string, id: string): Promise<{ id: string; version: number } | null> {
+  const { rows } = await sqlOf(db).query<{ id: string; version: number }>(
+    'SELECT id::text AS id, version FROM schedules WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE',
+    [id, organizationId],
+  );
+  return rows[0] ?? null;
 }
 
 export async function listSchedules(
@@ -52,7 +63,7 @@ export async function updateSchedule(
   id: string,
   changes: UpdateScheduleBody,
   now: Date,
-): Promise<ScheduleRecord | null> {
+): Promise<Versioned<ScheduleRecord> | null> {
   const { count } = await db.schedule.updateMany({
     where: { id, organizationId },
     data: {

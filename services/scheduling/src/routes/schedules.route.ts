@@ -3,12 +3,14 @@ import {
   dataEnvelope,
   deletedScheduleSchema,
   errorResponses,
+  ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
   listEnvelope,
   listSchedulesQuerySchema,
   scheduleRecordSchema,
   updateScheduleBodySchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { changeSchedule, createSchedule, deactivateSchedule, getSchedule, listOwnSchedules } from '../use-cases/schedules.use-case.js';
 
@@ -60,10 +62,11 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         summary: 'Get a schedule',
         tags,
         params: idParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(scheduleRecordSchema), ...notFound },
       },
     },
-    async (request) => ({ data: await getSchedule(ctx, callerOf(request), request.params.id) }),
+    async (request, reply) => answerRecord(request, reply, await getSchedule(ctx, callerOf(request), request.params.id)),
   );
 
   app.patch(
@@ -74,11 +77,15 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         summary: 'Update a schedule (arrays replace the stored ones)',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         body: updateScheduleBodySchema,
         response: { 200: dataEnvelope(scheduleRecordSchema), ...notFound },
       },
     },
-    async (request) => ({ data: await changeSchedule(ctx, callerOf(request), { id: request.params.id, changes: request.body }) }),
+    async (request, reply) => {
+      const change = { id: request.params.id, changes: request.body, ifMatch: ifMatchOf(request) };
+      return answerRecord(request, reply, await changeSchedule(ctx, callerOf(request), change));
+    },
   );
 
   app.delete(
@@ -89,9 +96,10 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         summary: 'Deactivate a schedule (its bookings stay)',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(deletedScheduleSchema), ...notFound },
       },
     },
-    async (request) => ({ data: await deactivateSchedule(ctx, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await deactivateSchedule(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request) }) }),
   );
 }

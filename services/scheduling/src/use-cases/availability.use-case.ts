@@ -14,7 +14,7 @@ type AvailabilityCheckReply = z.input<typeof availabilityCheckRequest.reply>;
 
 /** `scheduling.schedule.get`: an active schedule of the organization, else SCHEDULE_NOT_FOUND. */
 export async function activeSchedule(ctx: UseCaseContext, caller: Caller, request: ScheduleGet): Promise<ScheduleGetReply> {
-  const schedule = await findSchedule(ctx.prisma, caller.organizationId, recordId(request.schedule_id, scheduleNotFound));
+  const schedule = (await findSchedule(ctx.prisma, caller.organizationId, recordId(request.schedule_id, scheduleNotFound)))?.record;
   if (!schedule?.is_active) throw scheduleNotFound();
   return {
     id: schedule.id,

@@ -8,8 +8,16 @@ import {
   type ScheduleRecord,
   type UpdateScheduleBody,
 } from '@app/contracts';
-import { eventContextOf, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
-import { deactivateActiveSchedule, findSchedule, insertSchedule, listSchedules, updateSchedule } from '../db/schedule.repository.js';
+import { eventContextOf, notFound, recordEvent, recordId, requireMatch, type Caller, type IfMatch, type Versioned } from '@app/service-kit';
+import type { Db } from '../db/prisma.js';
+import {
+  deactivateActiveSchedule,
+  findSchedule,
+  insertSchedule,
+  listSchedules,
+  lockSchedule,
+  updateSchedule,
+} from '../db/schedule.repository.js';
 import type { UseCaseContext } from './context.js';
 
 /** A new schedule is in the organization's default zone unless the body names one. */
@@ -24,10 +32,22 @@ export async function createSchedule(ctx: UseCaseContext, caller: Caller, body: 
   return record;
 }
 
-export async function getSchedule(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<ScheduleRecord> {
-  const record = await findSchedule(ctx.prisma, caller.organizationId, recordId(rawId, 'Schedule'));
-  if (!record) throw notFound('Schedule');
-  return record;
+export async function getSchedule(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<ScheduleRecord>> {
+  const schedule = await findSchedule(ctx.prisma, caller.organizationId, recordId(rawId, 'Schedule'));
+  if (!schedule) throw notFound('Schedule');
+  return schedule;
+}
+
+/**
+ * A write's If-Match, checked against the schedule's version under its row lock, which the write then keeps until it
+ * commits: a concurrent change with the same ETag waits, then finds the new version. Without If-Match no lock is
+ * needed. False when the organization has no such schedule.
+ */
+async function lockedMatch(tx: Db, caller: Caller, id: string, ifMatch: IfMatch | undefined): Promise<boolean> {
+  if (ifMatch === undefined) return true;
+  const locked = await lockSchedule(tx, caller.organizationId, id);
+  if (locked) requireMatch(ifMatch, locked);
+  return locked !== null;
 }
 
 export async function listOwnSchedules(
@@ -42,29 +62,40 @@ export async function listOwnSchedules(
 export async function changeSchedule(
   ctx: UseCaseContext,
   caller: Caller,
-  { id: rawId, changes }: { id: string; changes: UpdateScheduleBody },
-): Promise<ScheduleRecord> {
-  if (Object.keys(changes).length === 0) return getSchedule(ctx, caller, rawId); // nothing to change, nothing to publish
+  { id: rawId, changes, ifMatch }: { id: string; changes: UpdateScheduleBody; ifMatch?: IfMatch | undefined },
+): Promise<Versioned<ScheduleRecord>> {
+  if (Object.keys(changes).length === 0) {
+    // Nothing to change, nothing to publish; a stale If-Match is still refused.
+    const current = await getSchedule(ctx, caller, rawId);
+    requireMatch(ifMatch, { id: current.record.id, version: current.version });
+    return current;
+  }
   const id = recordId(rawId, 'Schedule');
-  const record = await ctx.prisma.$transaction(async (tx) => {
+  const schedule = await ctx.prisma.$transaction(async (tx) => {
+    if (!(await lockedMatch(tx, caller, id, ifMatch))) return null;
     const updated = await updateSchedule(tx, caller.organizationId, id, changes, ctx.now());
-    if (updated) await recordEvent(tx, scheduleUpdatedEvent, updated, eventContextOf(caller));
+    if (updated) await recordEvent(tx, scheduleUpdatedEvent, updated.record, eventContextOf(caller));
     return updated;
   });
-  if (!record) throw notFound('Schedule');
+  if (!schedule) throw notFound('Schedule');
   ctx.relay.wake();
-  return record;
+  return schedule;
 }
 
 /**
  * DELETE deactivates: bookings keep referring to the schedule, slot generation answers 404. Deleting an
  * inactive schedule again is answered the same, without a second event.
  */
-export async function deactivateSchedule(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+export async function deactivateSchedule(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, ifMatch }: { id: string; ifMatch?: IfMatch | undefined },
+): Promise<{ id: string; deleted: true }> {
   const id = recordId(rawId, 'Schedule');
   const record = await ctx.prisma.$transaction(async (tx) => {
+    if (!(await lockedMatch(tx, caller, id, ifMatch))) return null;
     const deactivated = await deactivateActiveSchedule(tx, caller.organizationId, id, ctx.now());
-    const current = await findSchedule(tx, caller.organizationId, id);
+    const current = (await findSchedule(tx, caller.organizationId, id))?.record ?? null;
     if (deactivated && current) await recordEvent(tx, scheduleDeactivatedEvent, current, eventContextOf(caller));
     return current;
   });

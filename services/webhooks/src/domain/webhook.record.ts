@@ -12,6 +12,11 @@ import type { EndpointRow } from '../db/endpoint.repository.js';
 
 const instantOrNull = (instant: Date | null): string | null => (instant ? isoInstant(instant) : null);
 
+/*
+ * The ETags of endpoints and deliveries rise only when a column shown here changes (the triggers of migrations/0004
+ * list them): a field added to one of these records is added there.
+ */
+
 /** An endpoint as GET, PATCH and the list show it: never its secret. */
 export function endpointRecord(row: EndpointRow): WebhookEndpointRecord {
   return {

@@ -2,12 +2,13 @@ import {
   dataEnvelope,
   deliveryParamsSchema,
   errorResponses,
+  ifNoneMatchHeadersSchema,
   listEnvelope,
   listWebhookDeliveriesQuerySchema,
   webhookDeliveryDetailSchema,
   webhookDeliverySchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { getDelivery, listDeliveries, retryDelivery, sendTest } from '../use-cases/deliveries.use-case.js';
 
@@ -42,10 +43,11 @@ export function registerDeliveryRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         summary: 'Get a delivery with its attempts (response bodies are not kept)',
         tags,
         params: deliveryParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(webhookDeliveryDetailSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await getDelivery(ctx, callerOf(request), request.params) }),
+    async (request, reply) => answerRecord(request, reply, await getDelivery(ctx, callerOf(request), request.params)),
   );
 
   app.post(

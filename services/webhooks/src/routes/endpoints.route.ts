@@ -4,13 +4,15 @@ import {
   dataEnvelope,
   deletedWebhookEndpointSchema,
   errorResponses,
+  ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
   listEnvelope,
   paginationQuerySchema,
   updateWebhookEndpointBodySchema,
   webhookEndpointRecordSchema,
   webhookSecretSchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import {
   createEndpoint,
@@ -72,10 +74,11 @@ export function registerEndpointRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         summary: 'Get a webhook endpoint (without its secret)',
         tags,
         params: idParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(webhookEndpointRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await getEndpoint(ctx, callerOf(request), request.params.id) }),
+    async (request, reply) => answerRecord(request, reply, await getEndpoint(ctx, callerOf(request), request.params.id)),
   );
 
   app.patch(
@@ -86,13 +89,15 @@ export function registerEndpointRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         summary: 'Update a webhook endpoint; enabling it again clears disabled_reason',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         body: updateWebhookEndpointBodySchema,
         response: { 200: dataEnvelope(webhookEndpointRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({
-      data: await updateEndpoint(ctx, callerOf(request), { id: request.params.id, patch: request.body }),
-    }),
+    async (request, reply) => {
+      const change = { id: request.params.id, patch: request.body, ifMatch: ifMatchOf(request) };
+      return answerRecord(request, reply, await updateEndpoint(ctx, callerOf(request), change));
+    },
   );
 
   app.delete(
@@ -103,10 +108,11 @@ export function registerEndpointRoutes(app: ServiceApp, ctx: UseCaseContext): vo
         summary: 'Delete a webhook endpoint and its deliveries',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(deletedWebhookEndpointSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await deleteEndpoint(ctx, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await deleteEndpoint(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request) }) }),
   );
 
   app.get(

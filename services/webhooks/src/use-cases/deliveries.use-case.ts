@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { listMeta, type ListMeta, type WebhookDelivery, type WebhookDeliveryDetail } from '@app/contracts';
-import { AppError, notFound, recordId, type Caller } from '@app/service-kit';
+import { AppError, notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
 import { findDelivery, insertDelivery, listDeliveries as listDeliveryRows, requeueDelivery } from '../db/delivery.repository.js';
 import { deliveryBody } from '../domain/public-events.js';
 import { deliveryDetailRecord, deliveryRecord } from '../domain/webhook.record.js';
@@ -27,11 +27,11 @@ export async function getDelivery(
   ctx: UseCaseContext,
   caller: Caller,
   { id, deliveryId }: { id: string; deliveryId: string },
-): Promise<WebhookDeliveryDetail> {
+): Promise<Versioned<WebhookDeliveryDetail>> {
   const endpoint = await ownEndpoint(ctx, caller, id);
   const delivery = await findDelivery(ctx.prisma, caller.organizationId, endpoint.id, recordId(deliveryId, DELIVERY));
   if (!delivery) throw notFound(DELIVERY);
-  return deliveryDetailRecord(delivery);
+  return { record: deliveryDetailRecord(delivery), version: delivery.version };
 }
 
 /** Sends the delivery again now, with the same webhook-id (its event's id). */

@@ -7,12 +7,14 @@ import {
   type UpdateWebhookEndpointBody,
   type WebhookEndpointRecord,
 } from '@app/contracts';
-import { notFound, recordId, type Caller } from '@app/service-kit';
+import { notFound, recordId, requireMatch, type Caller, type IfMatch, type Versioned } from '@app/service-kit';
+import type { Db } from '../db/prisma.js';
 import {
   deleteEndpoint as deleteEndpointRow,
   findEndpoint,
   insertEndpoint,
   listEndpoints as listEndpointRows,
+  lockEndpoint,
   rotateSecret as rotateSecretOf,
   updateEndpoint as updateEndpointRow,
   type EndpointRow,
@@ -47,8 +49,29 @@ export async function ownEndpoint(ctx: UseCaseContext, caller: Caller, rawId: st
   return endpoint;
 }
 
-export async function getEndpoint(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<WebhookEndpointRecord> {
-  return endpointRecord(await ownEndpoint(ctx, caller, rawId));
+export async function getEndpoint(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<WebhookEndpointRecord>> {
+  const endpoint = await ownEndpoint(ctx, caller, rawId);
+  return { record: endpointRecord(endpoint), version: endpoint.version };
+}
+
+/**
+ * Runs `write` on the endpoint: with an If-Match, in a transaction that first checks it under the endpoint's row
+ * lock (a concurrent change with the same ETag waits, then finds the new version); without one, as it is.
+ */
+async function matchedWrite<T>(
+  ctx: UseCaseContext,
+  caller: Caller,
+  id: string,
+  ifMatch: IfMatch | undefined,
+  write: (db: Db) => Promise<T>,
+): Promise<T> {
+  if (ifMatch === undefined) return write(ctx.prisma);
+  return ctx.prisma.$transaction(async (tx) => {
+    const locked = await lockEndpoint(tx, caller.organizationId, id);
+    if (!locked) throw notFound(ENDPOINT);
+    requireMatch(ifMatch, locked);
+    return write(tx);
+  });
 }
 
 export async function listEndpoints(
@@ -63,27 +86,34 @@ export async function listEndpoints(
 export async function updateEndpoint(
   ctx: UseCaseContext,
   caller: Caller,
-  { id: rawId, patch }: { id: string; patch: UpdateWebhookEndpointBody },
-): Promise<WebhookEndpointRecord> {
+  { id: rawId, patch, ifMatch }: { id: string; patch: UpdateWebhookEndpointBody; ifMatch?: IfMatch | undefined },
+): Promise<Versioned<WebhookEndpointRecord>> {
   const id = recordId(rawId, ENDPOINT);
-  // The record first: another organization's endpoint is a 404 before its new URL is judged.
-  await ownEndpoint(ctx, caller, id);
+  // The record first: another organization's endpoint is a 404, and a stale If-Match a 412, before its new URL is judged.
+  const current = await ownEndpoint(ctx, caller, id);
+  requireMatch(ifMatch, current);
   const url = patch.url === undefined ? undefined : await checkEndpointUrl(patch.url, ctx.targets, ctx.resolve);
-  const endpoint = await updateEndpointRow(ctx.prisma, caller.organizationId, id, {
-    ...(url === undefined ? {} : { url }),
-    ...(patch.events === undefined ? {} : { events: patch.events }),
-    ...(patch.description === undefined ? {} : { description: patch.description }),
-    ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }),
-  });
+  const endpoint = await matchedWrite(ctx, caller, id, ifMatch, (db) =>
+    updateEndpointRow(db, caller.organizationId, id, {
+      ...(url === undefined ? {} : { url }),
+      ...(patch.events === undefined ? {} : { events: patch.events }),
+      ...(patch.description === undefined ? {} : { description: patch.description }),
+      ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }),
+    }),
+  );
   if (!endpoint) throw notFound(ENDPOINT);
   // Re-enabled: its pending deliveries are due again.
   if (patch.enabled === true) ctx.wakeDeliveries();
-  return endpointRecord(endpoint);
+  return { record: endpointRecord(endpoint), version: endpoint.version };
 }
 
-export async function deleteEndpoint(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; deleted: true }> {
+export async function deleteEndpoint(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, ifMatch }: { id: string; ifMatch?: IfMatch | undefined },
+): Promise<{ id: string; deleted: true }> {
   const id = recordId(rawId, ENDPOINT);
-  if (!(await deleteEndpointRow(ctx.prisma, caller.organizationId, id))) throw notFound(ENDPOINT);
+  if (!(await matchedWrite(ctx, caller, id, ifMatch, (db) => deleteEndpointRow(db, caller.organizationId, id)))) throw notFound(ENDPOINT);
   return { id, deleted: true };
 }
 
