@@ -18,7 +18,7 @@ describe('gateway HTTP timeouts', () => {
   let url: string;
   beforeAll(async () => {
     upstreams = await startEchoUpstreams();
-    gateway = await startGateway({ ...upstreams.env, HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' });
+    gateway = await startGateway(upstreams.env, { kit: { httpTimeouts: { requestTimeout: 1000, headersTimeout: 1000 } } });
     url = await gateway.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {

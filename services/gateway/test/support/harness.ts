@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
+import type { KitTuningOverrides } from '@app/service-kit';
 import { startTestService, type RunningService } from '@app/service-testing';
 import { startEchoUpstreams, type EchoUpstreams } from './echo-upstreams.js';
 import { configSchema, type Config } from '../../src/config.js';
@@ -8,8 +9,9 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 export type Gateway = RunningService<Config>;
 
-export function startGateway(env: Record<string, string>): Promise<Gateway> {
-  return startTestService(service, configSchema, { ADMIN_TOKEN, ...env });
+/** The gateway under test; `kit` puts a test's values in place of the kit's constants (its HTTP timeouts). */
+export function startGateway(env: Record<string, string>, options: { kit?: KitTuningOverrides } = {}): Promise<Gateway> {
+  return startTestService(service, configSchema, { ADMIN_TOKEN, ...env }, options.kit);
 }
 
 /**
