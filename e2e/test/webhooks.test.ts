@@ -18,7 +18,7 @@ describe('webhooks through the gateway', () => {
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     ({ received, url } = receiver);
-    stack = await startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000', WEBHOOKS_POLL_MS: '200' });
+    stack = await startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000' });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
