@@ -1,9 +1,10 @@
 // `npm run bench:retention`: the cost of the retention sweep (packages/service-kit/src/outbox/retention-sweeper.ts)
 // on big tables. Fills a kit outbox with RETENTION_BENCH_ROWS rows (default 1M: half published two days ago, the
-// rest published within the hour or not yet), sweeps it as a service would (batches of RETENTION_SWEEP_BATCH,
-// statement_timeout 5 s as the service roles have), then does the same for an inbox of as many rows (half past the
-// retention). Prints rows/s, batches, total time and the slowest batch; also what migration 0004's CREATE INDEX
-// costs on a table that big, and a sweep that finds nothing. Numbers only: it never fails on timing.
+// rest published within the hour or not yet), sweeps it as a service would (batches of the kit's
+// KIT_TUNING.retentionSweep.batchSize, or RETENTION_BENCH_BATCH rows to try another size; statement_timeout 5 s as
+// the service roles have), then does the same for an inbox of as many rows (half past the retention). Prints rows/s,
+// batches, total time and the slowest batch; also what migration 0004's CREATE INDEX costs on a table that big, and a
+// sweep that finds nothing. Numbers only: it never fails on timing.
 import { ensureModernNode } from '../scripts/ensure-node.mjs';
 ensureModernNode();
 
@@ -18,7 +19,6 @@ const { recreateDatabase } = await import('@app/dev-stack');
 const ROOT = join(import.meta.dirname, '..');
 const DATABASE_URL = process.env.RETENTION_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop_bench_retention';
 const ROWS = Number(process.env.RETENTION_BENCH_ROWS ?? 1_000_000);
-const BATCH = Number(process.env.RETENTION_SWEEP_BATCH ?? 5000);
 const SCHEMA = 'bench';
 
 async function main() {
@@ -27,7 +27,8 @@ async function main() {
     stdio: 'inherit',
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
   });
-  const { createLogger, migrate, RetentionSweeper } = await import('@app/service-kit');
+  const { createLogger, KIT_TUNING, migrate, RetentionSweeper } = await import('@app/service-kit');
+  const BATCH = Number(process.env.RETENTION_BENCH_BATCH ?? KIT_TUNING.retentionSweep.batchSize);
   await recreateDatabase(DATABASE_URL);
   await migrate({ databaseUrl: DATABASE_URL, schema: SCHEMA, dir: mkdtempSync(join(tmpdir(), 'no-migrations-')) });
   // The sweep connects as a service does: its schema first on the search path, statements cancelled after 5 s. Filling

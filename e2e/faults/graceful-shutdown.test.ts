@@ -3,18 +3,14 @@ import { startedForTests } from '@app/service-testing';
 import { startE2eStack } from '../support/e2e-stack.js';
 import { organizationWithSchedule } from '../support/organization.js';
 
-// The gateway probes each replica's /readyz every PROBE_MS and counts a probe slower than that as not ready: on a busy
-// machine a 200 ms probe of the staying replica timed out too, leaving no replica ready, so requests went to the leaving
-// one as it closed (run 3 of 10, five 503s). A probe given 500 ms, and a drain of several probes, keep the test about
-// the drain rather than about the machine's load.
-const PROBE_MS = 500;
+// The gateway probes each replica's /readyz every 500 ms (its TUNING.upstreamProbeMs) and counts a probe slower than
+// that as not ready: on a busy machine a 200 ms probe of the staying replica timed out too, leaving no replica ready,
+// so requests went to the leaving one as it closed (run 3 of 10, five 503s). The gateway's 500 ms, and a drain of
+// several probes, keep the test about the drain rather than about the machine's load.
 const DRAIN_MS = 3000;
 
 describe('a replica stopped with SIGTERM under load', () => {
-  const stack = startedForTests(
-    () => startE2eStack({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS), UPSTREAM_PROBE_MS: String(PROBE_MS) }, { events: 2 }),
-    { timeout: 120_000 },
-  );
+  const stack = startedForTests(() => startE2eStack({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS) }, { events: 2 }), { timeout: 120_000 });
 
   it('when one events replica is told to stop, then it reports not-ready first, drains, and no request is dropped', async () => {
     const { key } = await organizationWithSchedule(stack);

@@ -22,7 +22,7 @@ describe('a noisy organization beside a quiet one', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000', WEBHOOKS_POLL_MS: '200' });
+    stack = await startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000' });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();

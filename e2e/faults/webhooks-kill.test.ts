@@ -8,6 +8,7 @@ import { organizationWithSchedule, quarterHour } from '../support/organization.j
 
 /** A claim's lease is WEBHOOKS_TIMEOUT_MS × 2 + 10 s (delivery-loop.ts): the killed attempts are sent again after it. */
 const TIMEOUT_MS = 3000;
+/** The webhooks service's attempts in flight to one endpoint (its TUNING.endpointConcurrency). */
 const ENDPOINT_CONCURRENCY = 4;
 /** Slow enough that most deliveries are still to come once the bookings are made, well within the timeout. */
 const SLOW_ANSWER_MS = 800;
@@ -22,9 +23,7 @@ describe('the webhooks service killed (SIGKILL) mid-delivery', () => {
     () =>
       startE2eStack({
         CALENDAR_SYNC_POLL_MS: '3600000',
-        WEBHOOKS_POLL_MS: '200',
         WEBHOOKS_TIMEOUT_MS: String(TIMEOUT_MS),
-        WEBHOOKS_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY),
         WEBHOOKS_ALLOW_HTTP: 'true',
         WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
       }),

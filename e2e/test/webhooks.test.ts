@@ -12,7 +12,7 @@ const POLL = { timeout: 15_000, interval: 100 };
 /** Webhooks through the gateway: endpoints made with an API key, events of the real services arriving signed. */
 describe('webhooks through the gateway', () => {
   const receiver = startedForTests(() => WebhookReceiver.start(), { stop: (started) => started.close() });
-  const stack = startedForTests(() => startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000', WEBHOOKS_POLL_MS: '200' }), { timeout: 120_000 });
+  const stack = startedForTests(() => startE2eStack({ CALENDAR_SYNC_POLL_MS: '3600000' }), { timeout: 120_000 });
 
   const ofType = (type: string) =>
     receiver.received

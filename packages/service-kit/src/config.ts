@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { callerAssertionPublicKeysSchema } from './caller-assertion/keys.js';
 import { DEFAULT_ROLE_TIMEOUTS } from './db/roles.js';
-import type { RetrySchedule } from './nats/retry-schedule.js';
 import { DUPLICATE_WINDOW_MS, type StreamLimits } from './nats/stream-limits.js';
 
 const HOUR_MS = 3_600_000;
@@ -109,25 +108,6 @@ export const baseConfigFields = z.object({
     description:
       "at start, how long a process keeps retrying (backoff 250 ms to 2 s, each try logged as a warning) a NATS that does not answer yet — a refused connection, a name not resolved, a timeout — before it exits with the error. Containers and pods start in any order; a wrong password or a missing permission fails at once. Postgres' first connection (the migration check, and the migration steps) is retried by the migration itself, every second for up to 2 minutes",
   }),
-  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000).meta({
-    description:
-      'the whole request (headers and body) must arrive within this, else 408 `REQUEST_TIMEOUT` (`{error, code}`) and the connection is closed: a trickled body cannot hold a connection',
-  }),
-  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000).meta({
-    description:
-      'the request headers must arrive within this (capped at `HTTP_REQUEST_TIMEOUT_MS`), else 408 `REQUEST_TIMEOUT` and the connection is closed',
-  }),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000).meta({
-    description: 'an idle keep-alive connection is closed after this (above the usual 60 s idle timeout of load balancers)',
-    whenToChange: 'above the idle timeout of the load balancer in front, if it is longer than 60 s',
-  }),
-  HTTP_CONNECTION_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .max(600_000)
-    .default(60_000)
-    .meta({ description: 'a connection on which nothing is sent or received for this long is closed' }),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional().meta({
     description:
       'set (16+ characters): `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`, else 401 `UNAUTHORIZED`. Outside development and test this or `METRICS_PORT` is required: a process with neither refuses to start',
@@ -172,40 +152,15 @@ export const baseConfigFields = z.object({
       description: 'JetStream `max_bytes` of the dead-letter stream, reserved by NATS; past it the oldest dead letters go',
       defaultText: '`134217728` (128 MiB)',
     }),
-  CONSUMER_RETRY_INITIAL_MS: z.coerce.number().int().min(10).max(600_000).default(250).meta({
-    description:
-      'the first wait before an event whose handling failed for a transient reason (database or NATS unavailable) is delivered again, doubling per failure up to `CONSUMER_RETRY_MAX_MS`; such an event is retried for as long as the failure lasts, never dead-lettered',
-  }),
-  CONSUMER_RETRY_MAX_MS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .max(3_600_000)
-    .default(30_000)
-    .meta({ description: 'the longest wait between two deliveries of an event that keeps failing for a transient reason' }),
   OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(24).meta({
     description:
-      'published outbox rows are deleted this long after they were published (kept for debugging: what left, when, after how many attempts); unpublished ones never are',
+      'published outbox rows are deleted this long after they were published (kept for debugging: what left, when, after how many attempts); unpublished ones never are. Every service sweeps its outbox, inbox and expired Idempotency-Keys every 15 minutes, 5000 rows a statement',
   }),
   INBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(192).meta({
     description:
       "inbox rows (a consumer's memory of applied event ids) are deleted this long after their event was applied. Must be longer than `NATS_STREAM_MAX_AGE_HOURS` plus JetStream's 2-minute duplicate window, else an event redelivered late would apply twice: the process refuses to start, saying so",
     defaultText: '`192` (8 days)',
   }),
-  RETENTION_SWEEP_INTERVAL_MS: z.coerce
-    .number()
-    .int()
-    .min(1000)
-    .max(86_400_000)
-    .default(900_000)
-    .meta({ description: 'how often published outbox rows and old inbox rows are swept' }),
-  RETENTION_SWEEP_BATCH: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(50_000)
-    .default(5000)
-    .meta({ description: "rows per DELETE statement of a sweep (each far below the role's 5 s `statement_timeout`)" }),
 });
 
 const METRICS_UNPROTECTED =
@@ -248,11 +203,6 @@ export function streamLimitsOf(
     ...(deadLetterHours !== undefined && { deadLetterMaxAgeMs: deadLetterHours * HOUR_MS }),
     ...(deadLetterBytes !== undefined && { deadLetterMaxBytes: deadLetterBytes }),
   };
-}
-
-/** The retry schedule of the config's consumers (transient failures), for `consumerTask`'s `retry`. */
-export function consumerRetryOf(config: Pick<BaseConfig, 'CONSUMER_RETRY_INITIAL_MS' | 'CONSUMER_RETRY_MAX_MS'>): RetrySchedule {
-  return { initialMs: config.CONSUMER_RETRY_INITIAL_MS, maxMs: Math.max(config.CONSUMER_RETRY_INITIAL_MS, config.CONSUMER_RETRY_MAX_MS) };
 }
 
 /**

@@ -1,5 +1,6 @@
 export * from './config.js';
 export * from './errors.js';
+export { KIT_TUNING, kitTuning, type KitTuning, type KitTuningOverrides, type SweepCadence } from './tuning.js';
 export { buildService, type ServiceApp, type ServiceOptions } from './http/build-service.js';
 export { buildServiceApp, type AppDeps, type RouteRegistrar } from './http/service-app.js';
 export { errorHandler, notFoundHandler } from './http/error-handler.js';
@@ -40,7 +41,7 @@ export { natsAuthorizationConfig, type NatsUser } from './nats/authorization-con
 export type { RequestHandler } from './nats/endpoint.js';
 export { startConsumer, type ConsumerOptions, type RunningConsumer } from './nats/consumer.js';
 export { consumerTask } from './nats/consumer-task.js';
-export { DEFAULT_RETRY, retryDelayMs, type RetrySchedule } from './nats/retry-schedule.js';
+export { retryDelayMs, type RetrySchedule } from './nats/retry-schedule.js';
 export { DeadLetters, type DeadLetterFilter, type DeadLetterRecord, type DeadLetterSummary } from './nats/dead-letter-admin.js';
 export { DeadLetterHeader, deadLetterStream, deadLetterSubject } from './nats/dead-letter-naming.js';
 export { embeddedIPv4, type EmbeddedIPv4, type EmbeddingForm } from './network/embedded-ipv4.js';
@@ -57,7 +58,7 @@ export { createLogger } from './runtime/logger.js';
 export { PollingLoop } from './workers/polling-loop.js';
 export { ClaimingLoop, type ClaimingLoopOptions } from './workers/claiming-loop.js';
 export { openInfrastructure, type Infrastructure } from './runtime/infrastructure.js';
-export { startService, type ServiceDefinition, type RunningService, type Built } from './runtime/service.js';
+export { startService, type ServiceDefinition, type RunningService, type Built, type StartOptions } from './runtime/service.js';
 export type { BackgroundTask } from './workers/background-task.js';
 export { runMain } from './runtime/main.js';
 export { callerAssertionVerifier, trustCaller } from './http/caller-assertion.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, baseConfigSchema, consumerRetryOf, loadConfig, natsCredentials, streamLimitsOf } from '../src/index.js';
+import { ConfigError, baseConfigSchema, loadConfig, natsCredentials, streamLimitsOf } from '../src/index.js';
 
 describe('loadConfig', () => {
   it('when required variables are missing or bad, then it fails naming each of them', () => {
@@ -99,8 +99,6 @@ describe('loadConfig', () => {
       NATS_DLQ_MAX_BYTES: 128 * 1024 ** 2,
       OUTBOX_RETENTION_HOURS: 24,
       INBOX_RETENTION_HOURS: 192,
-      RETENTION_SWEEP_BATCH: 5000,
-      RETENTION_SWEEP_INTERVAL_MS: 900_000,
     });
     expect(streamLimitsOf(config)).toEqual({
       maxAgeMs: 7 * 24 * 3_600_000,
@@ -108,17 +106,6 @@ describe('loadConfig', () => {
       deadLetterMaxAgeMs: 30 * 24 * 3_600_000,
       deadLetterMaxBytes: 128 * 1024 ** 2,
     });
-  });
-
-  it('when consumer retries are not configured, then they wait 250 ms doubling to 30 s; a max below the first wait is raised to it', () => {
-    expect(consumerRetryOf(loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1' }))).toEqual({ initialMs: 250, maxMs: 30_000 });
-    const inverted = loadConfig(baseConfigSchema, {
-      NODE_ENV: 'test',
-      PORT: '1',
-      CONSUMER_RETRY_INITIAL_MS: '500',
-      CONSUMER_RETRY_MAX_MS: '100',
-    });
-    expect(consumerRetryOf(inverted)).toEqual({ initialMs: 500, maxMs: 500 });
   });
 
   it('when the inbox would forget an event before the stream does, then the config is refused with the reason', () => {

@@ -169,8 +169,9 @@ describe('a started service', () => {
       migrationsDir: mkdtempSync(join(tmpdir(), 'no-migrations-')),
       build: async (infra) => ({ app: await buildService({ name: 'kit-retention', log: infra.log, readiness: infra.readiness }) }),
     };
-    const service = await startService(definition, loadConfig(baseConfigSchema, testEnv({ RETENTION_SWEEP_INTERVAL_MS: '1000' })), {
+    const service = await startService(definition, loadConfig(baseConfigSchema, testEnv()), {
       listen: false,
+      tuning: { retentionSweep: { intervalMs: 1000 } },
     });
     try {
       const { pool } = service.infra;

@@ -9,6 +9,7 @@ import {
   createLogger,
   createPool,
   isTransientError,
+  type KitTuningOverrides,
   loadConfig,
   runMigrationStep,
   startService,
@@ -20,21 +21,24 @@ import { capturedLog, PortForwarder, testEnv, trickleRequest } from '@app/servic
 const METRICS_TOKEN = 'metrics-token-0123456789';
 
 /** A service of the kit alone (no routes of its own), started as server.ts starts one, listening on a free port. */
-function startKitService(env: Record<string, string>): Promise<RunningService<typeof baseConfigSchema._output>> {
+function startKitService(
+  env: Record<string, string>,
+  tuning: KitTuningOverrides = {},
+): Promise<RunningService<typeof baseConfigSchema._output>> {
   const definition: ServiceDefinition<typeof baseConfigSchema._output> = {
     name: 'kit-server',
     schema: `kit_${randomBytes(4).toString('hex')}`,
     migrationsDir: mkdtempSync(join(tmpdir(), 'no-migrations-')),
     build: async (infra) => ({ app: await buildService({ name: 'kit-server', log: infra.log, readiness: infra.readiness }) }),
   };
-  return startService(definition, loadConfig(baseConfigSchema, testEnv(env)));
+  return startService(definition, loadConfig(baseConfigSchema, testEnv(env)), { tuning });
 }
 
 describe('a service’s HTTP server', () => {
   describe('with METRICS_TOKEN and short HTTP timeouts', () => {
     let service: RunningService<typeof baseConfigSchema._output>;
     beforeAll(async () => {
-      service = await startKitService({ METRICS_TOKEN, HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' });
+      service = await startKitService({ METRICS_TOKEN }, { httpTimeouts: { requestTimeout: 1000, headersTimeout: 1000 } });
     });
     afterAll(() => service.stop());
 

@@ -34,7 +34,7 @@ interface ConditionalResource {
 }
 
 /** The reply of `app.inject` as a ConditionalReply. */
-export function conditionalReply(response: { statusCode: number; headers: Record<string, unknown>; body: string }): ConditionalReply {
+function conditionalReply(response: { statusCode: number; headers: Record<string, unknown>; body: string }): ConditionalReply {
   return { status: response.statusCode, headers: response.headers, body: response.body };
 }
 

@@ -36,10 +36,4 @@ export { CLIENT_ID as FAKE_CALENDAR_CLIENT_ID, FakeProviders, type FakeAccount }
 export { expectTextStoredAsValidated } from './text-properties.js';
 // Readiness, Prisma against the migrations, the OpenAPI paths: what every service's suite checks the same way.
 export { describeServiceBasics } from './service-basics.js';
-export {
-  conditionalReply,
-  describeConditionalRequests,
-  recordRequests,
-  type ConditionalRecord,
-  type ConditionalReply,
-} from './conditional-requests-contract.js';
+export { describeConditionalRequests, recordRequests } from './conditional-requests-contract.js';

@@ -4,7 +4,14 @@ import type { z } from 'zod';
 import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
 import { inject } from 'vitest';
 import { serviceDatabaseEnv } from '@app/testkit';
-import { type BaseConfig, loadConfig, type RunningService, type ServiceDefinition, startService } from '@app/service-kit';
+import {
+  type BaseConfig,
+  type KitTuningOverrides,
+  loadConfig,
+  type RunningService,
+  type ServiceDefinition,
+  startService,
+} from '@app/service-kit';
 import { callerAssertion } from './caller-assertion.js';
 import { testEnv } from './test-config.js';
 
@@ -12,16 +19,19 @@ import { testEnv } from './test-config.js';
  * Starts a service the way server.ts does (migrations, real Postgres and NATS, background tasks) on the
  * run's database and NATS prefix, without listening: drive it with `service.app.inject`. It runs as its own
  * Postgres role, which the migration step (as the run's superuser) creates, as `npm start` does; a DATABASE_URL in
- * `env` names another database of that superuser's.
+ * `env` names another database of that superuser's. `tuning` puts a test's values in place of the kit's constants
+ * (a short HTTP timeout, a fast consumer retry).
  */
 export async function startTestService<S extends z.ZodType<BaseConfig>>(
   definition: ServiceDefinition<z.infer<S>>,
   configSchema: S,
   env: Record<string, string> = {},
+  tuning: KitTuningOverrides = {},
 ): Promise<RunningService<z.infer<S>>> {
   const { DATABASE_URL: adminUrl = inject('databaseUrl'), ...rest } = env;
   return startService(definition, loadConfig(configSchema, testEnv({ ...serviceDatabaseEnv(adminUrl, definition.name), ...rest })), {
     listen: false,
+    tuning,
   });
 }
 

@@ -69,35 +69,12 @@ export const configSchema = baseConfigSchema
       .min(1000)
       .default(300_000)
       .meta({ description: 'regular sync of each connection (±10 % jitter)' }),
-    CALENDAR_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4).meta({ description: 'syncs at once per replica' }),
     CALENDAR_SYNC_POLL_MS: z.coerce
       .number()
       .int()
       .min(50)
       .default(1000)
       .meta({ description: 'how often each replica claims the connections that are due (a create or `/sync` wakes it at once)' }),
-    CALENDAR_SYNC_LEASE_MS: z.coerce
-      .number()
-      .int()
-      .min(1000)
-      .default(120_000)
-      .meta({ description: 'time limit of a claimed sync; after it another replica may take the connection over' }),
-    CALENDAR_RETRY_BASE_MS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(500)
-      .meta({ description: 'first backoff of the in-sync retries on provider 5xx and network errors (doubled per attempt, full jitter)' }),
-    CALENDAR_RETRY_MAX_WAIT_MS: z.coerce.number().int().min(0).default(10_000).meta({
-      description:
-        'a provider `Retry-After` up to this long is waited out inside the sync; a longer one ends the attempt and reschedules it',
-    }),
-    CALENDAR_HTTP_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(100)
-      .default(15_000)
-      .meta({ description: 'time limit of one provider HTTP request' }),
   })
   .superRefine((config, ctx) => {
     const keys = config.CALENDAR_ENCRYPTION_KEYS;
@@ -115,6 +92,45 @@ export const configSchema = baseConfigSchema
     }
   });
 export type Config = z.infer<typeof configSchema>;
+
+/**
+ * What calendar-sync runs with that no deployment sets: constants, not variables (docs/configuration.md lists only
+ * what an operator decides). Tests that need other values pass them to `createServiceDefinition({ tuning })`.
+ */
+export interface Tuning {
+  /** Syncs at once per replica. */
+  syncConcurrency: number;
+  /** A claimed sync's time limit; after it another replica may take the connection over. The sync gets 80 % of it. */
+  syncLeaseMs: number;
+  /** Tries of one provider request, the first included. */
+  requestAttempts: number;
+  /** First backoff of the in-sync retries on provider 5xx and network errors (doubled per attempt, equal jitter). */
+  retryBaseMs: number;
+  /** A provider `Retry-After` up to this long is waited out inside the sync; a longer one ends the attempt and reschedules it. */
+  retryMaxWaitMs: number;
+  /** Time limit of one provider HTTP request. */
+  httpTimeoutMs: number;
+}
+
+export const TUNING: Tuning = {
+  // A sync mostly waits on its provider: four at once get through about a thousand connections per replica and
+  // 5-minute interval if a sync takes a second, and leave most of the replica's pooled connections to its API. More
+  // connections than that want more replicas, which share the due connections by their claims.
+  syncConcurrency: 4,
+  // The sync gets 96 s: room for its requests and their retries (one request: 4 tries of at most 15 s, 3.5 s of
+  // backoff, Retry-After waits of at most 10 s). A replica that dies mid-sync holds its connection for 2 minutes at most.
+  syncLeaseMs: 120_000,
+  // Three retries ride out a provider's passing 5xx or a dropped connection; a failure that outlasts them fails the
+  // sync, which is retried after 30 s, 1 min, 2 min … (domain/retry-policy.ts).
+  requestAttempts: 4,
+  // 0.25–0.5 s, then 0.5–1 s and 1–2 s: the three retries wait 3.5 s at most, so they cost a sync little.
+  retryBaseMs: 500,
+  // A throttle of a few seconds is waited out inside the sync. A longer Retry-After would hold one of the replica's
+  // four sync slots for nothing, so the sync ends and the connection is retried once the wait has passed.
+  retryMaxWaitMs: 10_000,
+  // 15 s lets a slow provider page through; four tries of a request that hangs (60 s) still end within the sync's 96 s.
+  httpTimeoutMs: 15_000,
+};
 
 /** Resolved provider endpoints: the tenant-dependent Microsoft defaults filled in. */
 export function microsoftEndpoints(config: Config): { authUrl: string; tokenUrl: string } {

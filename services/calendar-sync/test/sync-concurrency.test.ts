@@ -80,8 +80,9 @@ describe('two replicas syncing', () => {
   beforeAll(async () => {
     await fake.start();
     fake.delayMs = 100;
-    const env = { CALENDAR_SYNC_POLL_MS: '50', CALENDAR_SYNC_CONCURRENCY: '8' };
-    replicas.push(await startCalendarSync(fake, database, env), await startCalendarSync(fake, database, env));
+    const env = { CALENDAR_SYNC_POLL_MS: '50' };
+    const tuning = { syncConcurrency: 8 };
+    replicas.push(await startCalendarSync(fake, database, env, tuning), await startCalendarSync(fake, database, env, tuning));
   });
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()));

@@ -10,7 +10,7 @@ import { RecentKeys } from './auth/recent-keys.js';
 import { registerRateLimit } from './auth/rate-limit.js';
 import { registerCors } from './http/cors.js';
 import { refuseMalformedPath } from './http/request-path.js';
-import type { Config } from './config.js';
+import { TUNING, type Config, type Tuning } from './config.js';
 import { registerAdminRoutes } from './identity/admin.route.js';
 import type { IdentityRepository } from './identity/identity.repository.js';
 import { OpenApiAggregator } from './openapi/aggregator.js';
@@ -27,11 +27,13 @@ export interface GatewayDeps {
   readiness: ReadinessCheck[];
   /** The shared rate-limit store, when RATE_LIMIT_REDIS_URL is set. */
   redis?: Redis;
+  /** `TUNING`, or a test's values in its place. */
+  tuning?: Tuning;
 }
 
 /** The only door: API-key auth, rate limits, the admin API, merged API docs, the events' AsyncAPI document, and proxies to every service. */
 export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
-  const { config } = deps;
+  const { config, tuning = TUNING } = deps;
   const app = await buildService({
     name: 'gateway',
     log: deps.log,
@@ -41,22 +43,22 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
     verifyCallerAssertion: false, // it signs them (proxy/caller-assertion.ts)
     securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the gateway' } },
   });
-  const cache = new KeyCache((key) => deps.identity.findKeyIdentity(key), config.AUTH_CACHE_TTL_MS);
+  const cache = new KeyCache((key) => deps.identity.findKeyIdentity(key), tuning.authCacheTtlMs);
   const upstreams = upstreamsOf(config);
 
   app.addHook('onRequest', refuseMalformedPath);
   await registerCors(app, config.CORS_ORIGINS);
   await registerRateLimit(app, {
     max: config.RATE_LIMIT_MAX,
-    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    windowMs: tuning.rateLimitWindowMs,
     redis: deps.redis,
     redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
   });
   const failures = new AuthFailures(app, config.AUTH_FAILURES_MAX);
   app.addHook('onRequest', authHook({ cache, failures, recent: new RecentKeys() }));
-  app.addHook('onRequest', bodyLimitHook({ maxBodyBytes: config.MAX_BODY_BYTES, maxUploadBytes: config.MAX_UPLOAD_BYTES }));
+  app.addHook('onRequest', bodyLimitHook({ maxBodyBytes: tuning.maxBodyBytes, maxUploadBytes: config.MAX_UPLOAD_BYTES }));
   registerAdminRoutes(app, { identity: deps.identity, cache, failures, adminToken: config.ADMIN_TOKEN });
-  const replicas = replicaPools(upstreams, config.UPSTREAM_PROBE_MS);
+  const replicas = replicaPools(upstreams, tuning.upstreamProbeMs);
   app.addHook('onReady', async () => Object.values(replicas).forEach((pool) => pool.start()));
   app.addHook('onClose', async () => Object.values(replicas).forEach((pool) => pool.stop()));
   await registerProxies(app, { replicas, timeoutMs: config.UPSTREAM_TIMEOUT_MS, signAssertion: assertionSigner(config) });

@@ -65,9 +65,8 @@ export const configSchema = baseConfigSchema
     CALENDAR_SYNC_URL: upstreams('http://127.0.0.1:3005').meta({ description: upstreamsDescription('calendar-sync') }),
     WEBHOOKS_URL: upstreams('http://127.0.0.1:3006').meta({ description: upstreamsDescription('webhooks') }),
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200).meta({
-      description: 'requests per API key (per IP without a key) per `RATE_LIMIT_WINDOW_MS` → 429 `RATE_LIMITED` + `Retry-After`',
+      description: 'requests per API key (per IP without a key) per minute → 429 `RATE_LIMITED` + `Retry-After`',
     }),
-    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000).meta({ description: 'the window of `RATE_LIMIT_MAX`' }),
     RATE_LIMIT_REDIS_URL: z
       .url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' })
       .optional()
@@ -93,19 +92,6 @@ export const configSchema = baseConfigSchema
       whenToChange:
         'behind a load balancer or reverse proxy it must name them: else every client shares its IP, and one guesser spends the auth-failure limit of all',
     }),
-    AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000).meta({
-      description:
-        "key lookups are cached this long (at most 5 s): a revoked key is refused everywhere within it. Requests missing one key together share one lookup, and a key in use is looked up again in the background in its entry's last second (a fifth of the TTL at most), so its requests never wait on a lookup",
-      defaultText: '`5000` (max 5000)',
-    }),
-    MAX_BODY_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(1024 * 1024)
-      .meta({
-        description: 'declared JSON bodies over this get 413 `PAYLOAD_TOO_LARGE` at the gateway, before anything is proxied',
-      }),
     MAX_UPLOAD_BYTES: z.coerce
       .number()
       .int()
@@ -129,10 +115,6 @@ export const configSchema = baseConfigSchema
         description:
           'comma-separated origins a browser may read the API from: the public slots answer any of them (`*` = every origin, preflight 204); `/api/v1/*` answers only origins listed by name',
       }),
-    UPSTREAM_PROBE_MS: z.coerce.number().int().min(50).max(60_000).default(500).meta({
-      description:
-        'how often the gateway probes `/readyz` of each replica of a replicated service; requests go only to ready replicas (all, when none is ready)',
-    }),
     UPSTREAM_TIMEOUT_MS: z.coerce
       .number()
       .int()
@@ -170,3 +152,32 @@ export const configSchema = baseConfigSchema
     return { ...config, ADMIN_TOKEN: adminToken };
   });
 export type Config = z.infer<typeof configSchema>;
+
+/**
+ * What the gateway runs with that no deployment sets: constants, not variables (docs/configuration.md lists only what
+ * an operator decides). Tests that need other values pass them to `createServiceDefinition({ tuning })`.
+ */
+export interface Tuning {
+  /** How long a key lookup is cached (a revoked key is refused everywhere within it). */
+  authCacheTtlMs: number;
+  /** The window `RATE_LIMIT_MAX` is counted in. */
+  rateLimitWindowMs: number;
+  /** How often each replica of a replicated service is probed on `/readyz`. */
+  upstreamProbeMs: number;
+  /** Declared JSON bodies over this are refused with 413 before anything is proxied. */
+  maxBodyBytes: number;
+}
+
+export const TUNING: Tuning = {
+  // API.md promises that a revoked key is refused everywhere within 5 s: the cache may not hold an entry longer, and
+  // shorter would send a hot key's lookups to Postgres more often for nothing.
+  authCacheTtlMs: 5000,
+  // RATE_LIMIT_MAX is a budget per minute, as API.md counts every limit (failed authentications too).
+  rateLimitWindowMs: 60_000,
+  // A replica that is told to stop answers 503 on /readyz for SHUTDOWN_DRAIN_MS (2 s; 5 s in deploy/k8s): probing
+  // twice a second takes it out of rotation within a quarter of that, at a cost of two small requests a second per
+  // replica. A probe not answered within the interval counts as not ready.
+  upstreamProbeMs: 500,
+  // API.md: JSON bodies are limited to 1 MB, which is also every service's own limit (the kit's buildService).
+  maxBodyBytes: 1024 * 1024,
+};

@@ -2,34 +2,40 @@ import { fileURLToPath } from 'node:url';
 import { prismaAdapter, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import { connectRateLimitRedis } from './auth/rate-limit-redis.js';
-import type { Config } from './config.js';
+import { TUNING, type Config, type Tuning } from './config.js';
 import { IdentityRepository } from './identity/identity.repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export const SCHEMA = 'identity';
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
-export const service: ServiceDefinition<Config> = {
-  name: 'gateway',
-  schema: SCHEMA,
-  migrationsDir: MIGRATIONS_DIR,
-  async build(infra) {
-    const url = infra.config.RATE_LIMIT_REDIS_URL;
-    const redis = url === undefined ? undefined : await connectRateLimitRedis(url, infra.log);
-    const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
-    const app = await buildApp({
-      config: infra.config,
-      identity: new IdentityRepository(prisma),
-      log: infra.log,
-      readiness: infra.readiness,
-      redis,
-    });
-    return {
-      app,
-      close: async () => {
-        await prisma.$disconnect();
-        redis?.disconnect();
-      },
-    };
-  },
-};
+/** The gateway, with the tuning's constants unless a test gives its own values (a faster replica probe). */
+export function createServiceDefinition({ tuning = {} }: { tuning?: Partial<Tuning> } = {}): ServiceDefinition<Config> {
+  return {
+    name: 'gateway',
+    schema: SCHEMA,
+    migrationsDir: MIGRATIONS_DIR,
+    async build(infra) {
+      const url = infra.config.RATE_LIMIT_REDIS_URL;
+      const redis = url === undefined ? undefined : await connectRateLimitRedis(url, infra.log);
+      const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
+      const app = await buildApp({
+        config: infra.config,
+        identity: new IdentityRepository(prisma),
+        log: infra.log,
+        readiness: infra.readiness,
+        redis,
+        tuning: { ...TUNING, ...tuning },
+      });
+      return {
+        app,
+        close: async () => {
+          await prisma.$disconnect();
+          redis?.disconnect();
+        },
+      };
+    },
+  };
+}
+
+export const service = createServiceDefinition();

@@ -14,7 +14,7 @@ const METRICS_TOKEN = 'gateway-metrics-token-0123';
 describe('gateway HTTP timeouts', () => {
   const upstreams = startedForTests(startEchoUpstreams, { stop: (started) => started.close() });
   const gateway = startedForTests(() =>
-    startGateway({ ...upstreams.env, HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' }),
+    startGateway(upstreams.env, { kit: { httpTimeouts: { requestTimeout: 1000, headersTimeout: 1000 } } }),
   );
   let url: string;
   beforeAll(async () => {

@@ -177,11 +177,10 @@ describe('replicas', () => {
     let secondReady = true;
     const first = await startEchoUpstreams();
     const second = await startEchoUpstreams({ ready: () => secondReady });
-    const gateway = await startGateway({
-      ...first.env,
-      EVENTS_URL: `${first.env.EVENTS_URL},${second.env.EVENTS_URL}`,
-      UPSTREAM_PROBE_MS: '50',
-    });
+    const gateway = await startGateway(
+      { ...first.env, EVENTS_URL: `${first.env.EVENTS_URL},${second.env.EVENTS_URL}` },
+      { tuning: { upstreamProbeMs: 50 } },
+    );
     const portOf = (url: string | undefined) => Number(new URL(String(url)).port);
     try {
       const org = await createOrganization(gateway);
@@ -212,7 +211,7 @@ describe('replicas', () => {
 
 describe('rate limiting', () => {
   it('when a key exceeds its limit, then 429 RATE_LIMITED with Retry-After, and other keys are unaffected', async () => {
-    const gateway = await gatewayForThisTest((env) => startGateway({ ...env, RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' }));
+    const gateway = await gatewayForThisTest((env) => startGateway({ ...env, RATE_LIMIT_MAX: '3' }));
     const [a, b] = [await createOrganization(gateway, 'A'), await createOrganization(gateway, 'B')];
     const call = (key: string) => gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${key}` } });
     for (let i = 0; i < 3; i += 1) expect((await call(a.api_key)).statusCode).toBe(200);

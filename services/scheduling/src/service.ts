@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { NATS_TOPOLOGY } from '@app/contracts';
-import { consumerRetryOf, OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
+import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -24,7 +24,7 @@ export function createServiceDefinition({ now = () => new Date() }: { now?: () =
       const ctx: UseCaseContext = { ...serviceContext(infra, relay, now), prisma };
       await serveRequests(infra.bus, ctx);
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
-      const tuning = { retry: consumerRetryOf(infra.config) };
+      const tuning = { retry: infra.tuning.consumerRetry };
       return {
         app,
         background: [relay, bookingsProjection(infra.bus, infra.pool, tuning), calendarProjection(infra.bus, infra.pool, tuning)],

@@ -101,11 +101,7 @@ describe('the bookings.booking.* consumer during a database outage', () => {
     const database = new URL(inject('databaseUrl'));
     database.host = `127.0.0.1:${forwarder.port}`;
     // A fast retry schedule: 20 ms doubling to 100 ms, so the old limit (20 deliveries) passes within seconds.
-    running = await startScheduling(undefined, {
-      DATABASE_URL: database.toString(),
-      CONSUMER_RETRY_INITIAL_MS: '20',
-      CONSUMER_RETRY_MAX_MS: '100',
-    });
+    running = await startScheduling(undefined, { DATABASE_URL: database.toString() }, { consumerRetry: { initialMs: 20, maxMs: 100 } });
   });
   afterAll(async () => {
     await running?.stop();

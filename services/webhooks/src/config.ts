@@ -55,19 +55,6 @@ export const configSchema = baseConfigSchema
       .max(1000)
       .default(32)
       .meta({ description: 'attempts in flight per replica, at most (fewer while bookings are written and claims run slow)' }),
-    WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .default(4)
-      .meta({ description: 'attempts in flight to one endpoint (over all replicas, as near as claims allow)' }),
-    WEBHOOKS_POLL_MS: z.coerce
-      .number()
-      .int()
-      .min(10)
-      .default(1000)
-      .meta({ description: 'how often a replica claims due deliveries (new ones wake the loop at once)' }),
   })
   .transform((config) => ({
     ...config,
@@ -75,3 +62,25 @@ export const configSchema = baseConfigSchema
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS ?? developmentSecretsAllowed(config),
   }));
 export type Config = z.infer<typeof configSchema>;
+
+/**
+ * What webhooks runs with that no deployment sets: constants, not variables (docs/configuration.md lists only what an
+ * operator decides). Tests that need other values pass them to `createServiceDefinition({ tuning })`.
+ */
+export interface Tuning {
+  /** Attempts in flight to one endpoint (over all replicas, as near as claims allow); also one replica's connections to its origin. */
+  endpointConcurrency: number;
+  /** How often a replica claims due deliveries besides the wakes (new deliveries, manual retries, a finished attempt). */
+  pollMs: number;
+}
+
+export const TUNING: Tuning = {
+  // One slow receiver holds four attempts and never the others'. Four is also the pacer's floor while bookings are
+  // written: at 200 bookings/s to one endpoint a floor of one let deliveries fall 3.2–3.7 s behind, four kept them
+  // 21–43 ms behind (workers/delivery.worker.ts, bench/scenarios/webhooks.mjs); a customer's server sees at most four
+  // connections per replica.
+  endpointConcurrency: 4,
+  // What no wake announces — a retry coming due, another replica's fan-out, a stopped replica's lapsed claim — is
+  // claimed within a second, at the cost of one claim statement a second per idle replica.
+  pollMs: 1000,
+};

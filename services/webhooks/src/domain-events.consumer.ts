@@ -1,5 +1,5 @@
 import { NATS_TOPOLOGY, WEBHOOK_TYPE_OF_SUBJECT, webhookData, type EventContract, type EventEnvelope } from '@app/contracts';
-import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable } from '@app/service-kit';
+import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable, type RetrySchedule } from '@app/service-kit';
 import type pg from 'pg';
 import type { z } from 'zod';
 import { fanOut, organizationsWithEnabledEndpoints } from './db/delivery.repository.js';
@@ -11,7 +11,7 @@ import { deliveryBody } from './domain/public-events.js';
  * in the inbox; internal events of the same streams (calendar.busy.updated) are acked untouched, and so are the events
  * of organizations without an enabled endpoint (most of them): no transaction, no inbox row, one read per batch.
  */
-export function domainEventConsumers(bus: Bus, pool: pg.Pool, wakeDeliveries: () => void): BackgroundTask[] {
+export function domainEventConsumers(bus: Bus, pool: pg.Pool, wakeDeliveries: () => void, retry: RetrySchedule): BackgroundTask[] {
   return Object.values(NATS_TOPOLOGY.webhooks.consumes).map((consumer) =>
     consumerTask(bus, {
       ...consumer,
@@ -19,6 +19,7 @@ export function domainEventConsumers(bus: Bus, pool: pg.Pool, wakeDeliveries: ()
         .filter((contract) => WEBHOOK_TYPE_OF_SUBJECT[contract.subject])
         .map((contract) => fanOutHandler(contract, wakeDeliveries)),
       pool,
+      retry,
       organizationsConcerned: (organizationIds) => organizationsWithEnabledEndpoints(pool, organizationIds),
     }),
   );

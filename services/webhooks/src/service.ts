@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { TUNING, type Config, type Tuning } from './config.js';
 import { DeliveryLoop } from './workers/delivery.worker.js';
 import { WebhookSender } from './clients/webhook-sender.client.js';
 import { systemResolve, type Resolve } from './clients/target-guard.js';
@@ -15,8 +15,15 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta
 /** Publishes no events: use cases that would wake an outbox relay have none to wake. */
 const NO_RELAY = { wake() {} };
 
-/** The service with an injectable resolver (tests make a name resolve to a private address). */
-export function createServiceDefinition({ resolve = systemResolve }: { resolve?: Resolve } = {}): ServiceDefinition<Config> {
+/**
+ * The service with an injectable resolver (tests make a name resolve to a private address), and the tuning's constants
+ * unless a test gives its own values (a quicker poll).
+ */
+export function createServiceDefinition({
+  resolve = systemResolve,
+  tuning: overrides = {},
+}: { resolve?: Resolve; tuning?: Partial<Tuning> } = {}): ServiceDefinition<Config> {
+  const tuning: Tuning = { ...TUNING, ...overrides };
   return {
     name: 'webhooks',
     schema: SCHEMA,
@@ -41,12 +48,12 @@ export function createServiceDefinition({ resolve = systemResolve }: { resolve?:
         timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
         policy: targets,
         resolve,
-        connectionsPerOrigin: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
+        connectionsPerOrigin: tuning.endpointConcurrency,
       });
       const deliveries = new DeliveryLoop(ctx, sender, {
         concurrency: config.WEBHOOKS_CONCURRENCY,
-        endpointConcurrency: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
-        pollMs: config.WEBHOOKS_POLL_MS,
+        endpointConcurrency: tuning.endpointConcurrency,
+        pollMs: tuning.pollMs,
         timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
         retryScheduleMs: config.WEBHOOKS_RETRY_SCHEDULE_MS,
         disableAfterMs: config.WEBHOOKS_DISABLE_AFTER_MS,
@@ -54,7 +61,7 @@ export function createServiceDefinition({ resolve = systemResolve }: { resolve?:
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
       return {
         app,
-        background: [...domainEventConsumers(infra.bus, infra.pool, ctx.wakeDeliveries), deliveries],
+        background: [...domainEventConsumers(infra.bus, infra.pool, ctx.wakeDeliveries, infra.tuning.consumerRetry), deliveries],
         close: () => prisma.$disconnect(),
       };
     },

@@ -82,8 +82,9 @@ describe('a replica stopped mid-delivery', () => {
 describe('two replicas', () => {
   it('when they share the work, then every event arrives exactly once per endpoint (no attempt is sent twice)', async () => {
     const sink = await Receiver.start();
-    const one = await startWebhooks({ WEBHOOKS_ENDPOINT_CONCURRENCY: '8' });
-    const two = await startWebhooks({ WEBHOOKS_ENDPOINT_CONCURRENCY: '8' }, { natsPrefix: one.infra.config.NATS_PREFIX });
+    const tuning = { endpointConcurrency: 8 };
+    const one = await startWebhooks({}, { tuning });
+    const two = await startWebhooks({}, { natsPrefix: one.infra.config.NATS_PREFIX, tuning });
     try {
       const api = client(one);
       const id = String(data(await api.post('/api/v1/webhook-endpoints', { url: sink.url })).id);

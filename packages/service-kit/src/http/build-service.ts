@@ -21,8 +21,9 @@ import { inputGuard } from './input-guard.js';
 import { useStrictJsonParser } from './json-body.js';
 import { registerNoStore } from './no-store.js';
 import { metricsResponse, registerMetrics, registriesOf, useMetricsAccess } from './metrics.js';
-import { applyHttpTimeouts, DEFAULT_HTTP_TIMEOUTS, httpTimeoutsOf, serverOptions } from './server-options.js';
+import { applyHttpTimeouts, serverOptions, type HttpTimeouts } from './server-options.js';
 import type { BaseConfig } from '../config.js';
+import { KIT_TUNING } from '../tuning.js';
 import { createLogger, loggableUrl } from '../runtime/logger.js';
 import { requestIdFrom } from './request-id.js';
 import { registerIdempotency } from './idempotency/idempotency-hooks.js';
@@ -83,8 +84,8 @@ export type ServiceApp = FastifyInstance<
 export async function buildService(options: ServiceOptions): Promise<ServiceApp> {
   const app = Fastify({
     ...(options.log ? { loggerInstance: options.log } : { loggerInstance: createLogger({ LOG_LEVEL: 'info' }, options.name) }),
-    // The config's timeouts replace these defaults when startService boots the service.
-    ...serverOptions(DEFAULT_HTTP_TIMEOUTS),
+    // startService applies its own (a test's shorter ones) when it boots the service.
+    ...serverOptions(KIT_TUNING.httpTimeouts),
     trustProxy: options.trustProxy ?? false,
     genReqId: requestIdFrom,
     logController: new RequestLogController({
@@ -151,14 +152,14 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
 }
 
 /**
- * What startService applies from the config to an app's HTTP server: its timeouts, who may read `/metrics`, and
+ * What startService applies to an app's HTTP server: its timeouts, who may read `/metrics` (the config's token), and
  * `/metrics` on a listener of its own when METRICS_PORT is set (with the same timeouts and token).
  */
 export async function configureServer(
   app: FastifyInstance,
   config: BaseConfig,
+  timeouts: HttpTimeouts,
 ): Promise<{ metricsUrl?: string; close: () => Promise<void> }> {
-  const timeouts = httpTimeoutsOf(config);
   applyHttpTimeouts(app.server, timeouts);
   const access = { token: config.METRICS_TOKEN };
   useMetricsAccess(app, { ...access, elsewhere: config.METRICS_PORT !== undefined });

@@ -1,42 +1,14 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ErrorBody } from '@app/contracts';
-import { baseConfigFields, type BaseConfig } from '../config.js';
 
-/** The limits every listener puts on its clients, so a slow or idle one cannot hold a connection open. */
+/** The limits every listener puts on its clients, so a slow or idle one cannot hold a connection open (`KIT_TUNING`). */
 export interface HttpTimeouts {
   requestTimeout: number;
   headersTimeout: number;
   keepAliveTimeout: number;
   connectionTimeout: number;
 }
-
-type TimeoutConfig = Pick<
-  BaseConfig,
-  'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS' | 'HTTP_CONNECTION_TIMEOUT_MS'
->;
-
-export function httpTimeoutsOf(config: TimeoutConfig): HttpTimeouts {
-  return {
-    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
-    // Node refuses a headers timeout above the request timeout.
-    headersTimeout: Math.min(config.HTTP_HEADERS_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS),
-    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-    connectionTimeout: config.HTTP_CONNECTION_TIMEOUT_MS,
-  };
-}
-
-/** The defaults of the config schema, for an app built without a config (tests, tools). */
-export const DEFAULT_HTTP_TIMEOUTS = httpTimeoutsOf(
-  baseConfigFields
-    .pick({
-      HTTP_REQUEST_TIMEOUT_MS: true,
-      HTTP_HEADERS_TIMEOUT_MS: true,
-      HTTP_KEEP_ALIVE_TIMEOUT_MS: true,
-      HTTP_CONNECTION_TIMEOUT_MS: true,
-    })
-    .parse({}),
-);
 
 /**
  * How often Node looks for requests past their timeouts (its default is 30 s, which would let a trickled body
@@ -50,7 +22,7 @@ export function serverOptions(timeouts: HttpTimeouts) {
     requestTimeout: timeouts.requestTimeout,
     keepAliveTimeout: timeouts.keepAliveTimeout,
     connectionTimeout: timeouts.connectionTimeout,
-    http: { headersTimeout: timeouts.headersTimeout, connectionsCheckingInterval: CHECK_INTERVAL_MS },
+    http: { headersTimeout: headersTimeoutOf(timeouts), connectionsCheckingInterval: CHECK_INTERVAL_MS },
     clientErrorHandler,
   };
 }
@@ -58,9 +30,14 @@ export function serverOptions(timeouts: HttpTimeouts) {
 /** Sets the timeouts of a server already created (Node reads them at each check and on each new connection). */
 export function applyHttpTimeouts(server: Server, timeouts: HttpTimeouts): void {
   server.requestTimeout = timeouts.requestTimeout;
-  server.headersTimeout = timeouts.headersTimeout;
+  server.headersTimeout = headersTimeoutOf(timeouts);
   server.keepAliveTimeout = timeouts.keepAliveTimeout;
   server.setTimeout(timeouts.connectionTimeout);
+}
+
+/** Node refuses a headers timeout above the request timeout (a test may shorten the one alone). */
+function headersTimeoutOf(timeouts: HttpTimeouts): number {
+  return Math.min(timeouts.headersTimeout, timeouts.requestTimeout);
 }
 
 /**

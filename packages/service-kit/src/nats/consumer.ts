@@ -11,7 +11,8 @@ import { ensureDeadLetterStream } from './dead-letter.js';
 import { tracedEvent, type TracedEvent } from './event-span.js';
 import { receiveEvent, type EventHandler } from './event-handler.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
-import { DEFAULT_RETRY, type RetrySchedule } from './retry-schedule.js';
+import type { RetrySchedule } from './retry-schedule.js';
+import { KIT_TUNING } from '../tuning.js';
 
 export interface ConsumerOptions {
   /** Durable consumer name; also the inbox key, so it must stay stable across deploys. */
@@ -20,7 +21,7 @@ export interface ConsumerOptions {
   /** One `eventHandler(contract, handle)` per event contract consumed; each event goes to its subject's handler. */
   handlers: readonly EventHandler[];
   pool: pg.Pool;
-  /** The backoff between deliveries of an event failing for a transient reason (`consumerRetryOf(config)`). */
+  /** The backoff between deliveries of an event failing for a transient reason (`infra.tuning.consumerRetry`). */
   retry?: RetrySchedule;
   /**
    * Called once per dead-lettered event, with the durable and the event type (its contract's subject), besides the
@@ -84,7 +85,7 @@ export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise
   const failures: FailureContext = {
     bus,
     durable: options.durable,
-    retry: options.retry ?? DEFAULT_RETRY,
+    retry: options.retry ?? KIT_TUNING.consumerRetry,
     onDeadLetter: (consumer, type) => {
       bus.metrics?.countDeadLetter(consumer, type); // events_dead_lettered_total on the service's /metrics
       options.onDeadLetter?.(consumer, type);

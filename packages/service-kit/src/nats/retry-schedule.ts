@@ -6,9 +6,6 @@ export interface RetrySchedule {
   maxMs: number;
 }
 
-/** The config's defaults: 250 ms, 0.5 s, 1 s, … up to 30 s between deliveries. */
-export const DEFAULT_RETRY: RetrySchedule = { initialMs: 250, maxMs: 30_000 };
-
 /** The wait before delivery `deliveryCount + 1`, after `deliveryCount` failed ones (1-based). */
 export function retryDelayMs(schedule: RetrySchedule, deliveryCount: number): number {
   const doublings = Math.min(Math.max(deliveryCount - 1, 0), 30); // 2^30 outgrows any cap; no Infinity

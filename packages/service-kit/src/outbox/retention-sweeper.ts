@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { BaseConfig } from '../config.js';
+import type { SweepCadence } from '../tuning.js';
 import { namedStatement } from '../db/statements.js';
 import type { Queryable } from '../db/sql.js';
 import type { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
@@ -28,14 +29,16 @@ export interface SweepResult {
   slowestBatchMs: number;
 }
 
+/** The config's retention, swept at the tuning's pace (`KIT_TUNING.retentionSweep`). */
 export function retentionOf(
-  config: Pick<BaseConfig, 'OUTBOX_RETENTION_HOURS' | 'INBOX_RETENTION_HOURS' | 'RETENTION_SWEEP_BATCH' | 'RETENTION_SWEEP_INTERVAL_MS'>,
+  config: Pick<BaseConfig, 'OUTBOX_RETENTION_HOURS' | 'INBOX_RETENTION_HOURS'>,
+  cadence: SweepCadence,
 ): RetentionOptions {
   return {
     outboxRetentionHours: config.OUTBOX_RETENTION_HOURS,
     inboxRetentionHours: config.INBOX_RETENTION_HOURS,
-    batchSize: config.RETENTION_SWEEP_BATCH,
-    intervalMs: config.RETENTION_SWEEP_INTERVAL_MS,
+    batchSize: cadence.batchSize,
+    intervalMs: cadence.intervalMs,
   };
 }
 

@@ -7,6 +7,7 @@ import type { ReadinessCheck } from '../http/health.js';
 import { AsyncPathMetrics } from './async-path-metrics.js';
 import { Bus } from '../nats/bus.js';
 import { untilReachable } from './startup-wait.js';
+import { KIT_TUNING, type KitTuning } from '../tuning.js';
 
 /** The connections a service opens at boot: its database pool and its NATS bus. */
 export interface Infrastructure<C extends BaseConfig = BaseConfig> {
@@ -17,6 +18,8 @@ export interface Infrastructure<C extends BaseConfig = BaseConfig> {
   /** The async path's metrics (outbox, relay, consumers, NATS requests, pool), served on `/metrics` beside HTTP's. */
   metrics: AsyncPathMetrics;
   readiness: ReadinessCheck[];
+  /** The kit's constants, or a test's values in their place: consumers take their retry schedule from here. */
+  tuning: KitTuning;
   /** From now on `/readyz` answers 503: the process is about to stop and wants no new requests. */
   startDraining(): void;
   close(): Promise<void>;
@@ -27,6 +30,7 @@ export async function openInfrastructure<C extends BaseConfig>(
   service: string,
   schema: string,
   log: FastifyBaseLogger,
+  tuning: KitTuning = KIT_TUNING,
 ): Promise<Infrastructure<C>> {
   const credentials = natsCredentials(config);
   const metrics = new AsyncPathMetrics(service);
@@ -61,6 +65,7 @@ export async function openInfrastructure<C extends BaseConfig>(
     pool,
     bus,
     metrics,
+    tuning,
     readiness: [
       {
         name: 'accepting',

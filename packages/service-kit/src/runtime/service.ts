@@ -9,6 +9,7 @@ import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
 import { RetentionSweeper, retentionOf } from '../outbox/retention-sweeper.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { createLogger } from './logger.js';
+import { kitTuning, type KitTuningOverrides } from '../tuning.js';
 import type { BackgroundTask } from '../workers/background-task.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
@@ -39,6 +40,13 @@ export interface RunningService<C extends BaseConfig> extends Built {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** False in tests that use `app.inject`: no HTTP listener. */
+  listen?: boolean;
+  /** Tests' values in place of the kit's constants (`KIT_TUNING`); a process always runs with those. */
+  tuning?: KitTuningOverrides;
+}
+
 /**
  * Boots a service: migrations, connections, app, background tasks, and (unless `listen` is false, as in
  * tests that use `app.inject`) the HTTP listener. `stop` drains in reverse order.
@@ -46,12 +54,13 @@ export interface RunningService<C extends BaseConfig> extends Built {
 export async function startService<C extends BaseConfig>(
   definition: ServiceDefinition<C>,
   config: C,
-  options: { listen?: boolean } = {},
+  options: StartOptions = {},
 ): Promise<RunningService<C>> {
+  const tuning = kitTuning(options.tuning);
   const log = createLogger(config, definition.name);
   // Waits for a Postgres that does not answer yet by itself (the migration's connection is retried), NATS below.
   await migrate(migrationOptionsOf(config, { schema: definition.schema, dir: definition.migrationsDir }));
-  const infra = await openInfrastructure(config, definition.name, definition.schema, log);
+  const infra = await openInfrastructure(config, definition.name, definition.schema, log, tuning);
   const built = await definition.build(infra).catch(async (error: unknown) => {
     await infra.close(); // a client the service needs (the gateway's Redis) was not reachable: leave nothing open
     throw error;
@@ -69,9 +78,12 @@ export async function startService<C extends BaseConfig>(
   addMetrics(built.app, infra.metrics.registry);
   // Every schema has the kit's outbox and inbox (migration 0001): their old rows, and expired Idempotency-Keys, are
   // swept beside the relay and consumers.
-  const background = [...(built.background ?? []), new RetentionSweeper(infra.pool, retentionOf(config), log, idempotency)];
+  const background = [
+    ...(built.background ?? []),
+    new RetentionSweeper(infra.pool, retentionOf(config, tuning.retentionSweep), log, idempotency),
+  ];
   for (const task of background) await task.start();
-  const server = await configureServer(built.app, config);
+  const server = await configureServer(built.app, config, tuning.httpTimeouts);
   let url: string | undefined;
   if (options.listen !== false) url = await built.app.listen({ host: config.HOST, port: config.PORT });
   return {

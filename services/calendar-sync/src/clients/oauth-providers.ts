@@ -26,14 +26,14 @@ function missing(entries: Record<string, string | undefined>): string[] {
     .map(([name]) => name);
 }
 
-export function googleOAuth(config: Config): OAuthProvider {
+export function googleOAuth(config: Config, timeoutMs: number): OAuthProvider {
   const client = () =>
     new OAuth2Client({
       clientId: config.GOOGLE_CLIENT_ID,
       clientSecret: config.GOOGLE_CLIENT_SECRET,
       redirectUri: redirectUri(config, 'google'),
       endpoints: { oauth2AuthBaseUrl: config.GOOGLE_AUTH_URL, oauth2TokenUrl: config.GOOGLE_TOKEN_URL },
-      transporterOptions: { timeout: config.CALENDAR_HTTP_TIMEOUT_MS },
+      transporterOptions: { timeout: timeoutMs },
     });
   return {
     missingVariables: () => missing({ GOOGLE_CLIENT_ID: config.GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: config.GOOGLE_CLIENT_SECRET }),
@@ -63,13 +63,13 @@ export function googleOAuth(config: Config): OAuthProvider {
   };
 }
 
-export function microsoftOAuth(config: Config): OAuthProvider {
+export function microsoftOAuth(config: Config, timeoutMs: number): OAuthProvider {
   const endpoints = microsoftEndpoints(config);
   const tokens = new MicrosoftTokenClient({
     tokenUrl: endpoints.tokenUrl,
     clientId: config.MICROSOFT_CLIENT_ID,
     clientSecret: config.MICROSOFT_CLIENT_SECRET,
-    timeoutMs: config.CALENDAR_HTTP_TIMEOUT_MS,
+    timeoutMs,
   });
   return {
     missingVariables: () =>

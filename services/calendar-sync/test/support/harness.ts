@@ -4,16 +4,16 @@ import type { CalendarConnection, EventEnvelope } from '@app/contracts';
 import { FileDatabase, organizationHeaders, startTestService, type RunningService } from '@app/service-testing';
 import type { Subscription } from '@nats-io/nats-core';
 import { afterAll, beforeAll } from 'vitest';
-import { configSchema, type Config } from '../../src/config.js';
+import { configSchema, type Config, type Tuning } from '../../src/config.js';
 import { openTokens } from '../../src/domain/connection-tokens.js';
 import { parseKeyRing } from '../../src/domain/token-cipher.js';
-import { service } from '../../src/service.js';
+import { createServiceDefinition } from '../../src/service.js';
 import { fakeScheduling } from './fake-scheduling.js';
 import { FakeProviders } from '@app/service-testing';
 
 export const TEST_KEY_RING = `k2:${Buffer.alloc(32, 2).toString('base64')},k1:${Buffer.alloc(32, 1).toString('base64')}`;
 
-/** Env of calendar-sync under test: providers at the fake, fast retries, no background re-polls during a test. */
+/** Env of calendar-sync under test: providers at the fake, no background re-polls during a test. */
 function testServiceEnv(fake: FakeProviders, extra: Record<string, string> = {}): Record<string, string> {
   return {
     ...fake.env(),
@@ -21,21 +21,29 @@ function testServiceEnv(fake: FakeProviders, extra: Record<string, string> = {})
     OAUTH_STATE_SECRET: 'test-oauth-state-secret-of-at-least-32-chars',
     CALENDAR_SYNC_INTERVAL_MS: '3600000',
     CALENDAR_SYNC_POLL_MS: '100',
-    CALENDAR_RETRY_BASE_MS: '10',
-    CALENDAR_RETRY_MAX_WAIT_MS: '2000',
-    CALENDAR_HTTP_TIMEOUT_MS: '5000',
     ...extra,
   };
 }
 
-/** calendar-sync on the file's database and the run's NATS, with scheduling faked at its NATS boundary. */
+/** Fast retries, so that a test's provider failures and Retry-After waits pass within it. */
+const FAST: Partial<Tuning> = { retryBaseMs: 10, retryMaxWaitMs: 2000, httpTimeoutMs: 5000 };
+
+/**
+ * calendar-sync on the file's database and the run's NATS, with scheduling faked at its NATS boundary; `tuning`
+ * replaces some of its constants beyond the fast retries.
+ */
 export async function startCalendarSync(
   fake: FakeProviders,
   database: FileDatabase,
   extra: Record<string, string> = {},
+  tuning: Partial<Tuning> = {},
 ): Promise<RunningService<Config>> {
   await fakeScheduling();
-  return startTestService(service, configSchema, testServiceEnv(fake, { DATABASE_URL: database.url, ...extra }));
+  return startTestService(
+    createServiceDefinition({ tuning: { ...FAST, ...tuning } }),
+    configSchema,
+    testServiceEnv(fake, { DATABASE_URL: database.url, ...extra }),
+  );
 }
 
 /** A file's calendar-sync: started on its own database with its own fake providers before the file's tests, stopped after. */

@@ -1,15 +1,23 @@
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import type { KitTuningOverrides } from '@app/service-kit';
 import { startTestService, type RunningService } from '@app/service-testing';
 import { startEchoUpstreams, type EchoUpstreams } from './echo-upstreams.js';
-import { configSchema, type Config } from '../../src/config.js';
-import { service } from '../../src/service.js';
+import { configSchema, type Config, type Tuning } from '../../src/config.js';
+import { createServiceDefinition } from '../../src/service.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 export type Gateway = RunningService<Config>;
 
-export function startGateway(env: Record<string, string>): Promise<Gateway> {
-  return startTestService(service, configSchema, { ADMIN_TOKEN, ...env });
+/**
+ * The gateway under test; `tuning` puts a test's values in place of the gateway's constants (a faster replica probe),
+ * `kit` in place of the kit's (its HTTP timeouts).
+ */
+export function startGateway(
+  env: Record<string, string>,
+  options: { tuning?: Partial<Tuning>; kit?: KitTuningOverrides } = {},
+): Promise<Gateway> {
+  return startTestService(createServiceDefinition({ tuning: options.tuning }), configSchema, { ADMIN_TOKEN, ...env }, options.kit);
 }
 
 /**

@@ -24,7 +24,7 @@ function forOwnSchedule<Data extends { schedule_id: string }>(
   };
 }
 
-/** How both consumers retry transient failures (the config's schedule). */
+/** How both consumers retry transient failures (the kit's schedule, or a test's). */
 type ConsumerTuning = Pick<ConsumerOptions, 'retry'>;
 
 /** Every booking event carries the booking's whole state and version: all of them apply the same way. */

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { NATS_TOPOLOGY, type EventContract, type ScheduleRecord, type SlotsResponse } from '@app/contracts';
-import type { Bus } from '@app/service-kit';
+import type { Bus, KitTuningOverrides } from '@app/service-kit';
 import { anonymousHeaders, publishDomainEvent, startTestService, withNeighbourBus, type RunningService } from '@app/service-testing';
 import type { z } from 'zod';
 import { configSchema, type Config } from '../../src/config.js';
@@ -16,12 +16,16 @@ export const NOW = new Date('2026-03-02T08:00:00.000Z');
 /**
  * The service on the run's database with a NATS prefix of this test file's own, so its consumers and
  * request endpoints (with this file's clock) never share work with another file's instance. `env` adds to its
- * configuration (a DATABASE_URL in it is the superuser's, as in startTestService).
+ * configuration (a DATABASE_URL in it is the superuser's, as in startTestService); `tuning` replaces kit constants.
  */
-export function startScheduling(now: () => Date = () => NOW, env: Record<string, string> = {}): Promise<Running> {
+export function startScheduling(
+  now: () => Date = () => NOW,
+  env: Record<string, string> = {},
+  tuning: KitTuningOverrides = {},
+): Promise<Running> {
   const NATS_PREFIX = `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
   return withNeighbourBus(NATS_PREFIX, NATS_TOPOLOGY.scheduling.consumes, () =>
-    startTestService(createServiceDefinition({ now }), configSchema, { ...env, NATS_PREFIX }),
+    startTestService(createServiceDefinition({ now }), configSchema, { ...env, NATS_PREFIX }, tuning),
   );
 }
 

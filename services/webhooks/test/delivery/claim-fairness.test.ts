@@ -6,7 +6,7 @@ import { client, data, startWebhooks, type Running } from '../support/harness.js
 
 /**
  * The claim shares the replica's attempts between organizations: one with a backlog spread over many endpoints
- * cannot keep another's fresh delivery waiting. The loop polls only at start here (WEBHOOKS_POLL_MS), so the claims
+ * cannot keep another's fresh delivery waiting. The loop polls only at start here (a poll an hour), so the claims
  * below are the test's own; the database is this file's own, so no other file's due deliveries take part in them.
  */
 describe('claiming due deliveries', () => {
@@ -15,7 +15,7 @@ describe('claiming due deliveries', () => {
 
   beforeAll(async () => {
     await database.ensure();
-    running = await startWebhooks({ WEBHOOKS_POLL_MS: '3600000', DATABASE_URL: database.url });
+    running = await startWebhooks({ DATABASE_URL: database.url }, { tuning: { pollMs: 3_600_000 } });
   });
   afterAll(async () => {
     await running.stop();

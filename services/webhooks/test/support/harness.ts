@@ -11,7 +11,7 @@ import {
   type RunningService,
 } from '@app/service-testing';
 import type { z } from 'zod';
-import { configSchema, type Config } from '../../src/config.js';
+import { configSchema, type Config, type Tuning } from '../../src/config.js';
 import type { Resolve } from '../../src/clients/target-guard.js';
 import { createServiceDefinition } from '../../src/service.js';
 
@@ -19,20 +19,25 @@ import { createServiceDefinition } from '../../src/service.js';
 export type Running = RunningService<Config> & { neighbour: Bus };
 
 /** Short retries and polls, so a whole schedule runs within a test. */
-const FAST = { WEBHOOKS_RETRY_SCHEDULE_MS: '150,150', WEBHOOKS_POLL_MS: '100', WEBHOOKS_TIMEOUT_MS: '2000' };
+const FAST = { WEBHOOKS_RETRY_SCHEDULE_MS: '150,150', WEBHOOKS_TIMEOUT_MS: '2000' };
+const FAST_TUNING: Partial<Tuning> = { pollMs: 100 };
 
 /**
  * The service on the run's database with a NATS prefix of this test file's own, so its durable consumers never
- * share events with another file's instance.
+ * share events with another file's instance. `tuning` replaces some of its constants beyond the quick poll.
  */
 export function startWebhooks(
   env: Record<string, string> = {},
-  options: { resolve?: Resolve; natsPrefix?: string } = {},
+  options: { resolve?: Resolve; natsPrefix?: string; tuning?: Partial<Tuning> } = {},
 ): Promise<Running> {
   // A prefix of its own unless given: a restarted instance takes over the durables of the one before.
   const NATS_PREFIX = options.natsPrefix ?? `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
   return withNeighbourBus(NATS_PREFIX, NATS_TOPOLOGY.webhooks.consumes, () =>
-    startTestService(createServiceDefinition({ resolve: options.resolve }), configSchema, { NATS_PREFIX, ...FAST, ...env }),
+    startTestService(createServiceDefinition({ resolve: options.resolve, tuning: { ...FAST_TUNING, ...options.tuning } }), configSchema, {
+      NATS_PREFIX,
+      ...FAST,
+      ...env,
+    }),
   );
 }
 
