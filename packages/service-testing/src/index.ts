@@ -10,6 +10,7 @@ export { startTestService, organizationClient, organizationHeaders, type Injecte
 export { FileDatabase } from './file-database.js';
 export { analyzeTables } from './analyze.js';
 export { preparedPlans, type PreparedPlans } from './prepared-statements.js';
+export { listReadPlans, statementPlans, type StatementPlan } from './statement-plans.js';
 export { neighbourBus, publishDomainEvent } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion, type AssertionOptions } from './caller-assertion.js';
 export { generateCallerAssertionKeys, type CallerAssertionKeys } from './caller-assertion-keys.js';
@@ -36,3 +37,12 @@ export {
   type FakeOutlookEvent,
 } from './calendar-providers/fake-providers.js';
 export { expectTextStoredAsValidated, trickyText, type TextFieldCase } from './text-properties.js';
+// API.md's list contract (cursor paging, updated_since), run by each service on its own lists.
+export {
+  describeCursorWalkUnderInserts,
+  describeListPaging,
+  type Listed,
+  type ListReply,
+  type OrderedListCaller,
+  type PagedListCaller,
+} from './list-paging-contract.js';
