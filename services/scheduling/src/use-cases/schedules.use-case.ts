@@ -2,14 +2,21 @@ import {
   scheduleCreatedEvent,
   scheduleDeactivatedEvent,
   scheduleUpdatedEvent,
-  listMeta,
   type CreateScheduleBody,
   type ListMeta,
+  type ListSchedulesQuery,
   type ScheduleRecord,
   type UpdateScheduleBody,
 } from '@app/contracts';
-import { eventContextOf, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
-import { deactivateActiveSchedule, findSchedule, insertSchedule, listSchedules, updateSchedule } from '../db/schedule.repository.js';
+import { eventContextOf, listPage, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
+import {
+  deactivateActiveSchedule,
+  findSchedule,
+  insertSchedule,
+  listSchedules,
+  SCHEDULE_LIST,
+  updateSchedule,
+} from '../db/schedule.repository.js';
 import type { UseCaseContext } from './context.js';
 
 /** A new schedule is in the organization's default zone unless the body names one. */
@@ -33,10 +40,10 @@ export async function getSchedule(ctx: UseCaseContext, caller: Caller, rawId: st
 export async function listOwnSchedules(
   ctx: UseCaseContext,
   caller: Caller,
-  page: { limit: number; offset: number; active?: boolean | undefined },
+  query: ListSchedulesQuery,
 ): Promise<{ items: ScheduleRecord[]; meta: ListMeta }> {
-  const { records, total } = await listSchedules(ctx.prisma, caller.organizationId, page);
-  return { items: records, meta: listMeta(total, page.limit, page.offset) };
+  const page = listPage(SCHEDULE_LIST, { organizationId: caller.organizationId, filters: { active: query.active } }, query);
+  return listSchedules(ctx, caller.organizationId, { active: query.active }, page);
 }
 
 export async function changeSchedule(
