@@ -2,15 +2,16 @@ import {
   eventTypeCreatedEvent,
   eventTypeDeletedEvent,
   eventTypeUpdatedEvent,
-  listMeta,
   type CreateEventTypeBody,
   type EventTypeRecord,
+  type ListEventTypesQuery,
   type ListMeta,
   type UpdateEventTypeBody,
 } from '@app/contracts';
-import { AppError, eventContextOf, isUniqueViolation, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
+import { AppError, eventContextOf, isUniqueViolation, listPage, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
 import {
   deleteEventType as deleteEventTypeRow,
+  EVENT_TYPE_LIST,
   findEventType,
   insertEventTypeUnlessSlugTaken,
   listEventTypes as listEventTypeRows,
@@ -85,10 +86,12 @@ export async function getEventType(ctx: UseCaseContext, caller: Caller, rawId: s
 export async function listEventTypes(
   ctx: UseCaseContext,
   caller: Caller,
-  query: { active: boolean; limit: number; offset: number },
+  query: ListEventTypesQuery,
 ): Promise<{ items: EventTypeRecord[]; meta: ListMeta }> {
-  const { rows, total } = await listEventTypeRows(ctx.prisma, caller.organizationId, query);
-  return { items: rows.map(eventTypeRecord), meta: listMeta(total, query.limit, query.offset) };
+  const filter = { active: query.active };
+  const page = listPage(EVENT_TYPE_LIST, { organizationId: caller.organizationId, filters: filter }, query);
+  const { rows, meta } = await listEventTypeRows(ctx, caller.organizationId, filter, page);
+  return { items: rows.map(eventTypeRecord), meta };
 }
 
 export async function updateEventType(
