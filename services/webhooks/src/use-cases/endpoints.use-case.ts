@@ -1,15 +1,16 @@
 import {
   ALL_WEBHOOK_EVENTS,
-  listMeta,
   type CreatedWebhookEndpoint,
   type CreateWebhookEndpointBody,
   type ListMeta,
+  type Pagination,
   type UpdateWebhookEndpointBody,
   type WebhookEndpointRecord,
 } from '@app/contracts';
-import { notFound, recordId, type Caller } from '@app/service-kit';
+import { listPage, notFound, recordId, type Caller } from '@app/service-kit';
 import {
   deleteEndpoint as deleteEndpointRow,
+  ENDPOINT_LIST,
   findEndpoint,
   insertEndpoint,
   listEndpoints as listEndpointRows,
@@ -54,10 +55,11 @@ export async function getEndpoint(ctx: UseCaseContext, caller: Caller, rawId: st
 export async function listEndpoints(
   ctx: UseCaseContext,
   caller: Caller,
-  page: { limit: number; offset: number },
+  query: Pagination,
 ): Promise<{ items: WebhookEndpointRecord[]; meta: ListMeta }> {
-  const { rows, total } = await listEndpointRows(ctx.prisma, caller.organizationId, page);
-  return { items: rows.map(endpointRecord), meta: listMeta(total, page.limit, page.offset) };
+  const page = listPage(ENDPOINT_LIST, { organizationId: caller.organizationId }, query);
+  const { rows, meta } = await listEndpointRows(ctx, caller.organizationId, page);
+  return { items: rows.map(endpointRecord), meta };
 }
 
 export async function updateEndpoint(
