@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bookingStatusSchema } from './booking-status.js';
 import { locationTypeSchema } from './location-type.js';
-import { paginationQuerySchema } from './pagination.js';
+import { listQuerySchema } from './pagination.js';
 import { instantSchema, localDateSchema, queryBooleanSchema, uuidSchema, zoneNameSchema } from './scalars.js';
 import { strictFields } from './strict.js';
 import { EXAMPLE_SCHEDULE_ID } from './examples.js';
@@ -96,19 +96,15 @@ const dateOrInstantSchema = nameString(64, DATE_OR_INSTANT).refine(
 );
 
 /** GET /api/v1/bookings: `start_date`/`end_date` take a UTC day (end inclusive) or an exact instant. */
-export const listBookingsQuerySchema = z.strictObject(
-  {
-    ...paginationQuerySchema.shape,
-    schedule_id: uuidSchema.optional(),
-    event_type_id: uuidSchema.optional(),
-    status: bookingStatusSchema.optional(),
-    upcoming: queryBooleanSchema.optional(),
-    start_date: dateOrInstantSchema.optional(),
-    end_date: dateOrInstantSchema.optional(),
-    attendee_email: nameString(TEXT_LIMITS.email).optional(),
-  },
-  strictFields,
-);
+export const listBookingsQuerySchema = listQuerySchema({
+  schedule_id: uuidSchema.optional(),
+  event_type_id: uuidSchema.optional(),
+  status: bookingStatusSchema.optional(),
+  upcoming: queryBooleanSchema.optional(),
+  start_date: dateOrInstantSchema.optional(),
+  end_date: dateOrInstantSchema.optional(),
+  attendee_email: nameString(TEXT_LIMITS.email).optional(),
+});
 export type ListBookingsQuery = z.output<typeof listBookingsQuerySchema>;
 
 /** A booking as every booking endpoint returns it. */

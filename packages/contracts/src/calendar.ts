@@ -3,7 +3,7 @@ import { nameString, proseString } from './safe-text.js';
 import { TEXT_LIMITS } from './text-limits.js';
 import { defineEvent, defineStream } from './messaging.js';
 import { publicRecord } from './public-record.js';
-import { paginationQuerySchema } from './pagination.js';
+import { listQuerySchema } from './pagination.js';
 import { instantSchema } from './scalars.js';
 import { strictFields } from './strict.js';
 import { EXAMPLE_SCHEDULE_ID } from './examples.js';
@@ -139,11 +139,12 @@ export const CALENDAR_STREAM = defineStream('CALENDAR', [
 ]);
 
 /** GET /api/v1/calendar-connections */
-export const listCalendarConnectionsQuerySchema = paginationQuerySchema.extend({
+export const listCalendarConnectionsQuerySchema = listQuerySchema({
   schedule_id: nameString(TEXT_LIMITS.id).optional(),
   provider: calendarProviderSchema.optional(),
   status: connectionStatusSchema.optional(),
 });
+export type ListCalendarConnectionsQuery = z.infer<typeof listCalendarConnectionsQuerySchema>;
 
 export const deletedCalendarConnectionSchema = z.object({ id: z.uuid(), deleted: z.literal(true) });
 

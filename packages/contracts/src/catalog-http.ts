@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuerySchema } from './pagination.js';
+import { listQuerySchema, paginationQuerySchema } from './pagination.js';
 import { dollarsSchema, queryBooleanSchema, queryNumber } from './scalars.js';
 import { strictFields } from './strict.js';
 import { EXAMPLE_MEDIA_FILE_ID } from './examples.js';
@@ -79,7 +79,7 @@ export type UpdateProductBody = z.infer<typeof updateProductBodySchema>;
 const priceFilter = queryNumber(dollarsSchema);
 
 /** GET /api/v1/products */
-export const listProductsQuerySchema = paginationQuerySchema.extend({
+export const listProductsQuerySchema = listQuerySchema({
   status: productStatusSchema.optional(),
   search: proseString(TEXT_LIMITS.search, 'must be a single string').optional(),
   min_price: priceFilter.optional(),

@@ -5,6 +5,7 @@ import { ERROR_STATUS, errorDetailSchema, type ErrorCode } from './errors.js';
 export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'the body, query or a header fails validation; `error` names the first bad field and `details` lists each',
   INVALID_TRANSITION: 'the status move is not allowed: `Cannot transition from <FROM> to <TO>`',
+  CURSOR_INVALID: 'an unknown, expired or malformed cursor, or one made with other filters or by another organization',
   UNAUTHORIZED: 'missing, malformed, unknown or revoked key',
   NOT_FOUND: 'unknown id, or a record of another organization',
   SCHEDULE_NOT_FOUND: '`Schedule not found or inactive`',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { locationTypeSchema } from './location-type.js';
 import { allOptional, optionalText, titleText } from './events-http-fields.js';
 import { strictFields } from './strict.js';
-import { paginationQuerySchema } from './pagination.js';
+import { listQuerySchema } from './pagination.js';
 import { queryBooleanSchema } from './scalars.js';
 import { nameString } from './safe-text.js';
 import { TEXT_LIMITS } from './text-limits.js';
@@ -50,10 +50,8 @@ export const updateEventTypeBodySchema = z
 export type UpdateEventTypeBody = z.infer<typeof updateEventTypeBodySchema>;
 
 /** GET /api/v1/event-types: `active` defaults to true. */
-export const listEventTypesQuerySchema = z.strictObject(
-  { ...paginationQuerySchema.shape, active: queryBooleanSchema.default(true) },
-  strictFields,
-);
+export const listEventTypesQuerySchema = listQuerySchema({ active: queryBooleanSchema.default(true) });
+export type ListEventTypesQuery = z.infer<typeof listEventTypesQuerySchema>;
 
 export const eventTypeRecordSchema = z
   .object({

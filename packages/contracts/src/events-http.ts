@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { allOptional, eventDeletionSchema, optionalText, text, titleText } from './events-http-fields.js';
 import { strictFields } from './strict.js';
-import { paginationQuerySchema } from './pagination.js';
+import { listQuerySchema } from './pagination.js';
 import { dollarsSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
 import { emailString, nameString } from './safe-text.js';
 import { TEXT_LIMITS } from './text-limits.js';
@@ -57,19 +57,15 @@ export const updateEventBodySchema = z
 export type UpdateEventBody = z.infer<typeof updateEventBodySchema>;
 
 /** GET /api/v1/events */
-export const listEventsQuerySchema = z.strictObject(
-  {
-    ...paginationQuerySchema.shape,
-    site_id: nameString(TEXT_LIMITS.id).optional(),
-    status: eventStatusSchema.optional(),
-    upcoming: queryBooleanSchema.optional(),
-    past: queryBooleanSchema.optional(),
-    start_date: localDateSchema.optional(),
-    end_date: localDateSchema.optional(),
-    include_counts: queryBooleanSchema.optional(),
-  },
-  strictFields,
-);
+export const listEventsQuerySchema = listQuerySchema({
+  site_id: nameString(TEXT_LIMITS.id).optional(),
+  status: eventStatusSchema.optional(),
+  upcoming: queryBooleanSchema.optional(),
+  past: queryBooleanSchema.optional(),
+  start_date: localDateSchema.optional(),
+  end_date: localDateSchema.optional(),
+  include_counts: queryBooleanSchema.optional(),
+});
 export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>;
 
 /** GET /api/v1/events/{id} */
@@ -125,10 +121,8 @@ export const REGISTRATION_STATUSES = ['active', 'cancelled'] as const;
 export const registrationStatusSchema = z.enum(REGISTRATION_STATUSES, { message: 'must be one of active, cancelled' });
 
 /** GET /api/v1/events/{id}/registrations */
-export const listRegistrationsQuerySchema = z.strictObject(
-  { ...paginationQuerySchema.shape, status: registrationStatusSchema.optional() },
-  strictFields,
-);
+export const listRegistrationsQuerySchema = listQuerySchema({ status: registrationStatusSchema.optional() });
+export type ListRegistrationsQuery = z.infer<typeof listRegistrationsQuerySchema>;
 
 export const registrationRecordSchema = z
   .object({

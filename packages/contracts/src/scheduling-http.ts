@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nameString } from './safe-text.js';
 import { TEXT_LIMITS } from './text-limits.js';
-import { paginationQuerySchema } from './pagination.js';
+import { listQuerySchema } from './pagination.js';
 import { dayEndTimeSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
 import { scheduleStateSchema, weekdaySchema, type Weekday } from './scheduling.js';
 import { strictFields } from './strict.js';
@@ -160,10 +160,8 @@ export const scheduleRecordSchema = scheduleStateSchema.meta({ id: 'Schedule' })
 export type ScheduleRecord = z.infer<typeof scheduleRecordSchema>;
 
 /** GET /api/v1/schedules (`active` narrows to active or inactive ones; default all). */
-export const listSchedulesQuerySchema = z.strictObject(
-  { ...paginationQuerySchema.shape, active: queryBooleanSchema.optional() },
-  strictFields,
-);
+export const listSchedulesQuerySchema = listQuerySchema({ active: queryBooleanSchema.optional() });
+export type ListSchedulesQuery = z.infer<typeof listSchedulesQuerySchema>;
 export const deletedScheduleSchema = z.object({ id: z.uuid(), deleted: z.literal(true) });
 
 /** GET /api/bookings/slots: dates are local to `timezone` (default the schedule's); `endDate` is inclusive. */

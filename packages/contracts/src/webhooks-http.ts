@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nameString, proseString } from './safe-text.js';
 import { TEXT_LIMITS } from './text-limits.js';
-import { paginationQuerySchema } from './pagination.js';
+import { listQuerySchema } from './pagination.js';
 import { strictFields } from './strict.js';
 
 /** HTTP bodies, queries and records of webhook endpoints and their deliveries (webhooks service). */
@@ -126,13 +126,10 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as c
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /** GET /api/v1/webhook-endpoints/{id}/deliveries: newest first, optionally of one status. */
-export const listWebhookDeliveriesQuerySchema = z.strictObject(
-  {
-    ...paginationQuerySchema.shape,
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: `must be one of ${WEBHOOK_DELIVERY_STATUSES.join(', ')}` }).optional(),
-  },
-  strictFields,
-);
+export const listWebhookDeliveriesQuerySchema = listQuerySchema({
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: `must be one of ${WEBHOOK_DELIVERY_STATUSES.join(', ')}` }).optional(),
+});
+export type ListWebhookDeliveriesQuery = z.infer<typeof listWebhookDeliveriesQuerySchema>;
 
 const deliveryFields = {
   id: z.uuid(),

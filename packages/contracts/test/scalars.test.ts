@@ -87,8 +87,25 @@ describe('local dates', () => {
 });
 
 describe('pagination query', () => {
-  it('when nothing is given, then limit is 50 and offset 0', () => {
-    expect(paginationQuerySchema.parse({})).toEqual({ limit: 50, offset: 0 });
+  it('when nothing is given, then limit is 50 and offset is left to the list (0 unless a cursor says otherwise)', () => {
+    expect(paginationQuerySchema.parse({})).toEqual({ limit: 50 });
+  });
+
+  it('when a cursor and an updated_since come, then they are kept, the instant as a Date', () => {
+    expect(paginationQuerySchema.parse({ cursor: 'abc', updated_since: '2026-03-08T08:30:00+01:00' })).toEqual({
+      limit: 50,
+      cursor: 'abc',
+      updated_since: new Date('2026-03-08T07:30:00.000Z'),
+    });
+  });
+
+  it.each(['0', '10'])('when offset=%s comes beside a cursor, then it is refused naming offset (an explicit 0 counts)', (offset) => {
+    const result = paginationQuerySchema.safeParse({ offset, cursor: 'abc' });
+    expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['offset'], message: 'cannot be given together with cursor' })]);
+  });
+
+  it.each(['2026-03-08T07:30:00', '2026-03-08', 'yesterday'])('when updated_since is %s (no offset or Z), then it is refused', (since) => {
+    expect(paginationQuerySchema.safeParse({ updated_since: since }).error?.issues[0]?.path).toEqual(['updated_since']);
   });
 
   it.each([

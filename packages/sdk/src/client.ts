@@ -30,7 +30,7 @@ export interface ApiClient {
   PUT: CallMethod<'put'>;
   PATCH: CallMethod<'patch'>;
   DELETE: CallMethod<'delete'>;
-  /** The pages of a list path, walking `offset` by the server's `limit` until `meta.hasMore` is false. */
+  /** The pages of a list path, each next one by the previous page's `meta.next_cursor`, until it is null. */
   pages<P extends ListPath, Init extends RequestInitFor<P, 'get'>>(
     path: P,
     ...init: InitArgs<Init>

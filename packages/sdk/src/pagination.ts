@@ -8,19 +8,22 @@ export interface LooseInit {
 }
 
 /**
- * The pages of a list, from `query.offset` (default 0) on, each asked with `offset` moved on by the `limit`
- * the server applied, until `meta.hasMore` is false.
+ * The pages of a list, from where the query starts (its `offset` or `cursor`, else the beginning), each next one
+ * asked for with the previous page's `meta.next_cursor` in place of `offset`, until `next_cursor` is null. A cursor
+ * walk neither skips nor repeats a record while others are inserted (API.md), which moving `offset` on cannot promise.
+ * The query's other fields (its filters, `limit`, `updated_since`) are sent with every page: the cursor is valid only
+ * with them.
  */
 export async function* pages(call: LooseCall, path: string, init: LooseInit | undefined): AsyncGenerator<Page<unknown>, void, undefined> {
-  let offset = Number(init?.params?.query?.offset ?? 0);
+  let query = init?.params?.query;
   for (;;) {
-    const params = { ...init?.params, query: { ...init?.params?.query, offset } };
-    const { data, response } = await call('get', path, { ...init, params });
+    const { data, response } = await call('get', path, { ...init, params: { ...init?.params, query } });
     if (!isListBody(data)) throw new TypeError(`GET ${path} did not answer a list ({data: [...], meta})`);
     yield { data: data.data, meta: data.meta, response };
-    // An empty page ends the walk too, whatever hasMore says: a server bug must not loop forever.
-    if (!data.meta.hasMore || data.data.length === 0) return;
-    offset = data.meta.offset + data.meta.limit;
+    // An empty page ends the walk too, whatever next_cursor says: a server bug must not loop forever.
+    if (data.meta.next_cursor === null || data.data.length === 0) return;
+    const { offset: _offset, cursor: _cursor, ...rest } = query ?? {};
+    query = { ...rest, cursor: data.meta.next_cursor };
   }
 }
 
@@ -43,6 +46,8 @@ function isListBody(value: unknown): value is ListBody<unknown> {
     'limit' in meta &&
     typeof meta.limit === 'number' &&
     'total' in meta &&
-    typeof meta.total === 'number'
+    typeof meta.total === 'number' &&
+    'next_cursor' in meta &&
+    (typeof meta.next_cursor === 'string' || meta.next_cursor === null)
   );
 }

@@ -81,10 +81,10 @@ export type CallMethod<M extends Method> = <P extends PathsFor<M>, Init extends 
   ...init: InitArgs<Init>
 ) => Promise<ApiResult<ResponseData<P, M, Init>>>;
 
-/** A list body: `{data: [...], meta: {total, limit, offset, hasMore}}`. */
+/** A list body: `{data: [...], meta: {total, limit, offset, hasMore, next_cursor}}`. */
 export interface ListBody<T> {
   data: T[];
-  meta: { total: number; limit: number; offset: number; hasMore: boolean };
+  meta: { total: number; limit: number; offset: number; hasMore: boolean; next_cursor: string | null };
 }
 
 /** The GET paths that answer a paginated list. */

@@ -94,7 +94,7 @@ describe('SDK behaviour against the real stack', () => {
   });
 
   describe('pagination', () => {
-    it('when a list spans three pages, then pages walk offset by limit and paginate yields every record once', async () => {
+    it('when a list spans three pages, then pages follow next_cursor and paginate yields every record once', async () => {
       const api = await sdk.organization('Pages');
       const ids: string[] = [];
       for (const title of ['One', 'Two', 'Three', 'Four', 'Five']) {

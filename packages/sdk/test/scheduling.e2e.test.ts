@@ -60,7 +60,7 @@ describe('scheduling through the SDK', () => {
       params: { query: { schedule_id: scheduleId, attendee_email: 'ADA@', upcoming: true } },
     });
     expect(list.data.data.map((b) => b.id)).toEqual([id]);
-    expect(list.data.meta).toEqual({ total: 1, limit: 50, offset: 0, hasMore: false });
+    expect(list.data.meta).toEqual({ total: 1, limit: 50, offset: 0, hasMore: false, next_cursor: null });
     const read = await api.GET('/api/v1/bookings/{id}', { params: { path: { id } } });
     expect(read.data.data).toMatchObject({ attendee: { name: 'Ada Lovelace' }, attendee_email: 'ada@example.com', metadata: { ref: 7 } });
     const confirmed = await api.PATCH('/api/v1/bookings/{id}', { params: { path: { id } }, body: { status: 'CONFIRMED' } });

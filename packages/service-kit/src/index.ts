@@ -15,6 +15,21 @@ export { canonicalJson, requestHash } from './http/idempotency/request-hash.js';
 export type { ReadinessCheck } from './http/health.js';
 export { adminUrlOf, createPool, ensureDatabase } from './db/pool.js';
 export { namedStatement, pageClause, SqlParams } from './db/statements.js';
+export {
+  listPage,
+  ListPage,
+  updatedSinceCondition,
+  type CursorKeyed,
+  type ListDefinition,
+  type ListOrder,
+  type ListQuery,
+  type ListScope,
+  type PageSql,
+  type SortKey,
+  type SortKeyType,
+} from './db/list-page.js';
+export { inPageOrder, pageOfIds, pageOfRows, type ListSource } from './db/table-page.js';
+export { cursorInvalid } from './db/list-cursor.js';
 export { sqlOf, type Queryable, type SqlResult } from './db/sql.js';
 export { withTransaction } from './db/transaction.js';
 export {

@@ -10,6 +10,7 @@ export { startTestService, organizationClient, organizationHeaders, type Injecte
 export { FileDatabase } from './file-database.js';
 export { analyzeTables } from './analyze.js';
 export { preparedPlans, type PreparedPlans } from './prepared-statements.js';
+export { listReadPlans, statementPlans, type StatementPlan } from './statement-plans.js';
 export { neighbourBus, publishDomainEvent, withNeighbourBus } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion } from './caller-assertion.js';
 export { generateCallerAssertionKeys } from './caller-assertion-keys.js';
@@ -37,3 +38,12 @@ export { expectTextStoredAsValidated } from './text-properties.js';
 // Readiness, Prisma against the migrations, the OpenAPI paths: what every service's suite checks the same way.
 export { describeServiceBasics } from './service-basics.js';
 export { describeConditionalRequests, recordRequests } from './conditional-requests-contract.js';
+// API.md's list contract (cursor paging, updated_since), run by each service on its own lists.
+export {
+  describeCursorWalkUnderInserts,
+  describeListPaging,
+  type Listed,
+  type ListReply,
+  type OrderedListCaller,
+  type PagedListCaller,
+} from './list-paging-contract.js';

@@ -64,6 +64,6 @@ describe('GET /api/v1/bookings/{id}', () => {
       expect(reply.body).toEqual({ error: 'Booking not found', code: 'NOT_FOUND' });
     }
     const listed = await call(suite.bookings, stranger, 'GET', '/api/v1/bookings');
-    expect(listed.body).toEqual({ data: [], meta: { total: 0, limit: 50, offset: 0, hasMore: false } });
+    expect(listed.body).toEqual({ data: [], meta: { total: 0, limit: 50, offset: 0, hasMore: false, next_cursor: null } });
   });
 });

@@ -50,7 +50,7 @@ describe('GET /api/v1/bookings', () => {
   it('when listing without filters, then all bookings come sorted by start_time with meta', async () => {
     const reply = await list();
     expect(names(reply.body.data)).toEqual(['early', 'midday', 'offer', 'late']);
-    expect(reply.body.meta).toEqual({ total: 4, limit: 50, offset: 0, hasMore: false });
+    expect(reply.body.meta).toEqual({ total: 4, limit: 50, offset: 0, hasMore: false, next_cursor: null });
     expect(Object.keys(reply.body.data[0] ?? {})).toEqual(
       expect.arrayContaining([
         'id',
@@ -69,10 +69,10 @@ describe('GET /api/v1/bookings', () => {
   it('when paginating, then limit and offset cut the sorted list and meta tells what is left', async () => {
     const first = await list('?limit=3');
     expect(names(first.body.data)).toEqual(['early', 'midday', 'offer']);
-    expect(first.body.meta).toEqual({ total: 4, limit: 3, offset: 0, hasMore: true });
+    expect(first.body.meta).toEqual({ total: 4, limit: 3, offset: 0, hasMore: true, next_cursor: expect.any(String) });
     const second = await list('?limit=3&offset=3');
     expect(names(second.body.data)).toEqual(['late']);
-    expect(second.body.meta).toEqual({ total: 4, limit: 3, offset: 3, hasMore: false });
+    expect(second.body.meta).toEqual({ total: 4, limit: 3, offset: 3, hasMore: false, next_cursor: null });
   });
 
   it.each([

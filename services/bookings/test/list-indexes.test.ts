@@ -1,23 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { analyzeTables, type RunningService } from '@app/service-testing';
+import { analyzeTables, FileDatabase, organizationHeaders, statementPlans, type RunningService } from '@app/service-testing';
 import type { Config } from '../src/config.js';
 import { startBookings } from './support/harness.js';
 
 /**
  * The list's filters are served by indexes, not by scanning the table: with many organizations'
  * bookings in the table, the plan of each filtered page query must not contain a sequential scan.
- * The SQL mirrors what the list sends (organization first, sorted by start_time, a page of 50).
+ * The SQL of the filter cases mirrors what the list sends (organization first, sorted by start_time, a page of 50);
+ * the updated_since and cursor cases explain the very statement the list sent (`statementPlans`).
  */
 describe('GET /api/v1/bookings query plans', () => {
   let running: RunningService<Config>;
   const organizationId = randomUUID();
   const scheduleId = randomUUID();
   const eventTypeId = randomUUID();
+  // A database of its own: the plans follow the statistics of every row of the table, other files' included.
+  const database = FileDatabase.create();
 
   beforeAll(async () => {
-    running = await startBookings({ NATS_PREFIX: `${inject('natsPrefix')}_plans` });
+    running = await startBookings({ NATS_PREFIX: `${inject('natsPrefix')}_plans`, DATABASE_URL: database.url });
     // 200 organizations × 100 bookings, each on a schedule of its own (no overlap to guard).
     await running.infra.pool.query(
       `INSERT INTO bookings (id, organization_id, schedule_id, event_type_id, start_time, end_time, status, attendee_name, attendee_email)
@@ -29,9 +32,27 @@ describe('GET /api/v1/bookings query plans', () => {
          FROM generate_series(0, 199) o, generate_series(1, 100) b`,
       [organizationId, scheduleId, eventTypeId],
     );
+    // The organization grows to 5,100 bookings, all unchanged for a month but three: updated_since must find those
+    // three through an index, not by reading the organization's bookings.
+    await running.infra.pool.query(
+      `INSERT INTO bookings (id, organization_id, schedule_id, start_time, end_time, status, attendee_name, attendee_email, updated_at)
+       SELECT gen_random_uuid(), $1::uuid, gen_random_uuid(), now() + make_interval(mins => b), now() + make_interval(mins => b + 30),
+              'PENDING', 'B', 'bulk' || b || '@example.com', now() - interval '30 days'
+         FROM generate_series(1, 5000) b`,
+      [organizationId],
+    );
+    await running.infra.pool.query(
+      `UPDATE bookings SET updated_at = CASE WHEN id IN (SELECT id FROM bookings WHERE organization_id = $1::uuid LIMIT 3)
+                                             THEN now() ELSE now() - interval '30 days' END
+        WHERE organization_id = $1::uuid`,
+      [organizationId],
+    );
     await analyzeTables(running, ['bookings.bookings']);
   });
-  afterAll(() => running.stop());
+  afterAll(async () => {
+    await running.stop();
+    await database.drop();
+  });
 
   it.each([
     ['no filter', ''],
@@ -50,5 +71,40 @@ describe('GET /api/v1/bookings query plans', () => {
     const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
     expect(plan).not.toMatch(/Seq Scan/);
     expect(plan).toMatch(/Index|Bitmap/);
+  });
+
+  const list = async (query: string) => {
+    const reply = await running.app.inject({
+      method: 'GET',
+      url: `/api/v1/bookings?${query}`,
+      headers: organizationHeaders(organizationId),
+    });
+    expect(reply.statusCode).toBe(200);
+    return reply.json<{ data: unknown[]; meta: { next_cursor: string | null } }>();
+  };
+  const planOf = async (query: string) => {
+    const plans = await statementPlans(running.infra.pool, /FROM bookings t/, () => list(query));
+    expect(plans).toHaveLength(1);
+    return plans[0]?.plan ?? '';
+  };
+
+  it('when the list is read with updated_since, then the organization’s recent changes come from bookings_org_updated_idx', async () => {
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    expect((await list(`updated_since=${since}`)).data).toHaveLength(3);
+    const plan = await planOf(`updated_since=${since}`);
+    expect(plan).not.toMatch(/Seq Scan/);
+    expect(plan).toMatch(/bookings_org_updated_idx/);
+  });
+
+  it.each([
+    ['no filter', ''],
+    ['status', '&status=PENDING'],
+    ['schedule_id', `&schedule_id=${scheduleId}`],
+  ])('when a later page is read by cursor with %s, then it is entered in the index at the cursor', async (_case, filter) => {
+    const first = await list(`limit=20${filter}`);
+    const cursor = encodeURIComponent(first.meta.next_cursor ?? '');
+    const plan = await planOf(`limit=20&cursor=${cursor}${filter}`);
+    expect(plan).not.toMatch(/Seq Scan/);
+    expect(plan).toMatch(/Index Cond: .*\(ROW\(start_time, id\) > ROW\(/s);
   });
 });

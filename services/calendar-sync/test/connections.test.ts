@@ -123,7 +123,7 @@ describe('GET /api/v1/calendar-connections', () => {
     const all = await suite.running.app.inject({ url: '/api/v1/calendar-connections', headers: org.headers });
     expect(all.json()).toMatchObject({
       data: [{ id: first.id }, { id: second.id }],
-      meta: { total: 2, limit: 50, offset: 0, hasMore: false },
+      meta: { total: 2, limit: 50, offset: 0, hasMore: false, next_cursor: null },
     });
 
     const bySchedule = await suite.running.app.inject({

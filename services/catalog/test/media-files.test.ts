@@ -137,7 +137,7 @@ describe('GET /api/v1/media', () => {
 
     expect(response.json()).toEqual({
       data: [expect.objectContaining({ id: second.id })],
-      meta: { total: 2, limit: 1, offset: 0, hasMore: true },
+      meta: { total: 2, limit: 1, offset: 0, hasMore: true, next_cursor: expect.any(String) },
     });
     const next = (await client.get('/api/v1/media?limit=1&offset=1')).json();
     expect(next.data[0].id).toBe(first.id);

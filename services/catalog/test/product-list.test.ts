@@ -38,7 +38,7 @@ describe('GET /api/v1/products', () => {
   it('when no filter is given, then all of the organization’s products are listed, newest first, with meta', async () => {
     const response = await shop.get('/api/v1/products');
     const body = response.json();
-    expect(body.meta).toEqual({ total: 7, limit: 50, offset: 0, hasMore: false });
+    expect(body.meta).toEqual({ total: 7, limit: 50, offset: 0, hasMore: false, next_cursor: null });
     expect(body.data.map((p: { name: string }) => p.name)).toEqual(PRODUCTS.map((p) => p.name).reverse());
     expect(body.data[0]).toMatchObject({ featured_image: null, stock: 1, slug: 'underscore-cup-2' });
   });
@@ -71,17 +71,17 @@ describe('GET /api/v1/products', () => {
     const first = (await shop.get('/api/v1/products?limit=3')).json();
     const last = (await shop.get('/api/v1/products?limit=3&offset=6')).json();
     const beyond = (await shop.get('/api/v1/products?limit=3&offset=100')).json();
-    expect(first.meta).toEqual({ total: 7, limit: 3, offset: 0, hasMore: true });
+    expect(first.meta).toEqual({ total: 7, limit: 3, offset: 0, hasMore: true, next_cursor: expect.any(String) });
     // Exactly the page asked for: the statement's LIMIT is the next usual page size (10), the rest is dropped.
     expect(first.data).toHaveLength(3);
-    expect(last.meta).toEqual({ total: 7, limit: 3, offset: 6, hasMore: false });
+    expect(last.meta).toEqual({ total: 7, limit: 3, offset: 6, hasMore: false, next_cursor: null });
     expect(last.data).toHaveLength(1);
-    expect(beyond).toEqual({ data: [], meta: { total: 7, limit: 3, offset: 100, hasMore: false } });
+    expect(beyond).toEqual({ data: [], meta: { total: 7, limit: 3, offset: 100, hasMore: false, next_cursor: null } });
   });
 
   it('when paging through a filter, then total counts the filter', async () => {
     const body = (await shop.get('/api/v1/products?search=mug&limit=1&offset=1')).json();
-    expect(body.meta).toEqual({ total: 3, limit: 1, offset: 1, hasMore: true });
+    expect(body.meta).toEqual({ total: 3, limit: 1, offset: 1, hasMore: true, next_cursor: expect.any(String) });
     expect(body.data).toHaveLength(1);
   });
 
@@ -120,7 +120,7 @@ describe('GET /api/v1/products', () => {
   it('when a searched page lies past the end, then it is empty and total still counts the matches', async () => {
     expect((await shop.get('/api/v1/products?search=mug&limit=2&offset=10')).json()).toEqual({
       data: [],
-      meta: { total: 3, limit: 2, offset: 10, hasMore: false },
+      meta: { total: 3, limit: 2, offset: 10, hasMore: false, next_cursor: null },
     });
   });
 
@@ -139,7 +139,7 @@ describe('GET /api/v1/products', () => {
   it('when an organization has no products, then the list is empty', async () => {
     expect((await new Client(catalog.running).get('/api/v1/products')).json()).toEqual({
       data: [],
-      meta: { total: 0, limit: 50, offset: 0, hasMore: false },
+      meta: { total: 0, limit: 50, offset: 0, hasMore: false, next_cursor: null },
     });
   });
 });

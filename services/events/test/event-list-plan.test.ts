@@ -42,7 +42,7 @@ describe('GET /api/v1/events plan', () => {
       const reply = await api.get('/api/v1/events?limit=50&include_counts=true');
       expect(reply.status).toBe(200);
       expect(list(reply)).toHaveLength(50);
-      expect(reply.body.meta).toEqual({ total: EVENTS, limit: 50, offset: 0, hasMore: true });
+      expect(reply.body.meta).toEqual({ total: EVENTS, limit: 50, offset: 0, hasMore: true, next_cursor: expect.any(String) });
     }
     // Postgres plans the first five calls for their values, then compares; the old statement stayed at 12 custom plans.
     const statements = await preparedPlans(running.infra.pool, '%WITH page AS%FROM events e%');
@@ -60,9 +60,9 @@ describe('GET /api/v1/events plan', () => {
 
     const titles = (reply: typeof larger) => list(reply).map((event) => event.title);
     expect(titles(seven)).toEqual(titles(larger).slice(0, 7));
-    expect(seven.body.meta).toEqual({ total: EVENTS, limit: 7, offset: 0, hasMore: true });
+    expect(seven.body.meta).toEqual({ total: EVENTS, limit: 7, offset: 0, hasMore: true, next_cursor: expect.any(String) });
     expect(titles(later)).toEqual(titles(larger).slice(3, 10));
     expect(list(lastPage)).toHaveLength(100);
-    expect(lastPage.body.meta).toEqual({ total: EVENTS, limit: 199, offset: 9900, hasMore: false });
+    expect(lastPage.body.meta).toEqual({ total: EVENTS, limit: 199, offset: 9900, hasMore: false, next_cursor: null });
   });
 });

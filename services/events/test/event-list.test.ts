@@ -23,7 +23,7 @@ describe('GET /api/v1/events', () => {
 
     expect(reply.status).toBe(200);
     expect(titles(reply)).toEqual(['A', 'B', 'C']);
-    expect(reply.body.meta).toEqual({ total: 3, limit: 50, offset: 0, hasMore: false });
+    expect(reply.body.meta).toEqual({ total: 3, limit: 50, offset: 0, hasMore: false, next_cursor: null });
   });
 
   it('when limit and offset are given, then that page and the total are returned', async () => {
@@ -35,9 +35,9 @@ describe('GET /api/v1/events', () => {
     const beyond = await api.get('/api/v1/events?limit=2&offset=10');
 
     expect(titles(page)).toEqual(['02', '03']);
-    expect(page.body.meta).toEqual({ total: 5, limit: 2, offset: 1, hasMore: true });
-    expect(last.body.meta).toEqual({ total: 5, limit: 2, offset: 4, hasMore: false });
-    expect(beyond.body).toEqual({ data: [], meta: { total: 5, limit: 2, offset: 10, hasMore: false } });
+    expect(page.body.meta).toEqual({ total: 5, limit: 2, offset: 1, hasMore: true, next_cursor: expect.any(String) });
+    expect(last.body.meta).toEqual({ total: 5, limit: 2, offset: 4, hasMore: false, next_cursor: null });
+    expect(beyond.body).toEqual({ data: [], meta: { total: 5, limit: 2, offset: 10, hasMore: false, next_cursor: null } });
   });
 
   it('when events are created at once and some deleted, then the total follows exactly', async () => {
@@ -47,7 +47,7 @@ describe('GET /api/v1/events', () => {
 
     const reply = await api.get('/api/v1/events?limit=1');
 
-    expect(reply.body.meta).toEqual({ total: 15, limit: 1, offset: 0, hasMore: true });
+    expect(reply.body.meta).toEqual({ total: 15, limit: 1, offset: 0, hasMore: true, next_cursor: expect.any(String) });
   });
 
   it('when status and site_id are given, then only matching events are listed', async () => {

@@ -16,7 +16,7 @@ describe('GET /api/v1/event-types', () => {
     const inactive = await api.get('/api/v1/event-types?active=false');
 
     expect(list(active).map((eventType) => eventType.title)).toEqual(['One', 'Three']);
-    expect(active.body.meta).toEqual({ total: 2, limit: 50, offset: 0, hasMore: false });
+    expect(active.body.meta).toEqual({ total: 2, limit: 50, offset: 0, hasMore: false, next_cursor: null });
     expect(list(inactive).map((eventType) => eventType.title)).toEqual(['Two']);
   });
 
@@ -27,7 +27,7 @@ describe('GET /api/v1/event-types', () => {
     const reply = await api.get('/api/v1/event-types?limit=1&offset=1');
 
     expect(list(reply).map((eventType) => eventType.title)).toEqual(['b']);
-    expect(reply.body.meta).toEqual({ total: 3, limit: 1, offset: 1, hasMore: true });
+    expect(reply.body.meta).toEqual({ total: 3, limit: 1, offset: 1, hasMore: true, next_cursor: expect.any(String) });
   });
 });
 

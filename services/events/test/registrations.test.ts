@@ -180,7 +180,7 @@ describe('GET /api/v1/events/:id/registrations', () => {
 
     expect(reply.status).toBe(200);
     expect(list(reply).map((registration) => registration.name)).toEqual(['Guest 1', 'Guest 2']);
-    expect(reply.body.meta).toEqual({ total: 3, limit: 2, offset: 0, hasMore: true });
+    expect(reply.body.meta).toEqual({ total: 3, limit: 2, offset: 0, hasMore: true, next_cursor: expect.any(String) });
   });
 
   it('when status is given, then only registrations in it are listed', async () => {

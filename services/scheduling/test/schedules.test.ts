@@ -23,7 +23,7 @@ describe('GET /api/v1/schedules', () => {
     expect(page.statusCode).toBe(200);
     expect(page.json()).toEqual({
       data: [mine[1], mine[2]],
-      meta: { total: 3, limit: 2, offset: 1, hasMore: false },
+      meta: { total: 3, limit: 2, offset: 1, hasMore: false, next_cursor: null },
     });
   });
 

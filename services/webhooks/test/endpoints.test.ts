@@ -104,7 +104,7 @@ describe('/api/v1/webhook-endpoints', () => {
     const api = client(running);
     for (let index = 0; index < 3; index += 1) await created(api, { description: `#${index}` });
     const page = await api.get('/api/v1/webhook-endpoints?limit=2&offset=1');
-    expect(page.body.meta).toEqual({ total: 3, limit: 2, offset: 1, hasMore: false });
+    expect(page.body.meta).toEqual({ total: 3, limit: 2, offset: 1, hasMore: false, next_cursor: null });
     expect(list(page).map((endpoint) => endpoint.description)).toEqual(['#1', '#2']);
     expect((await api.get('/api/v1/webhook-endpoints?limit=500')).status).toBe(400);
   });

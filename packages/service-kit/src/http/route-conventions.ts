@@ -29,10 +29,18 @@ function validatesHeaders(schema: RouteSchema): boolean {
   return Object.keys(schema.headers.shape as Record<string, unknown>).some((name) => name !== 'if-match' && name !== 'if-none-match');
 }
 
+/** True for a list route: its query takes a `cursor` (every list's does, through `listQuerySchema`). */
+function takesCursor(querystring: unknown): boolean {
+  const shape = (querystring as { shape?: unknown } | undefined)?.shape;
+  return typeof shape === 'object' && shape !== null && 'cursor' in shape;
+}
+
 /** What every route of a kind can answer, besides what it decides itself (its route lists those). */
 function conventionalCodes(options: RouteOptions, schema: RouteSchema): ErrorCode[] {
   const codes: ErrorCode[] = [];
   if (schema.querystring || validatesHeaders(schema)) codes.push('VALIDATION_ERROR');
+  // A list: a cursor it did not make for these filters (ListPage).
+  if (takesCursor(schema.querystring)) codes.push('CURSOR_INVALID');
   // Any body: malformed JSON or a wrong content type, and the body limit (the error handler's answers).
   if (schema.body) codes.push('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   // Idempotency-Key: a malformed key, the key used with another body, and a duplicate still waiting for the first.

@@ -1,9 +1,9 @@
-import { listMeta, type BookingRecord, type ListBookingsQuery, type ListMeta } from '@app/contracts';
-import { notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
+import type { BookingRecord, ListBookingsQuery, ListMeta } from '@app/contracts';
+import { listPage, notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
 import { bookingRecord } from '../domain/booking.record.js';
 import { startTimeWindow } from '../domain/list-window.js';
 import { findBooking } from '../db/booking.repository.js';
-import { listBookings as queryBookings } from '../db/booking-list.repository.js';
+import { BOOKING_LIST, listBookings as queryBookings } from '../db/booking-list.repository.js';
 import type { UseCaseContext } from './context.js';
 
 /** GET /api/v1/bookings: the organization's bookings by start_time, filtered and paginated. */
@@ -19,8 +19,12 @@ export async function listBookings(
     window: startTimeWindow(query, ctx.now()),
     attendeeEmail: query.attendee_email || undefined,
   };
-  const { items, total } = await queryBookings(ctx.prisma, caller.organizationId, filter, { limit: query.limit, offset: query.offset });
-  return { items: items.map(bookingRecord), meta: listMeta(total, query.limit, query.offset) };
+  // A cursor is bound to the filters as asked: `upcoming`, not the instant it stood for when the first page was read.
+  const { window: _window, ...asked } = filter;
+  const filters = { ...asked, upcoming: query.upcoming, startDate: query.start_date, endDate: query.end_date };
+  const page = listPage(BOOKING_LIST, { organizationId: caller.organizationId, filters }, query);
+  const { items, meta } = await queryBookings(ctx.pool, caller.organizationId, filter, page);
+  return { items: items.map(bookingRecord), meta };
 }
 
 /** GET /api/v1/bookings/{id}: another organization's booking is as unknown as a missing one. */

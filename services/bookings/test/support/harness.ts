@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { z } from 'zod';
-import { availabilityCheckRequest, eventTypeGetRequest } from '@app/contracts';
+import { availabilityCheckRequest, eventTypeGetRequest, type ListMeta } from '@app/contracts';
 import {
   fakeResponder,
   organizationHeaders,
@@ -94,7 +94,7 @@ export function startBookings(env: Record<string, string> = {}): Promise<Running
 export interface Reply<T = Record<string, unknown>> {
   status: number;
   headers: Record<string, unknown>;
-  body: { data: T; meta?: { total: number; limit: number; offset: number; hasMore: boolean }; error?: string; code?: string };
+  body: { data: T; meta?: ListMeta; error?: string; code?: string };
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

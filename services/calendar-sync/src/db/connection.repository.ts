@@ -1,7 +1,7 @@
-import { isUuid, type CalendarProvider, type ConnectionStatus } from '@app/contracts';
-import { sqlOf } from '@app/service-kit';
+import { isUuid, type CalendarProvider, type ConnectionStatus, type ListMeta } from '@app/contracts';
+import { inPageOrder, pageOfIds, SqlParams, sqlOf, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
 import type { SealedTokens } from '../domain/connection-tokens.js';
-import type { CalendarConnection as ConnectionRow, Prisma } from '../generated/prisma/client.js';
+import type { CalendarConnection as ConnectionRow } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
 export interface NewConnection {
@@ -30,25 +30,35 @@ export function findConnection(db: Db, organizationId: string, id: string): Prom
   return db.calendarConnection.findFirst({ where: { id, organizationId } });
 }
 
+/** Oldest first, then by id: served by calendar_connections_org_idx (organization, created_at, id). */
+export const CONNECTION_LIST: ListDefinition = {
+  name: 'calendar-connections',
+  order: {
+    keys: [
+      { column: 'created_at', type: 'timestamptz' },
+      { column: 'id', type: 'uuid' },
+    ],
+    direction: 'ASC',
+  },
+};
+
+/** One page of the organization's connections (the page's ids and meta in one statement, then the rows by Prisma). */
 export async function listConnections(
-  db: Db,
+  db: { pool: Queryable; prisma: Db },
   organizationId: string,
   filter: ConnectionFilter,
-  page: { limit: number; offset: number },
-): Promise<{ rows: ConnectionRow[]; total: number }> {
+  page: ListPage,
+): Promise<{ rows: ConnectionRow[]; meta: ListMeta }> {
   // A malformed schedule id names no schedule (and must not reach the database as a cast error).
-  if (filter.scheduleId !== undefined && !isUuid(filter.scheduleId)) return { rows: [], total: 0 };
-  const where: Prisma.CalendarConnectionWhereInput = {
-    organizationId,
-    scheduleId: filter.scheduleId,
-    provider: filter.provider,
-    status: filter.status,
-  };
-  const [rows, total] = await Promise.all([
-    db.calendarConnection.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    db.calendarConnection.count({ where }),
-  ]);
-  return { rows, total };
+  if (filter.scheduleId !== undefined && !isUuid(filter.scheduleId)) return { rows: [], meta: page.meta({ total: 0, before: 0 }, []) };
+  const params = new SqlParams();
+  const conditions = [`t.organization_id = ${params.add(organizationId)}::uuid`];
+  if (filter.scheduleId !== undefined) conditions.push(`t.schedule_id = ${params.add(filter.scheduleId)}::uuid`);
+  if (filter.provider !== undefined) conditions.push(`t.provider = ${params.add(filter.provider)}`);
+  if (filter.status !== undefined) conditions.push(`t.status = ${params.add(filter.status)}`);
+  const { ids, meta } = await pageOfIds(db.pool, page, { table: 'calendar_connections', conditions, params });
+  const rows = await db.prisma.calendarConnection.findMany({ where: { organizationId, id: { in: ids } } });
+  return { rows: inPageOrder(ids, rows), meta };
 }
 
 /**

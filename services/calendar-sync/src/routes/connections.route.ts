@@ -54,8 +54,7 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
       },
     },
     async (request) => {
-      const { limit, offset, schedule_id, provider, status } = request.query;
-      const { items, meta } = await listConnections(ctx, callerOf(request), { scheduleId: schedule_id, provider, status, limit, offset });
+      const { items, meta } = await listConnections(ctx, callerOf(request), request.query);
       return { data: items, meta };
     },
   );

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import {
   calendarConnectionCreatedEvent,
   calendarConnectionRemovedEvent,
-  listMeta,
   type CalendarConnection,
   type CalendarProvider,
+  type ListCalendarConnectionsQuery,
   type ListMeta,
 } from '@app/contracts';
 import {
   AppError,
   eventContextOf,
+  listPage,
   notFound,
   recordEvent,
   recordId,
@@ -66,10 +67,12 @@ export async function getConnection(ctx: UseCaseContext, caller: Caller, rawId: 
 export async function listConnections(
   ctx: UseCaseContext,
   caller: Caller,
-  { limit, offset, ...filter }: connections.ConnectionFilter & { limit: number; offset: number },
+  query: ListCalendarConnectionsQuery,
 ): Promise<{ items: CalendarConnection[]; meta: ListMeta }> {
-  const { rows, total } = await connections.listConnections(ctx.prisma, caller.organizationId, filter, { limit, offset });
-  return { items: rows.map(calendarConnectionRecord), meta: listMeta(total, limit, offset) };
+  const filter = { scheduleId: query.schedule_id?.toLowerCase(), provider: query.provider, status: query.status };
+  const page = listPage(connections.CONNECTION_LIST, { organizationId: caller.organizationId, filters: filter }, query);
+  const { rows, meta } = await connections.listConnections(ctx, caller.organizationId, filter, page);
+  return { items: rows.map(calendarConnectionRecord), meta };
 }
 
 /**

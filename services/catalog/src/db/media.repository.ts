@@ -1,10 +1,11 @@
-import { sqlOf } from '@app/service-kit';
+import type { ListMeta } from '@app/contracts';
+import { inPageOrder, pageOfIds, sqlOf, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
 import type { MediaFile } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
 export type MediaRow = MediaFile;
 
-export type NewMedia = Omit<MediaRow, 'createdAt' | 'version'>;
+export type NewMedia = Omit<MediaRow, 'createdAt' | 'updatedAt' | 'version'>;
 
 export function insertMedia(db: Db, media: NewMedia): Promise<MediaRow> {
   return db.mediaFile.create({ data: media });
@@ -19,17 +20,29 @@ export function findMediaByToken(db: Db, token: string): Promise<MediaRow | null
   return db.mediaFile.findUnique({ where: { token } });
 }
 
+/** Newest first, then by id: served by media_files_org_created_idx (organization, created_at DESC, id DESC). */
+export const MEDIA_LIST: ListDefinition = {
+  name: 'media',
+  order: {
+    keys: [
+      { column: 'created_at', type: 'timestamptz' },
+      { column: 'id', type: 'uuid' },
+    ],
+    direction: 'DESC',
+  },
+};
+
+/** One page of the organization's media files (the page's ids and meta in one statement, then the rows by Prisma). */
 export async function listMedia(
-  db: Db,
+  db: { pool: Queryable; prisma: Db },
   organizationId: string,
-  page: { limit: number; offset: number },
-): Promise<{ rows: MediaRow[]; total: number }> {
-  const where = { organizationId };
-  const [rows, total] = await Promise.all([
-    db.mediaFile.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: page.limit, skip: page.offset }),
-    db.mediaFile.count({ where }),
-  ]);
-  return { rows, total };
+  page: ListPage,
+): Promise<{ rows: MediaRow[]; meta: ListMeta }> {
+  const params = new SqlParams();
+  const conditions = [`t.organization_id = ${params.add(organizationId)}::uuid`];
+  const { ids, meta } = await pageOfIds(db.pool, page, { table: 'media_files', conditions, params });
+  const rows = await db.prisma.mediaFile.findMany({ where: { organizationId, id: { in: ids } } });
+  return { rows: inPageOrder(ids, rows), meta };
 }
 
 /**

@@ -1,21 +1,38 @@
-import type { ProductStatus } from '@app/contracts';
-import { isoInstantSql, namedStatement, pageClause, SqlParams, type Queryable } from '@app/service-kit';
+import type { ListMeta, ProductStatus } from '@app/contracts';
+import {
+  isoInstantSql,
+  namedStatement,
+  SqlParams,
+  type ListDefinition,
+  type ListPage,
+  type PageSql,
+  type Queryable,
+} from '@app/service-kit';
 import { escapeLike, productViewColumns, type PresentedProductView } from './product.repository.js';
 
 export interface ProductFilters {
-  status?: ProductStatus;
+  status?: ProductStatus | undefined;
   /** Case-insensitive substring of the name; `%` and `_` match literally. */
-  search?: string;
-  minPriceCents?: number;
-  maxPriceCents?: number;
+  search?: string | undefined;
+  minPriceCents?: number | undefined;
+  maxPriceCents?: number | undefined;
   /** true: published and (stock not tracked or above zero); false: every other product. */
-  inStock?: boolean;
-  limit: number;
-  offset: number;
+  inStock?: boolean | undefined;
 }
 
+/** Newest first, then by id: served by products_org_created_idx (organization, created_at DESC, id DESC). */
+export const PRODUCT_LIST: ListDefinition = {
+  name: 'products',
+  order: {
+    keys: [
+      { column: 'created_at', type: 'timestamptz' },
+      { column: 'id', type: 'uuid' },
+    ],
+    direction: 'DESC',
+  },
+};
+
 const COLUMNS = productViewColumns(isoInstantSql);
-const NEWEST_FIRST = 'p.created_at DESC, p.id DESC';
 
 function conditions(organizationId: string, filters: ProductFilters, params: SqlParams): string {
   const parts = [`p.organization_id = ${params.add(organizationId)}::uuid`];
@@ -32,55 +49,59 @@ function conditions(organizationId: string, filters: ProductFilters, params: Sql
   return parts.join(' AND ');
 }
 
+const and = (where: string, condition: string | undefined): string => (condition ? `${where} AND ${condition}` : where);
+
 /**
- * Without a search, the page walks the (organization, created_at) index and stops at its LIMIT, and the
- * total is an uncorrelated count beside it: a `count(*) OVER ()` would make the page read and sort every
- * product of a large catalog even for `limit=1`.
+ * Without a search, the page walks the (organization, created_at) index from the cursor (or the start) and stops at
+ * its LIMIT, and the counts are an uncorrelated aggregate beside it that the page is LEFT JOINed to (so an empty page
+ * still has them): a `count(*) OVER ()` would make the page read and sort every product of a large catalog even for
+ * `limit=1`.
  */
-function browsing(where: string, page: string): string {
+function browsing(where: string, sql: PageSql): string {
   return `
-    WITH page AS (SELECT p.* FROM products p WHERE ${where} ORDER BY ${NEWEST_FIRST} ${page})
-    SELECT ${COLUMNS}, (SELECT count(*)::int FROM products p WHERE ${where}) AS total
-      FROM page p LEFT JOIN media_files m ON m.id = p.featured_image_id
-     ORDER BY ${NEWEST_FIRST}`;
+    WITH page AS (SELECT p.* FROM products p WHERE ${and(where, sql.after)} ORDER BY ${sql.orderBy} ${sql.limit})
+    SELECT c.total, c.before, ${COLUMNS}, ${sql.cursorKeys}
+      FROM (SELECT count(*)::int AS total, ${sql.before} AS before FROM products p WHERE ${where}) c
+      LEFT JOIN (page p LEFT JOIN media_files m ON m.id = p.featured_image_id) ON true
+     ORDER BY ${sql.orderBy}`;
 }
 
 /**
  * With a search, the trigram index yields the candidates; their recheck is the costly part, so they are
  * matched once, kept as (id, created_at), and both counted and paged from there.
  */
-function searching(where: string, page: string): string {
+function searching(where: string, sql: PageSql): string {
   return `
     WITH matches AS MATERIALIZED (SELECT p.id, p.created_at FROM products p WHERE ${where}),
-         page AS (SELECT id FROM matches ORDER BY created_at DESC, id DESC ${page})
-    SELECT ${COLUMNS}, (SELECT count(*)::int FROM matches) AS total
-      FROM page JOIN products p ON p.id = page.id LEFT JOIN media_files m ON m.id = p.featured_image_id
-     ORDER BY ${NEWEST_FIRST}`;
+         page AS (SELECT p.id FROM matches p WHERE ${sql.after ?? 'true'} ORDER BY ${sql.orderBy} ${sql.limit})
+    SELECT c.total, c.before, ${COLUMNS}, ${sql.cursorKeys}
+      FROM (SELECT count(*)::int AS total, ${sql.before} AS before FROM matches p) c
+      LEFT JOIN (page JOIN products p ON p.id = page.id LEFT JOIN media_files m ON m.id = p.featured_image_id) ON true
+     ORDER BY ${sql.orderBy}`;
 }
 
+/** A row of the statement; an empty page is one row of counts, its product columns null. */
+type ListedRow = Omit<PresentedProductView, 'id'> & { id: string | null; total: number; before: number | null; cursorKeys: string[] };
+
 /**
- * One page of an organization's products, newest first, and the number of all that match, in one
- * statement (named, so each connection plans it once). Only a page past the end needs a second query
- * for the total.
+ * One page of an organization's products, newest first, and its meta (the number of all that match, and of those
+ * before the page), in one statement (named, so each connection plans it once).
  */
 export async function listProducts(
   db: Queryable,
   organizationId: string,
   filters: ProductFilters,
-): Promise<{ rows: PresentedProductView[]; total: number }> {
+  page: ListPage,
+): Promise<{ rows: PresentedProductView[]; meta: ListMeta }> {
   const params = new SqlParams();
-  const where = conditions(organizationId, filters, params);
-  const page = pageClause(filters.limit, filters.offset, params);
-  const text = filters.search ? searching(where, page) : browsing(where, page);
-  const { rows: fetched } = await db.query<PresentedProductView & { total: number }>(namedStatement(text, params.values));
-  const rows = fetched.slice(0, filters.limit);
-  const first = rows[0];
-  if (first) return { rows, total: first.total };
-  if (filters.offset === 0) return { rows, total: 0 };
-  const countParams = new SqlParams();
-  const countWhere = conditions(organizationId, filters, countParams);
-  const counted = await db.query<{ total: number }>(
-    namedStatement(`SELECT count(*)::int AS total FROM products p WHERE ${countWhere}`, countParams.values),
-  );
-  return { rows, total: counted.rows[0]?.total ?? 0 };
+  const sql = page.sql(params, 'p');
+  const where = [conditions(organizationId, filters, params), ...sql.filters].join(' AND ');
+  const text = filters.search ? searching(where, sql) : browsing(where, sql);
+  const { rows } = await db.query<ListedRow>(namedStatement(text, params.values));
+  const counts = { total: rows[0]?.total ?? 0, before: rows[0]?.before ?? null };
+  const listed = page.rowsOf(rows.filter((row): row is ListedRow & { id: string } => row.id !== null));
+  return {
+    rows: listed.map(({ total: _total, before: _before, cursorKeys: _cursorKeys, ...row }) => row),
+    meta: page.meta(counts, listed),
+  };
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { listMeta, mediaCreatedEvent, mediaDeletedEvent, type ListMeta, type MediaFileRecord, type Pagination } from '@app/contracts';
+import { mediaCreatedEvent, mediaDeletedEvent, type ListMeta, type MediaFileRecord, type Pagination } from '@app/contracts';
 import {
   AppError,
   eventContextOf,
   isForeignKeyViolation,
+  listPage,
   recordEvent,
   recordId,
   requireMatch,
@@ -64,10 +65,11 @@ export async function getMedia(ctx: UseCaseContext, caller: Caller, id: string):
 export async function listMedia(
   ctx: UseCaseContext,
   caller: Caller,
-  page: Pagination,
+  query: Pagination,
 ): Promise<{ items: MediaFileRecord[]; meta: ListMeta }> {
-  const { rows, total } = await media.listMedia(ctx.prisma, caller.organizationId, page);
-  return { items: rows.map((row) => mediaRecord(row, ctx.publicBaseUrl)), meta: listMeta(total, page.limit, page.offset) };
+  const page = listPage(media.MEDIA_LIST, { organizationId: caller.organizationId }, query);
+  const { rows, meta } = await media.listMedia(ctx, caller.organizationId, page);
+  return { items: rows.map((row) => mediaRecord(row, ctx.publicBaseUrl)), meta };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   dollarsToCents,
-  listMeta,
   productCreatedEvent,
   productDeletedEvent,
   productUpdatedEvent,
@@ -17,6 +16,7 @@ import {
   invalidInput,
   isForeignKeyViolation,
   isUniqueViolation,
+  listPage,
   recordEvent,
   recordId,
   requireMatch,
@@ -26,7 +26,7 @@ import {
 } from '@app/service-kit';
 import { findMedia } from '../db/media.repository.js';
 import type { Db } from '../db/prisma.js';
-import { listProducts as queryProducts } from '../db/product-list.repository.js';
+import { listProducts as queryProducts, PRODUCT_LIST } from '../db/product-list.repository.js';
 import * as products from '../db/product.repository.js';
 import { productRecord, productVersion } from '../domain/product.record.js';
 import { nextFreeSlug, slugFromName } from '../domain/slug.js';
@@ -76,19 +76,16 @@ export async function listProducts(
   if (query.min_price !== undefined && query.max_price !== undefined && query.min_price > query.max_price) {
     throw invalidInput('min_price', 'min_price must not be greater than max_price');
   }
-  const { rows, total } = await queryProducts(ctx.pool, caller.organizationId, {
+  const filters = {
     status: query.status,
     search: query.search?.trim() || undefined,
     minPriceCents: query.min_price === undefined ? undefined : dollarsToCents(query.min_price),
     maxPriceCents: query.max_price === undefined ? undefined : dollarsToCents(query.max_price),
     inStock: query.in_stock,
-    limit: query.limit,
-    offset: query.offset,
-  });
-  return {
-    items: rows.map((row) => productRecord(row, ctx.publicBaseUrl)),
-    meta: listMeta(total, query.limit, query.offset),
   };
+  const page = listPage(PRODUCT_LIST, { organizationId: caller.organizationId, filters }, query);
+  const { rows, meta } = await queryProducts(ctx.pool, caller.organizationId, filters, page);
+  return { items: rows.map((row) => productRecord(row, ctx.publicBaseUrl)), meta };
 }
 
 export async function getProduct(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<ProductRecord>> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sqlOf } from '@app/service-kit';
+import type { ListMeta } from '@app/contracts';
+import { inPageOrder, pageOfIds, sqlOf, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
 import type { EventType } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
@@ -45,17 +46,30 @@ export async function lockEventType(db: Db, organizationId: string, id: string):
   return rows[0] ?? null;
 }
 
+/** Oldest first, then by id: served by event_types_organization_list_idx (organization, is_active, created_at, id). */
+export const EVENT_TYPE_LIST: ListDefinition = {
+  name: 'event-types',
+  order: {
+    keys: [
+      { column: 'created_at', type: 'timestamptz' },
+      { column: 'id', type: 'uuid' },
+    ],
+    direction: 'ASC',
+  },
+};
+
+/** One page of the organization's event types (the page's ids and meta in one statement, then the rows by Prisma). */
 export async function listEventTypes(
-  db: Db,
+  db: { pool: Queryable; prisma: Db },
   organizationId: string,
-  filter: { active: boolean; limit: number; offset: number },
-): Promise<{ rows: EventTypeRow[]; total: number }> {
-  const where = { organizationId, isActive: filter.active };
-  const [rows, total] = await Promise.all([
-    db.eventType.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: filter.limit, skip: filter.offset }),
-    db.eventType.count({ where }),
-  ]);
-  return { rows, total };
+  filter: { active: boolean },
+  page: ListPage,
+): Promise<{ rows: EventTypeRow[]; meta: ListMeta }> {
+  const params = new SqlParams();
+  const conditions = [`t.organization_id = ${params.add(organizationId)}::uuid`, `t.is_active = ${params.add(filter.active)}`];
+  const { ids, meta } = await pageOfIds(db.pool, page, { table: 'event_types', conditions, params });
+  const rows = await db.prisma.eventType.findMany({ where: { organizationId, id: { in: ids } } });
+  return { rows: inPageOrder(ids, rows), meta };
 }
 
 /** Updates the event type of the organization; null when there is none. A taken slug throws P2002. */

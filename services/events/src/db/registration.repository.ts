@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sqlOf } from '@app/service-kit';
+import type { ListMeta } from '@app/contracts';
+import { inPageOrder, pageOfIds, sqlOf, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
 import type { Registration } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
@@ -12,20 +13,30 @@ export async function insertRegistration(
   return db.registration.create({ data: { id: randomUUID(), ...input } });
 }
 
+/** Oldest first, then by id: served by registrations_event_idx (event, created_at, id). */
+export const REGISTRATION_LIST: ListDefinition = {
+  name: 'registrations',
+  order: {
+    keys: [
+      { column: 'created_at', type: 'timestamptz' },
+      { column: 'id', type: 'uuid' },
+    ],
+    direction: 'ASC',
+  },
+};
+
+/** One page of an event's registrations (the page's ids and meta in one statement, then the rows by Prisma). */
 export async function listRegistrations(
-  db: Db,
-  filter: { organizationId: string; eventId: string; status?: string; limit: number; offset: number },
-): Promise<{ rows: RegistrationRow[]; total: number }> {
-  const where = {
-    organizationId: filter.organizationId,
-    eventId: filter.eventId,
-    ...(filter.status ? { status: filter.status } : {}),
-  };
-  const [rows, total] = await Promise.all([
-    db.registration.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: filter.limit, skip: filter.offset }),
-    db.registration.count({ where }),
-  ]);
-  return { rows, total };
+  db: { pool: Queryable; prisma: Db },
+  filter: { organizationId: string; eventId: string; status?: string | undefined },
+  page: ListPage,
+): Promise<{ rows: RegistrationRow[]; meta: ListMeta }> {
+  const params = new SqlParams();
+  const conditions = [`t.organization_id = ${params.add(filter.organizationId)}::uuid`, `t.event_id = ${params.add(filter.eventId)}::uuid`];
+  if (filter.status) conditions.push(`t.status = ${params.add(filter.status)}`);
+  const { ids, meta } = await pageOfIds(db.pool, page, { table: 'registrations', conditions, params });
+  const rows = await db.prisma.registration.findMany({ where: { organizationId: filter.organizationId, id: { in: ids } } });
+  return { rows: inPageOrder(ids, rows), meta };
 }
 
 export async function findRegistration(db: Db, organizationId: string, eventId: string, id: string): Promise<RegistrationRow | null> {

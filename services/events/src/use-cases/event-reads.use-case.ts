@@ -1,6 +1,6 @@
-import { listMeta, type EventRecord, type ListEventsQuery, type ListMeta } from '@app/contracts';
-import { invalidInput, notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
-import { listEvents as listEventRows } from '../db/event-list.repository.js';
+import type { EventRecord, ListEventsQuery, ListMeta } from '@app/contracts';
+import { invalidInput, listPage, notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
+import { eventList, listEvents as listEventRows } from '../db/event-list.repository.js';
 import { findEvent } from '../db/event.repository.js';
 import { eventRecord } from '../domain/event.record.js';
 import type { UseCaseContext } from './context.js';
@@ -24,18 +24,20 @@ export async function listEvents(
   if (query.upcoming && query.past) throw invalidInput('past', 'upcoming and past cannot both be true');
   if (query.start_date && query.end_date && query.end_date < query.start_date)
     throw invalidInput('end_date', 'end_date must not be before start_date');
-  const { rows, total } = await listEventRows(ctx.pool, {
-    organizationId: caller.organizationId,
+  const filters = {
     siteId: query.site_id,
     status: query.status,
     upcoming: query.upcoming,
     past: query.past,
     startDate: query.start_date,
     endDate: query.end_date,
-    includeCounts: query.include_counts ?? false,
-    limit: query.limit,
-    offset: query.offset,
-    now: ctx.now(),
-  });
-  return { items: rows.map(eventRecord), meta: listMeta(total, query.limit, query.offset) };
+  };
+  // include_counts only adds a field: a cursor stays valid with or without it.
+  const page = listPage(eventList(query.past), { organizationId: caller.organizationId, filters }, query);
+  const { rows, meta } = await listEventRows(
+    ctx.pool,
+    { ...filters, organizationId: caller.organizationId, includeCounts: query.include_counts ?? false, now: ctx.now() },
+    page,
+  );
+  return { items: rows.map(eventRecord), meta };
 }

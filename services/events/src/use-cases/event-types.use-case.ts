@@ -2,9 +2,9 @@ import {
   eventTypeCreatedEvent,
   eventTypeDeletedEvent,
   eventTypeUpdatedEvent,
-  listMeta,
   type CreateEventTypeBody,
   type EventTypeRecord,
+  type ListEventTypesQuery,
   type ListMeta,
   type UpdateEventTypeBody,
 } from '@app/contracts';
@@ -12,6 +12,7 @@ import {
   AppError,
   eventContextOf,
   isUniqueViolation,
+  listPage,
   notFound,
   recordEvent,
   recordId,
@@ -22,6 +23,7 @@ import {
 } from '@app/service-kit';
 import {
   deleteEventType as deleteEventTypeRow,
+  EVENT_TYPE_LIST,
   findEventType,
   insertEventTypeUnlessSlugTaken,
   listEventTypes as listEventTypeRows,
@@ -113,10 +115,12 @@ async function lockedMatch(tx: Db, caller: Caller, id: string, ifMatch: IfMatch 
 export async function listEventTypes(
   ctx: UseCaseContext,
   caller: Caller,
-  query: { active: boolean; limit: number; offset: number },
+  query: ListEventTypesQuery,
 ): Promise<{ items: EventTypeRecord[]; meta: ListMeta }> {
-  const { rows, total } = await listEventTypeRows(ctx.prisma, caller.organizationId, query);
-  return { items: rows.map(eventTypeRecord), meta: listMeta(total, query.limit, query.offset) };
+  const filter = { active: query.active };
+  const page = listPage(EVENT_TYPE_LIST, { organizationId: caller.organizationId, filters: filter }, query);
+  const { rows, meta } = await listEventTypeRows(ctx, caller.organizationId, filter, page);
+  return { items: rows.map(eventTypeRecord), meta };
 }
 
 export async function updateEventType(

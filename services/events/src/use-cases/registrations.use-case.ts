@@ -1,12 +1,22 @@
 import {
-  listMeta,
   registrationCancelledEvent,
   registrationCreatedEvent,
   type CreateRegistrationBody,
   type ListMeta,
+  type ListRegistrationsQuery,
   type RegistrationRecord,
 } from '@app/contracts';
-import { AppError, eventContextOf, notFound, recordEvent, recordId, requireMatch, type Caller, type IfMatch } from '@app/service-kit';
+import {
+  AppError,
+  eventContextOf,
+  listPage,
+  notFound,
+  recordEvent,
+  recordId,
+  requireMatch,
+  type Caller,
+  type IfMatch,
+} from '@app/service-kit';
 import { findEvent, lockEvent } from '../db/event.repository.js';
 import {
   cancelRegistration as cancelRegistrationRow,
@@ -14,6 +24,7 @@ import {
   insertRegistration,
   listRegistrations as listRegistrationRows,
   lockRegistration,
+  REGISTRATION_LIST,
 } from '../db/registration.repository.js';
 import { registrationRefusal } from '../domain/registration-policy.js';
 import { registrationRecord } from '../domain/registration.record.js';
@@ -54,12 +65,14 @@ export async function register(
 export async function listRegistrations(
   ctx: UseCaseContext,
   caller: Caller,
-  { eventId: rawEventId, ...query }: { eventId: string; status?: string; limit: number; offset: number },
+  { eventId: rawEventId, ...query }: { eventId: string } & ListRegistrationsQuery,
 ): Promise<{ items: RegistrationRecord[]; meta: ListMeta }> {
   const eventId = recordId(rawEventId, 'Event');
   if (!(await findEvent(ctx.prisma, caller.organizationId, eventId, false))) throw notFound('Event');
-  const { rows, total } = await listRegistrationRows(ctx.prisma, { organizationId: caller.organizationId, eventId, ...query });
-  return { items: rows.map(registrationRecord), meta: listMeta(total, query.limit, query.offset) };
+  const filter = { organizationId: caller.organizationId, eventId, status: query.status };
+  const page = listPage(REGISTRATION_LIST, { organizationId: caller.organizationId, filters: { eventId, status: query.status } }, query);
+  const { rows, meta } = await listRegistrationRows(ctx, filter, page);
+  return { items: rows.map(registrationRecord), meta };
 }
 
 /** Frees the registration's places; cancelling one twice is an invalid transition, as for bookings. */

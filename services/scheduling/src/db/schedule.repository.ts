@@ -1,5 +1,14 @@
-import type { CreateScheduleBody, ScheduleRecord, UpdateScheduleBody } from '@app/contracts';
-import { sqlOf, type Versioned } from '@app/service-kit';
+import type { CreateScheduleBody, ListMeta, ScheduleRecord, UpdateScheduleBody } from '@app/contracts';
+import {
+  inPageOrder,
+  pageOfIds,
+  sqlOf,
+  SqlParams,
+  type ListDefinition,
+  type ListPage,
+  type Queryable,
+  type Versioned,
+} from '@app/service-kit';
 import { scheduleRecord } from '../domain/schedule.record.js';
 import type { Db } from './prisma.js';
 
@@ -43,17 +52,31 @@ export async function lockSchedule(db: Db, organizationId: string, id: string): 
   return rows[0] ?? null;
 }
 
+/** Oldest first, then by id: served by schedules_organization_idx (organization, created_at, id). */
+export const SCHEDULE_LIST: ListDefinition = {
+  name: 'schedules',
+  order: {
+    keys: [
+      { column: 'created_at', type: 'timestamptz' },
+      { column: 'id', type: 'uuid' },
+    ],
+    direction: 'ASC',
+  },
+};
+
+/** One page of the organization's schedules (the page's ids and meta in one statement, then the rows by Prisma). */
 export async function listSchedules(
-  db: Db,
+  db: { pool: Queryable; prisma: Db },
   organizationId: string,
-  page: { limit: number; offset: number; active?: boolean | undefined },
-): Promise<{ records: ScheduleRecord[]; total: number }> {
-  const where = { organizationId, ...(page.active === undefined ? {} : { isActive: page.active }) };
-  const [rows, total] = await Promise.all([
-    db.schedule.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    db.schedule.count({ where }),
-  ]);
-  return { records: rows.map(scheduleRecord), total };
+  filter: { active?: boolean | undefined },
+  page: ListPage,
+): Promise<{ items: ScheduleRecord[]; meta: ListMeta }> {
+  const params = new SqlParams();
+  const conditions = [`t.organization_id = ${params.add(organizationId)}::uuid`];
+  if (filter.active !== undefined) conditions.push(`t.is_active = ${params.add(filter.active)}`);
+  const { ids, meta } = await pageOfIds(db.pool, page, { table: 'schedules', conditions, params });
+  const rows = await db.prisma.schedule.findMany({ where: { organizationId, id: { in: ids } } });
+  return { items: inPageOrder(ids, rows).map(scheduleRecord), meta };
 }
 
 /** Applies a validated PATCH to a schedule of the organization, locking it; null when there is none. */

@@ -48,8 +48,7 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
       },
     },
     async (request) => {
-      const { limit, offset, active } = request.query;
-      const { items, meta } = await listOwnSchedules(ctx, callerOf(request), { limit, offset, active });
+      const { items, meta } = await listOwnSchedules(ctx, callerOf(request), request.query);
       return { data: items, meta };
     },
   );

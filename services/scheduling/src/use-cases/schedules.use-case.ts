@@ -2,13 +2,23 @@ import {
   scheduleCreatedEvent,
   scheduleDeactivatedEvent,
   scheduleUpdatedEvent,
-  listMeta,
   type CreateScheduleBody,
   type ListMeta,
+  type ListSchedulesQuery,
   type ScheduleRecord,
   type UpdateScheduleBody,
 } from '@app/contracts';
-import { eventContextOf, notFound, recordEvent, recordId, requireMatch, type Caller, type IfMatch, type Versioned } from '@app/service-kit';
+import {
+  eventContextOf,
+  listPage,
+  notFound,
+  recordEvent,
+  recordId,
+  requireMatch,
+  type Caller,
+  type IfMatch,
+  type Versioned,
+} from '@app/service-kit';
 import type { Db } from '../db/prisma.js';
 import {
   deactivateActiveSchedule,
@@ -16,6 +26,7 @@ import {
   insertSchedule,
   listSchedules,
   lockSchedule,
+  SCHEDULE_LIST,
   updateSchedule,
 } from '../db/schedule.repository.js';
 import type { UseCaseContext } from './context.js';
@@ -53,10 +64,10 @@ async function lockedMatch(tx: Db, caller: Caller, id: string, ifMatch: IfMatch 
 export async function listOwnSchedules(
   ctx: UseCaseContext,
   caller: Caller,
-  page: { limit: number; offset: number; active?: boolean | undefined },
+  query: ListSchedulesQuery,
 ): Promise<{ items: ScheduleRecord[]; meta: ListMeta }> {
-  const { records, total } = await listSchedules(ctx.prisma, caller.organizationId, page);
-  return { items: records, meta: listMeta(total, page.limit, page.offset) };
+  const page = listPage(SCHEDULE_LIST, { organizationId: caller.organizationId, filters: { active: query.active } }, query);
+  return listSchedules(ctx, caller.organizationId, { active: query.active }, page);
 }
 
 export async function changeSchedule(

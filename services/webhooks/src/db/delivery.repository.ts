@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { namedStatement, type Queryable } from '@app/service-kit';
+import type { ListMeta } from '@app/contracts';
+import { inPageOrder, namedStatement, pageOfIds, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
 import type { WebhookDelivery } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
@@ -55,18 +56,33 @@ export function insertDelivery(db: Db, endpointId: string, event: OutgoingEvent)
   });
 }
 
+/** Newest first, then by id: served by webhook_deliveries_endpoint_idx (endpoint, created_at DESC, id DESC). */
+export const DELIVERY_LIST: ListDefinition = {
+  name: 'webhook-deliveries',
+  order: {
+    keys: [
+      { column: 'created_at', type: 'timestamptz' },
+      { column: 'id', type: 'uuid' },
+    ],
+    direction: 'DESC',
+  },
+};
+
+/** One page of an endpoint's deliveries (the page's ids and meta in one statement, then the rows by Prisma). */
 export async function listDeliveries(
-  db: Db,
-  organizationId: string,
-  endpointId: string,
-  query: { status?: string; limit: number; offset: number },
-): Promise<{ rows: DeliveryRow[]; total: number }> {
-  const where = { organizationId, endpointId, ...(query.status ? { status: query.status } : {}) };
-  const [rows, total] = await Promise.all([
-    db.webhookDelivery.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: query.limit, skip: query.offset }),
-    db.webhookDelivery.count({ where }),
-  ]);
-  return { rows, total };
+  db: { pool: Queryable; prisma: Db },
+  filter: { organizationId: string; endpointId: string; status?: string | undefined },
+  page: ListPage,
+): Promise<{ rows: DeliveryRow[]; meta: ListMeta }> {
+  const params = new SqlParams();
+  const conditions = [
+    `t.organization_id = ${params.add(filter.organizationId)}::uuid`,
+    `t.endpoint_id = ${params.add(filter.endpointId)}::uuid`,
+  ];
+  if (filter.status) conditions.push(`t.status = ${params.add(filter.status)}`);
+  const { ids, meta } = await pageOfIds(db.pool, page, { table: 'webhook_deliveries', conditions, params });
+  const rows = await db.prisma.webhookDelivery.findMany({ where: { organizationId: filter.organizationId, id: { in: ids } } });
+  return { rows: inPageOrder(ids, rows), meta };
 }
 
 export function findDelivery(db: Db, organizationId: string, endpointId: string, id: string): Promise<DeliveryRow | null> {

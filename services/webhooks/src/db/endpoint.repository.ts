@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sqlOf } from '@app/service-kit';
+import type { ListMeta } from '@app/contracts';
+import { inPageOrder, pageOfIds, SqlParams, sqlOf, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
 import type { WebhookEndpoint } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
@@ -29,17 +30,29 @@ export async function lockEndpoint(db: Db, organizationId: string, id: string): 
   return rows[0] ?? null;
 }
 
+/** Oldest first, then by id: served by webhook_endpoints_organization_idx (organization, created_at, id). */
+export const ENDPOINT_LIST: ListDefinition = {
+  name: 'webhook-endpoints',
+  order: {
+    keys: [
+      { column: 'created_at', type: 'timestamptz' },
+      { column: 'id', type: 'uuid' },
+    ],
+    direction: 'ASC',
+  },
+};
+
+/** One page of the organization's endpoints (the page's ids and meta in one statement, then the rows by Prisma). */
 export async function listEndpoints(
-  db: Db,
+  db: { pool: Queryable; prisma: Db },
   organizationId: string,
-  page: { limit: number; offset: number },
-): Promise<{ rows: EndpointRow[]; total: number }> {
-  const where = { organizationId };
-  const [rows, total] = await Promise.all([
-    db.webhookEndpoint.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    db.webhookEndpoint.count({ where }),
-  ]);
-  return { rows, total };
+  page: ListPage,
+): Promise<{ rows: EndpointRow[]; meta: ListMeta }> {
+  const params = new SqlParams();
+  const conditions = [`t.organization_id = ${params.add(organizationId)}::uuid`];
+  const { ids, meta } = await pageOfIds(db.pool, page, { table: 'webhook_endpoints', conditions, params });
+  const rows = await db.prisma.webhookEndpoint.findMany({ where: { organizationId, id: { in: ids } } });
+  return { rows: inPageOrder(ids, rows), meta };
 }
 
 /** Applies a PATCH; enabling clears the reason it was disabled for and starts its failure clock afresh. */

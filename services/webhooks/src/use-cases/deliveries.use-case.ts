@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { listMeta, type ListMeta, type WebhookDelivery, type WebhookDeliveryDetail } from '@app/contracts';
-import { AppError, notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
-import { findDelivery, insertDelivery, listDeliveries as listDeliveryRows, requeueDelivery } from '../db/delivery.repository.js';
+import type { ListMeta, ListWebhookDeliveriesQuery, WebhookDelivery, WebhookDeliveryDetail } from '@app/contracts';
+import { AppError, listPage, notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
+import {
+  DELIVERY_LIST,
+  findDelivery,
+  insertDelivery,
+  listDeliveries as listDeliveryRows,
+  requeueDelivery,
+} from '../db/delivery.repository.js';
 import { deliveryBody } from '../domain/public-events.js';
 import { deliveryDetailRecord, deliveryRecord } from '../domain/webhook.record.js';
 import type { UseCaseContext } from './context.js';
@@ -16,11 +22,17 @@ function refuseDisabled(endpoint: { enabled: boolean }): void {
 export async function listDeliveries(
   ctx: UseCaseContext,
   caller: Caller,
-  { id, query }: { id: string; query: { status?: string; limit: number; offset: number } },
+  { id, query }: { id: string; query: ListWebhookDeliveriesQuery },
 ): Promise<{ items: WebhookDelivery[]; meta: ListMeta }> {
   const endpoint = await ownEndpoint(ctx, caller, id);
-  const { rows, total } = await listDeliveryRows(ctx.prisma, caller.organizationId, endpoint.id, query);
-  return { items: rows.map(deliveryRecord), meta: listMeta(total, query.limit, query.offset) };
+  const filter = { organizationId: caller.organizationId, endpointId: endpoint.id, status: query.status };
+  const page = listPage(
+    DELIVERY_LIST,
+    { organizationId: caller.organizationId, filters: { endpointId: endpoint.id, status: query.status } },
+    query,
+  );
+  const { rows, meta } = await listDeliveryRows(ctx, filter, page);
+  return { items: rows.map(deliveryRecord), meta };
 }
 
 export async function getDelivery(

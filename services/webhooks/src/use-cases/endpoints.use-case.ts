@@ -1,16 +1,17 @@
 import {
   ALL_WEBHOOK_EVENTS,
-  listMeta,
   type CreatedWebhookEndpoint,
   type CreateWebhookEndpointBody,
   type ListMeta,
+  type Pagination,
   type UpdateWebhookEndpointBody,
   type WebhookEndpointRecord,
 } from '@app/contracts';
-import { notFound, recordId, requireMatch, type Caller, type IfMatch, type Versioned } from '@app/service-kit';
+import { listPage, notFound, recordId, requireMatch, type Caller, type IfMatch, type Versioned } from '@app/service-kit';
 import type { Db } from '../db/prisma.js';
 import {
   deleteEndpoint as deleteEndpointRow,
+  ENDPOINT_LIST,
   findEndpoint,
   insertEndpoint,
   listEndpoints as listEndpointRows,
@@ -77,10 +78,11 @@ async function matchedWrite<T>(
 export async function listEndpoints(
   ctx: UseCaseContext,
   caller: Caller,
-  page: { limit: number; offset: number },
+  query: Pagination,
 ): Promise<{ items: WebhookEndpointRecord[]; meta: ListMeta }> {
-  const { rows, total } = await listEndpointRows(ctx.prisma, caller.organizationId, page);
-  return { items: rows.map(endpointRecord), meta: listMeta(total, page.limit, page.offset) };
+  const page = listPage(ENDPOINT_LIST, { organizationId: caller.organizationId }, query);
+  const { rows, meta } = await listEndpointRows(ctx, caller.organizationId, page);
+  return { items: rows.map(endpointRecord), meta };
 }
 
 export async function updateEndpoint(
