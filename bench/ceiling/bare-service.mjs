@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { bookingCreatedEvent, createBookingBodySchema, slotsQuerySchema } from '@app/contracts';
-import { createPool, outboxRow } from '@app/service-kit';
+import { createPool, listPage, outboxRow } from '@app/service-kit';
 import { bookingState, newBooking } from '../../services/bookings/dist/domain/booking.js';
 import { bookingRecord } from '../../services/bookings/dist/domain/booking.record.js';
-import { listProducts } from '../../services/catalog/dist/db/product-list.repository.js';
-import { listEvents } from '../../services/events/dist/db/event-list.repository.js';
+import { listProducts, PRODUCT_LIST } from '../../services/catalog/dist/db/product-list.repository.js';
+import { eventList, listEvents } from '../../services/events/dist/db/event-list.repository.js';
 import { findSlots } from '../../services/scheduling/dist/use-cases/slots.use-case.js';
 import { bareBookingPath } from './bare-booking-path.mjs';
 
@@ -22,22 +22,21 @@ const cents = (dollars) => (dollars === null ? undefined : Math.round(Number(dol
 
 const routes = {
   'GET /api/v1/events': async (query) => {
-    const page = pageOf(query);
-    const filters = { organizationId: ORGANIZATION_ID, includeCounts: query.get('include_counts') === 'true', ...page, now: new Date() };
-    const { rows, total } = await listEvents(pools.events, filters);
-    return [200, { data: rows, meta: { total, ...page } }];
+    const page = listPage(eventList(false), { organizationId: ORGANIZATION_ID, filters: {} }, pageOf(query));
+    const filters = { organizationId: ORGANIZATION_ID, includeCounts: query.get('include_counts') === 'true', now: new Date() };
+    const { rows, meta } = await listEvents(pools.events, filters, page);
+    return [200, { data: rows, meta }];
   },
   'GET /api/v1/products': async (query) => {
-    const page = pageOf(query);
     const filters = {
       search: query.get('search') ?? undefined,
       minPriceCents: cents(query.get('min_price')),
       maxPriceCents: cents(query.get('max_price')),
       inStock: query.has('in_stock') ? query.get('in_stock') === 'true' : undefined,
-      ...page,
     };
-    const { rows, total } = await listProducts(pools.catalog, ORGANIZATION_ID, filters);
-    return [200, { data: rows, meta: { total, ...page } }];
+    const page = listPage(PRODUCT_LIST, { organizationId: ORGANIZATION_ID, filters }, pageOf(query));
+    const { rows, meta } = await listProducts(pools.catalog, ORGANIZATION_ID, filters, page);
+    return [200, { data: rows, meta }];
   },
   'GET /api/bookings/slots': async (query) => {
     const slotsQuery = slotsQuerySchema.parse(Object.fromEntries(query));
