@@ -5,6 +5,7 @@ import { ERROR_STATUS, errorDetailSchema, type ErrorCode } from './errors.js';
 export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'the body, query or a header fails validation; `error` names the first bad field and `details` lists each',
   INVALID_TRANSITION: 'the status move is not allowed: `Cannot transition from <FROM> to <TO>`',
+  CURSOR_INVALID: 'the cursor is unknown, expired or malformed, or belongs to another organization',
   UNAUTHORIZED: 'missing, malformed, unknown or revoked key',
   NOT_FOUND: 'unknown id, or a record of another organization',
   SCHEDULE_NOT_FOUND: '`Schedule not found or inactive`',
@@ -18,6 +19,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_REUSED: 'the `Idempotency-Key` was already used with another body',
   ENDPOINT_DISABLED: 'a test or retry sent to a disabled webhook endpoint',
   REQUEST_TIMEOUT: 'the request (headers and body) did not arrive within the time limit; the connection is closed',
+  PRECONDITION_FAILED: "`If-Match` is not the record's current ETag; nothing was changed",
   PAYLOAD_TOO_LARGE: 'the body or upload is over the limit',
   UNSUPPORTED_MEDIA_TYPE: 'the content type is not accepted, or an upload is not an image (judged by its bytes)',
   RATE_LIMITED: 'too many requests; retry after `Retry-After` seconds',

@@ -47,6 +47,7 @@ export { isTransientError } from './transient-errors.js';
 export { eventHandler, type EventHandler } from './nats/event-handler.js';
 export { outboxInsertSql, outboxRow, recordEvent, type EventContext, type OutboxRow } from './outbox/outbox.js';
 export { registerBrokerLimit } from './outbox/broker-limit.js';
+export { previousAttributes } from './outbox/previous-attributes.js';
 export { activeTraceContext, type StoredTraceContext } from './telemetry/trace-context.js';
 export { OutboxRelay, type RelayOptions } from './outbox/relay.js';
 export { RetentionSweeper, retentionOf, type RetentionOptions, type SweepResult } from './outbox/retention-sweeper.js';
