@@ -28,7 +28,7 @@ import * as products from '../db/product.repository.js';
 import { productRecord } from '../domain/product.record.js';
 import { nextFreeSlug, slugFromName } from '../domain/slug.js';
 import { mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
-import { recordProductState } from './product-events.js';
+import { readProductRecord, recordProductState } from './product-events.js';
 
 const SLUG_INDEX = 'products_org_slug_key';
 const FEATURED_FK = 'products_featured_image_fkey';
@@ -105,6 +105,7 @@ export async function updateProduct(
   try {
     const record = await ctx.prisma.$transaction(async (tx) => {
       if (!(await products.lockProduct(tx, caller.organizationId, id))) throw productNotFound();
+      const before = await readProductRecord(tx, caller, id, ctx.publicBaseUrl);
       if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
       await products.updateProduct(tx, id, {
         name: body.name,
@@ -115,7 +116,7 @@ export async function updateProduct(
         stock: body.stock,
         featuredImageId: body.featured_image_id,
       });
-      return recordProductState(tx, caller, id, productUpdatedEvent, ctx.publicBaseUrl);
+      return recordProductState(tx, caller, id, productUpdatedEvent, ctx.publicBaseUrl, before);
     });
     ctx.relay.wake();
     return record;

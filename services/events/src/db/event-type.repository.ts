@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sqlOf } from '@app/service-kit';
 import type { EventType } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
@@ -49,6 +50,15 @@ export async function listEventTypes(
 }
 
 /** Updates the event type of the organization; null when there is none. A taken slug throws P2002. */
+/** An event type of the organization under its row lock (until the transaction ends), as it is now; null when there is none. */
+export async function lockEventType(db: Db, organizationId: string, id: string): Promise<EventTypeRow | null> {
+  const { rows } = await sqlOf(db).query('SELECT id FROM event_types WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE', [
+    id,
+    organizationId,
+  ]);
+  return rows.length === 0 ? null : findEventType(db, organizationId, id);
+}
+
 export async function updateEventType(
   db: Db,
   organizationId: string,

@@ -1,4 +1,5 @@
 import type { CreateScheduleBody, ScheduleRecord, UpdateScheduleBody } from '@app/contracts';
+import { sqlOf } from '@app/service-kit';
 import { scheduleRecord } from '../domain/schedule.record.js';
 import type { Db } from './prisma.js';
 
@@ -43,6 +44,15 @@ export async function listSchedules(
     db.schedule.count({ where }),
   ]);
   return { records: rows.map(scheduleRecord), total };
+}
+
+/** A schedule of the organization under its row lock (until the transaction ends), as it is now; null when there is none. */
+export async function lockSchedule(db: Db, organizationId: string, id: string): Promise<ScheduleRecord | null> {
+  const { rows } = await sqlOf(db).query('SELECT id FROM schedules WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE', [
+    id,
+    organizationId,
+  ]);
+  return rows.length === 0 ? null : findSchedule(db, organizationId, id);
 }
 
 /** Applies a validated PATCH to a schedule of the organization, locking it; null when there is none. */

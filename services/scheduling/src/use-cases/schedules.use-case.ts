@@ -8,8 +8,15 @@ import {
   type ScheduleRecord,
   type UpdateScheduleBody,
 } from '@app/contracts';
-import { eventContextOf, notFound, recordEvent, recordId, type Caller } from '@app/service-kit';
-import { deactivateActiveSchedule, findSchedule, insertSchedule, listSchedules, updateSchedule } from '../db/schedule.repository.js';
+import { eventContextOf, notFound, previousAttributes, recordEvent, recordId, type Caller } from '@app/service-kit';
+import {
+  deactivateActiveSchedule,
+  findSchedule,
+  insertSchedule,
+  listSchedules,
+  lockSchedule,
+  updateSchedule,
+} from '../db/schedule.repository.js';
 import type { UseCaseContext } from './context.js';
 
 /** A new schedule is in the organization's default zone unless the body names one. */
@@ -47,8 +54,17 @@ export async function changeSchedule(
   if (Object.keys(changes).length === 0) return getSchedule(ctx, caller, rawId); // nothing to change, nothing to publish
   const id = recordId(rawId, 'Schedule');
   const record = await ctx.prisma.$transaction(async (tx) => {
-    const updated = await updateSchedule(tx, caller.organizationId, id, changes, ctx.now());
-    if (updated) await recordEvent(tx, scheduleUpdatedEvent, updated, eventContextOf(caller));
+    // Read under the row lock: a concurrent PATCH's change is what this one's previous_attributes start from.
+    const before = await lockSchedule(tx, caller.organizationId, id);
+    const updated = before && (await updateSchedule(tx, caller.organizationId, id, changes, ctx.now()));
+    if (before && updated) {
+      await recordEvent(
+        tx,
+        scheduleUpdatedEvent,
+        { ...updated, previous_attributes: previousAttributes(before, updated) },
+        eventContextOf(caller),
+      );
+    }
     return updated;
   });
   if (!record) throw notFound('Schedule');
