@@ -38,6 +38,9 @@ export { natsAuthorizationConfig, type NatsUser } from './nats/authorization-con
 export type { RequestHandler } from './nats/endpoint.js';
 export { startConsumer, type ConsumerOptions, type RunningConsumer } from './nats/consumer.js';
 export { consumerTask } from './nats/consumer-task.js';
+export { readStreamInOrder } from './nats/stream-reader.js';
+export { isJetStreamApiError, JetStreamCode } from './nats/jetstream-errors.js';
+export { ArrivalQueue } from './nats/arrival-queue.js';
 export { DEFAULT_RETRY, retryDelayMs, type RetrySchedule } from './nats/retry-schedule.js';
 export { DeadLetters, type DeadLetterFilter, type DeadLetterRecord, type DeadLetterSummary } from './nats/dead-letter-admin.js';
 export { DeadLetterHeader, deadLetterStream, deadLetterSubject } from './nats/dead-letter-naming.js';

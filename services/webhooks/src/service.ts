@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { NATS_TOPOLOGY } from '@app/contracts';
 import { prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -7,6 +8,9 @@ import { WebhookSender } from './clients/webhook-sender.client.js';
 import { systemResolve, type Resolve } from './clients/target-guard.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { domainEventConsumers } from './handlers/domain-events.consumer.js';
+import { FeedIngester } from './handlers/feed-ingest.consumer.js';
+import { FeedFrontier } from './workers/feed-frontier.worker.js';
+import { FeedRetention } from './workers/feed-retention.worker.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'webhooks';
@@ -24,6 +28,11 @@ export function createServiceDefinition({ resolve = systemResolve }: { resolve?:
     async build(infra) {
       const { config } = infra;
       const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
+      const readers = Object.values(NATS_TOPOLOGY.webhooks.reads);
+      const frontier = new FeedFrontier({ pool: infra.pool, bus: infra.bus, streams: readers.map((reader) => reader.stream) });
+      const ingesters = readers.map(
+        (reader) => new FeedIngester({ bus: infra.bus, pool: infra.pool, reader, stored: () => frontier.stored() }),
+      );
       const targets = { allowHttp: config.WEBHOOKS_ALLOW_HTTP, allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS };
       const ctx: UseCaseContext = {
         ...serviceContext(infra, NO_RELAY),
@@ -36,6 +45,8 @@ export function createServiceDefinition({ resolve = systemResolve }: { resolve?:
           'Webhook delivery attempts by outcome (succeeded; retry: failed, another is scheduled; failed: the last one failed)',
           ['outcome'],
         ),
+        feed: frontier,
+        feedStreams: frontier.streamNames,
       };
       const sender = new WebhookSender({
         timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
@@ -54,7 +65,13 @@ export function createServiceDefinition({ resolve = systemResolve }: { resolve?:
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
       return {
         app,
-        background: [...domainEventConsumers(infra.bus, infra.pool, ctx.wakeDeliveries), deliveries],
+        background: [
+          ...domainEventConsumers(infra.bus, infra.pool, ctx.wakeDeliveries),
+          deliveries,
+          frontier,
+          ...ingesters,
+          new FeedRetention(infra.pool, infra.log),
+        ],
         close: () => prisma.$disconnect(),
       };
     },

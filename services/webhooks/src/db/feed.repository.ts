@@ -1,0 +1,74 @@
+import { isoInstantSql, namedStatement, type Queryable } from '@app/service-kit';
+import type { FeedPosition } from '../domain/change-cursor.js';
+import type { FeedItemRow } from '../domain/change.record.js';
+
+/**
+ * The frontier: the lowest watermark of the streams (0 until each has one). Every event positioned below it is
+ * stored, whichever stream it came from, so items below it can be shown without a later one landing between them.
+ */
+const FRONTIER = `SELECT CASE WHEN count(*) = cardinality($1::text[]) THEN min(watermark) ELSE 0 END AS frontier
+  FROM feed_streams WHERE stream = ANY($1::text[])`;
+
+/** Page sizes the statement is written for (a literal LIMIT keeps one generic plan per text; see the kit's pageClause). */
+const PAGE_SIZES = [10, 20, 25, 50, 100, 200];
+
+/** Before every position: a page without a cursor starts at the oldest item kept. */
+const START: FeedPosition = { tx: '-1', seq: '-1', id: '00000000-0000-0000-0000-000000000000' };
+
+export interface ChangesQuery {
+  organizationId: string;
+  /** The streams' names (with the NATS prefix) whose watermarks make the frontier. */
+  streams: readonly string[];
+  /** The item to resume after (null: from the start), and whether it must exist: a client's cursor must. */
+  after: FeedPosition | null;
+  types: readonly string[] | null;
+  limit: number;
+}
+
+/**
+ * Up to `limit + 1` items of the organization after `after` and below the frontier, in position order (the extra row
+ * says there are more), in one statement that also checks the cursor's item is kept: `anchored` false means it is not
+ * (expired by retention, or never one of this organization's).
+ */
+export async function readChanges(db: Queryable, query: ChangesQuery): Promise<{ anchored: boolean; items: FeedItemRow[] }> {
+  const size = (PAGE_SIZES.find((candidate) => candidate >= query.limit) ?? query.limit) + 1;
+  const after = query.after ?? START;
+  const anchor = query.after
+    ? `EXISTS (SELECT 1 FROM feed_items WHERE organization_id = $2::uuid AND position_tx = $3::bigint AND position_seq = $4::bigint
+                 AND id = $5::uuid)`
+    : 'true';
+  // One row with nulls besides `anchored` when the page is empty (or the cursor's item is not kept).
+  const { rows } = await db.query<{ anchored: boolean } & Partial<FeedItemRow>>(
+    namedStatement(
+      `WITH frontier AS (${FRONTIER}), anchor AS (SELECT ${anchor} AS anchored)
+       SELECT anchor.anchored, page.* FROM anchor LEFT JOIN LATERAL (
+         SELECT id::text AS id, type, ${isoInstantSql('occurred_at')} AS occurred_at, position_tx::text AS tx,
+                position_seq::text AS seq, data, previous_attributes
+           FROM feed_items
+          WHERE organization_id = $2::uuid AND (position_tx, position_seq, id) > ($3::bigint, $4::bigint, $5::uuid)
+            AND position_tx < (SELECT frontier FROM frontier)
+            AND ($6::text[] IS NULL OR type = ANY($6::text[]))
+          ORDER BY position_tx, position_seq, id
+          LIMIT ${size}
+       ) page ON anchor.anchored`,
+      [query.streams, query.organizationId, after.tx, after.seq, after.id, query.types],
+    ),
+  );
+  const anchored = rows[0]?.anchored ?? false;
+  const items = rows.flatMap(({ anchored: _anchored, ...row }) => (typeof row.id === 'string' ? [row as FeedItemRow] : []));
+  return { anchored, items: items.slice(0, query.limit + 1) };
+}
+
+/** Each stream's watermark and highest stored position (decimal text), for the frontier and its asks. */
+export async function readStreamMarks(
+  db: Queryable,
+  streams: readonly string[],
+): Promise<{ stream: string; watermark: bigint; highWater: bigint }[]> {
+  const { rows } = await db.query<{ stream: string; watermark: string; high_water: string }>(
+    namedStatement(
+      'SELECT stream, watermark::text AS watermark, high_water::text AS high_water FROM feed_streams WHERE stream = ANY($1::text[])',
+      [streams],
+    ),
+  );
+  return rows.map((row) => ({ stream: row.stream, watermark: BigInt(row.watermark), highWater: BigInt(row.high_water) }));
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import type { JsMsg } from '@nats-io/jetstream';
+import type { ReaderTopology } from '@app/contracts';
+import { ArrivalQueue, isJetStreamApiError, JetStreamCode, readStreamInOrder, type BackgroundTask, type Bus } from '@app/service-kit';
+import type pg from 'pg';
+import {
+  acquireStream,
+  releaseStream,
+  renewStream,
+  storeBatch,
+  type NewFeedItem,
+  type StreamProgress,
+} from '../db/feed-ingest.repository.js';
+import { feedPlacement } from '../domain/feed-position.js';
+import { feedMessageReader, type FeedMessage } from './feed-message.js';
+
+/** How long a replica's hold on a stream lasts without renewal: another takes over a crashed one's after this. */
+const LEASE_MS = 10_000;
+/** How often a replica without the stream tries to take it. */
+const TAKE_OVER_MS = 2_000;
+
+export interface FeedIngestDeps {
+  bus: Bus;
+  pool: pg.Pool;
+  reader: ReaderTopology;
+  /** Called after each stored batch (the frontier re-reads the watermarks, and asks for newer ones while items wait). */
+  stored: () => void;
+}
+
+/**
+ * Ingests one public stream into the change feed (docs/architecture.md, "The change feed"): one replica at a time (a
+ * lease on the stream's feed_streams row), every message once and in stream order, from the stream sequence stored
+ * after the last batch. Each batch commits its items and the stream's new sequence and watermark together, fenced
+ * by that lease and sequence, so a restart or a takeover resumes exactly after what was stored: nothing is lost or
+ * stored twice (an event published again has the id it had). An event goes where its Feed-Tx-Id and Feed-Seq put it
+ * (feedPlacement), and a watermark message raises the stream's watermark.
+ */
+export class FeedIngester implements BackgroundTask {
+  private readonly holder = randomUUID();
+  private readonly stream: string;
+  private readonly read: (msg: JsMsg) => FeedMessage;
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private interrupt = () => {};
+
+  constructor(private readonly deps: FeedIngestDeps) {
+    this.stream = deps.bus.streamName(deps.reader.stream.name);
+    this.read = feedMessageReader(deps.reader.stream, (name) => deps.bus.subject(name));
+  }
+
+  async start(): Promise<void> {
+    this.running = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.interrupt();
+    await this.running;
+    await releaseStream(this.deps.pool, this.stream, this.holder).catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        const progress = await acquireStream(this.deps.pool, this.stream, this.holder, LEASE_MS);
+        if (progress) await this.ingest(progress);
+        failures = 0;
+        if (!progress) await this.pause(TAKE_OVER_MS);
+      } catch (error) {
+        if (this.stopped) return;
+        failures += 1;
+        const missing = isJetStreamApiError(error, JetStreamCode.StreamNotFound);
+        // A stream its publisher has not made yet is no failure: the feed waits for it (and shows nothing meanwhile).
+        if (!missing) this.deps.bus.log.warn({ err: error, stream: this.stream }, 'change feed ingestion failed; will retry');
+        await this.pause(missing ? TAKE_OVER_MS : Math.min(10_000, 200 * 2 ** Math.min(failures, 6)));
+      }
+    }
+  }
+
+  /** Reads the stream from where `start` stands until the lease is lost, the reader fails, or the service stops. */
+  private async ingest(start: StreamProgress): Promise<void> {
+    const messages = await readStreamInOrder(this.deps.bus, this.deps.reader, start.sequence + 1n);
+    const queue = new ArrivalQueue<JsMsg>(1024);
+    let readFailure: unknown;
+    const reading = (async () => {
+      for await (const msg of messages) await queue.push(msg);
+    })()
+      .catch((error: unknown) => (readFailure = error))
+      .finally(() => queue.end());
+    const close = () => void messages.close().catch(() => undefined);
+    this.interrupt = close;
+    const renewal = setInterval(() => {
+      void renewStream(this.deps.pool, this.stream, this.holder, LEASE_MS).then(
+        (held) => held || close(),
+        () => undefined, // the next renewal or batch tries again; a lease that ran out meanwhile fails the batch
+      );
+    }, LEASE_MS / 3);
+    try {
+      let progress = start;
+      let first = true;
+      for (let batch = await queue.takeAll(); batch.length > 0 && !this.stopped; batch = await queue.takeAll()) {
+        const next = this.batchAfter(progress, batch, first);
+        if (!(await storeBatch(this.deps.pool, { stream: this.stream, holder: this.holder, from: progress, ...next, leaseMs: LEASE_MS }))) {
+          this.deps.bus.log.info({ stream: this.stream }, 'change feed stream taken over by another replica');
+          return;
+        }
+        progress = next.to;
+        first = false;
+        this.deps.stored();
+      }
+    } finally {
+      clearInterval(renewal);
+      close();
+      await reading;
+    }
+    if (readFailure !== undefined && !this.stopped) throw readFailure;
+  }
+
+  /**
+   * What a batch of messages makes: its items, placed after the watermarks read so far, and where the stream stands
+   * after it. Messages follow one another by stream sequence; the first after opening may skip ahead only when the
+   * stream no longer holds the ones before (its retention), which is logged; any other gap reopens the reader.
+   */
+  private batchAfter(from: StreamProgress, batch: JsMsg[], first: boolean): { to: StreamProgress; items: NewFeedItem[] } {
+    let { sequence, watermark } = from;
+    const items: NewFeedItem[] = [];
+    for (const [index, msg] of batch.entries()) {
+      const seq = BigInt(msg.seq);
+      if (seq !== sequence + 1n) {
+        if (!(first && index === 0 && seq > sequence)) throw new Error(`stream ${this.stream}: message ${seq} after ${sequence}`);
+        this.deps.bus.log.error(
+          { stream: this.stream, from: String(sequence + 1n), to: String(seq - 1n) },
+          'stream messages expired before the change feed stored them',
+        );
+      }
+      sequence = seq;
+      const message = this.read(msg);
+      if (message.kind === 'watermark' && message.watermark > watermark) watermark = message.watermark;
+      if (message.kind === 'skipped' && message.why)
+        this.deps.bus.log.warn({ stream: this.stream, seq: String(seq), why: message.why }, 'change feed skipped a message');
+      if (message.kind !== 'event') continue;
+      const at = feedPlacement(message.position, watermark);
+      const { event } = message;
+      items.push({
+        id: event.id,
+        organization_id: event.organizationId,
+        position_tx: String(at.tx),
+        position_seq: String(at.seq),
+        type: event.type,
+        occurred_at: event.occurredAt,
+        data: event.data,
+        previous_attributes: event.previousAttributes,
+      });
+    }
+    return { to: { sequence, watermark }, items };
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.interrupt = () => (clearTimeout(timer), resolve());
+    });
+  }
+}

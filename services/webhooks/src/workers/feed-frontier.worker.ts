@@ -1,0 +1,131 @@
+import type { StreamContract } from '@app/contracts';
+import { PollingLoop, type BackgroundTask, type Bus } from '@app/service-kit';
+import type pg from 'pg';
+import { askForWatermarks } from '../clients/feed-watermark.client.js';
+import { readStreamMarks } from '../db/feed.repository.js';
+
+/** While requests wait: how often the frontier is re-read (another replica's ingestion moves it too). */
+const WAITING_POLL_MS = 100;
+/** While stored items wait for watermarks: how often to ask again when no answer has moved the frontier. */
+const ASK_AGAIN_MS = 250;
+/** At most this often, however many batches are stored meanwhile. */
+const MIN_ASK_GAP_MS = 20;
+const IDLE_POLL_MS = 1000;
+
+/** What a long-polling request needs of the frontier: has it moved since `generation`, or wait until it does. */
+export interface FeedWaits {
+  generation(): number;
+  /**
+   * Resolves when the frontier moved past `since` (true: worth reading again), or with false at `until` (epoch ms),
+   * on `signal` (the client went away) or when the service closes.
+   */
+  changed(since: number, until: number, signal: AbortSignal): Promise<boolean>;
+  /** Lets every waiting request answer now, and those that come later at once (the service is closing). */
+  release(): void;
+}
+
+/**
+ * The change feed's frontier on this replica (docs/architecture.md, "The change feed"): it re-reads the streams'
+ * watermarks after each batch an ingester stores (and every 100 ms while requests wait), wakes the waiting requests
+ * when the frontier moves, and while stored items are at or above it asks the publishers of the lagging streams for
+ * newer watermarks: a quiet stream's watermark moves only when asked, so nothing is published while nothing waits.
+ */
+export class FeedFrontier implements BackgroundTask, FeedWaits {
+  private readonly loop = new PollingLoop(() => this.tick());
+  private readonly names: string[];
+  private frontier = -1n;
+  private moves = 0;
+  private readonly waiters = new Set<() => void>();
+  private closing = false;
+  private asking = false;
+  private lastAsk = 0;
+
+  constructor(private readonly deps: { pool: pg.Pool; bus: Bus; streams: readonly StreamContract[] }) {
+    this.names = deps.streams.map((stream) => deps.bus.streamName(stream.name));
+  }
+
+  /** The streams' names as feed_streams keys them (with the NATS prefix). */
+  get streamNames(): readonly string[] {
+    return this.names;
+  }
+
+  async start(): Promise<void> {
+    this.closing = false;
+    this.loop.start();
+  }
+
+  /** Lets every waiting request answer now, and those that come later at once (the service is closing). */
+  release(): void {
+    this.closing = true;
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  async stop(): Promise<void> {
+    this.release();
+    await this.loop.stop();
+  }
+
+  /** An ingester stored a batch: the frontier may have moved, or items may wait for watermarks. */
+  stored(): void {
+    this.loop.wake();
+  }
+
+  generation(): number {
+    return this.moves;
+  }
+
+  changed(since: number, until: number, signal: AbortSignal): Promise<boolean> {
+    if (this.moves !== since) return Promise.resolve(true);
+    if (this.closing || signal.aborted || Date.now() >= until) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.waiters.delete(done);
+        resolve(this.moves !== since && !this.closing);
+      };
+      const timer = setTimeout(done, until - Date.now());
+      signal.addEventListener('abort', done, { once: true });
+      this.waiters.add(done);
+      this.loop.wake(); // poll at the waiting pace from now on
+    });
+  }
+
+  private async tick(): Promise<number> {
+    let waitFor = false;
+    try {
+      const marks = await readStreamMarks(this.deps.pool, this.names);
+      const complete = marks.length === this.names.length;
+      const frontier = complete
+        ? marks.reduce((low, mark) => (mark.watermark < low ? mark.watermark : low), marks[0]?.watermark ?? 0n)
+        : 0n;
+      if (frontier !== this.frontier) {
+        this.frontier = frontier;
+        this.moves += 1;
+        for (const wake of [...this.waiters]) wake();
+      }
+      const highest = marks.reduce((high, mark) => (mark.highWater > high ? mark.highWater : high), 0n);
+      // Items at or above the frontier wait for the streams whose watermark is not past them yet.
+      if (highest > 0n && highest >= frontier) {
+        const known = new Map(marks.map((mark) => [mark.stream, mark.watermark] as const));
+        const lagging = this.deps.streams.filter((stream, index) => (known.get(this.names[index] ?? '') ?? 0n) <= highest);
+        waitFor = lagging.length > 0;
+        if (waitFor) this.ask(lagging);
+      }
+    } catch (error) {
+      this.deps.bus.log.warn({ err: error }, 'change feed frontier could not be read; will retry');
+    }
+    if (this.waiters.size > 0) return WAITING_POLL_MS;
+    return waitFor ? ASK_AGAIN_MS : IDLE_POLL_MS;
+  }
+
+  /** One ask at a time, at most every MIN_ASK_GAP_MS; the answers' watermarks come back through the ingesters. */
+  private ask(lagging: readonly StreamContract[]): void {
+    if (this.asking || Date.now() - this.lastAsk < MIN_ASK_GAP_MS) return;
+    this.asking = true;
+    this.lastAsk = Date.now();
+    void askForWatermarks(this.deps.bus, lagging).finally(() => {
+      this.asking = false;
+    });
+  }
+}
