@@ -24,6 +24,7 @@ import {
   eventHandler,
   natsAuthorizationConfig,
   OutboxRelay,
+  readStreamInOrder,
   recordEvent,
   startConsumer,
   withTransaction,
@@ -192,6 +193,53 @@ describe('NATS users generated from the topology', () => {
       return current.num_ack_pending === 0 && current.num_pending === 0 ? current : undefined;
     });
     expect(info.delivered.stream_seq).toBe(1);
+  });
+
+  it("when webhooks' user reads bookings' stream in order and asks for its watermark, then it gets each event and the watermark after it, under its reader's name only", async () => {
+    const schema = await kitSchema();
+    opened.push(schema);
+    const bookings = await busOf('bookings');
+    const relay = new OutboxRelay({ pool: schema.pool, bus: bookings, stream: NATS_TOPOLOGY.bookings.publishes, pollMs: 100 });
+    await relay.start();
+    opened.push({ close: () => relay.stop() });
+    const booking: BookingState = {
+      booking_id: randomUUID(),
+      schedule_id: randomUUID(),
+      event_type_id: null,
+      status: 'PENDING',
+      start_time: '2030-01-07T09:00:00.000Z',
+      end_time: '2030-01-07T09:30:00.000Z',
+      version: 1,
+    };
+    const event = await withTransaction(schema.pool, (tx) =>
+      recordEvent(tx, bookingCreatedEvent, booking, { organizationId: randomUUID() }),
+    );
+    relay.wake();
+
+    const webhooks = await busOf('webhooks');
+    const reader = NATS_TOPOLOGY.webhooks.reads.bookings;
+    const messages = await readStreamInOrder(webhooks, reader, 1n);
+    opened.push({ close: () => messages.close().then(() => undefined) });
+    // Asked once the event is published: the watermark is then past it.
+    await eventually(async () => {
+      const { rows } = await schema.pool.query('SELECT 1 FROM outbox WHERE id = $1 AND published_at IS NOT NULL', [event.id]);
+      return rows.length === 1 ? true : undefined;
+    });
+    const { watermark } = await webhooks.request(reader.stream.watermark.request, {});
+    const subjects: string[] = [];
+    for await (const msg of messages) {
+      subjects.push(msg.subject);
+      if (msg.subject === `${PREFIX}.${reader.stream.watermark.subject}` && msg.json<{ watermark: string }>().watermark === watermark)
+        break;
+      if (msg.subject.endsWith(bookingCreatedEvent.subject) && msg.json<{ id: string }>().id === event.id) subjects.push('ours');
+    }
+    expect(subjects).toContain('ours');
+    expect(subjects.indexOf('ours')).toBeLessThan(subjects.length - 1);
+
+    const { nc, refusals } = await rawAs('webhooks');
+    const other = `$JS.API.CONSUMER.CREATE.${PREFIX}_BOOKINGS.${PREFIX}_scheduling-bookings`;
+    nc.publish(other, JSON.stringify({ stream_name: `${PREFIX}_BOOKINGS`, config: { name: `${PREFIX}_scheduling-bookings` } }));
+    expect(await refused(refusals, 'publish', other)).toBeDefined();
   });
 
   it("when scheduling's consumer cannot apply an event, then its user dead-letters it, and the dlq user lists, replays and discards it", async () => {

@@ -22,6 +22,7 @@ const WATERMARK = `SELECT LEAST(pg_snapshot_xmin(pg_current_snapshot()),
  */
 export class StreamFeedWatermark {
   private sent = -1n;
+  private served = false;
   private running: Promise<FeedWatermark> | undefined;
 
   constructor(
@@ -30,9 +31,11 @@ export class StreamFeedWatermark {
     private readonly stream: StreamContract,
   ) {}
 
-  /** Answers the stream's watermark request (an endpoint of the service's NATS micro service). */
-  serve(): Promise<void> {
-    return this.bus.serve(this.stream.watermark.request, () => this.publish());
+  /** Answers the stream's watermark request (an endpoint of the service's NATS micro service), once per process. */
+  async serve(): Promise<void> {
+    if (this.served) return;
+    this.served = true;
+    await this.bus.serve(this.stream.watermark.request, () => this.publish());
   }
 
   /** Reads and publishes the watermark; calls that arrive while one runs share its answer. */

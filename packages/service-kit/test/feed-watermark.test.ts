@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineEvent, defineStream, FEED_POSITION_HEADERS } from '@app/contracts';
+import { OutboxRelay, recordEvent, withTransaction, type Bus } from '../src/index.js';
+import { eventually, kitBus, kitSchema } from './support/kit-env.js';
+
+const noted = defineEvent('kit.feed.noted', z.object({ n: z.number() }));
+const STREAM = defineStream('KIT_FEED', [noted]);
+
+interface Stored {
+  subject: string;
+  seq: number;
+  tx?: bigint;
+  outboxSeq?: bigint;
+  watermark?: bigint;
+  id?: string;
+}
+
+/** Every message of the stream in order: events with their position headers, watermarks with their value. */
+async function stored(bus: Bus): Promise<Stored[]> {
+  const name = bus.streamName(STREAM.name);
+  const { state } = await bus.jsm.streams.info(name);
+  const messages: Stored[] = [];
+  for (let seq = state.first_seq; state.messages > 0 && seq <= state.last_seq; seq += 1) {
+    const msg = await bus.jsm.streams.getMessage(name, { seq });
+    if (!msg) continue;
+    const body = msg.json<{ id?: string; watermark?: string }>();
+    const tx = msg.header.get(FEED_POSITION_HEADERS.transaction);
+    const outboxSeq = msg.header.get(FEED_POSITION_HEADERS.sequence);
+    messages.push({
+      subject: msg.subject,
+      seq,
+      ...(tx && { tx: BigInt(tx), outboxSeq: BigInt(outboxSeq) }),
+      ...(body.watermark !== undefined && { watermark: BigInt(body.watermark) }),
+      ...(body.id !== undefined && { id: body.id }),
+    });
+  }
+  return messages;
+}
+
+describe('change-feed positions and watermarks of the outbox relay', () => {
+  let bus: Bus;
+  let schema: Awaited<ReturnType<typeof kitSchema>>;
+  let relay: OutboxRelay;
+  const organizationId = randomUUID();
+
+  beforeAll(async () => {
+    bus = await kitBus({ timeoutMs: 2000 });
+    schema = await kitSchema();
+    relay = new OutboxRelay({ pool: schema.pool, bus, stream: STREAM, pollMs: 50 });
+    await relay.start();
+  });
+  afterAll(async () => {
+    await relay.stop();
+    await bus.close();
+    await schema.close();
+  });
+
+  const record = (n: number) => withTransaction(schema.pool, (tx) => recordEvent(tx, noted, { n }, { organizationId }));
+  // What the webhooks service does while feed items wait (this bus lists no topology, so it may ask itself).
+  const askWatermark = async () => BigInt((await bus.request(STREAM.watermark.request, {})).watermark);
+
+  it('when changes commit one after another, then their events carry increasing transaction ids, and events of one transaction its sequence', async () => {
+    const first = await record(1);
+    const [second, third] = await withTransaction(schema.pool, async (tx) => [
+      await recordEvent(tx, noted, { n: 2 }, { organizationId }),
+      await recordEvent(tx, noted, { n: 3 }, { organizationId }),
+    ]);
+    relay.wake();
+    const events = await eventually(async () => {
+      const all = (await stored(bus)).filter((message) => message.id !== undefined);
+      return all.length >= 3 ? all : undefined;
+    });
+    const at = (id: string | undefined) => events.find((message) => message.id === id);
+    expect(at(first.id)?.tx).toBeLessThan(at(second?.id)?.tx ?? 0n);
+    expect(at(second?.id)?.tx).toBe(at(third?.id)?.tx);
+    expect(at(second?.id)?.outboxSeq).toBeLessThan(at(third?.id)?.outboxSeq ?? 0n);
+  });
+
+  it('when asked, then the relay puts its watermark in the stream after every event below it, and again only when it moved on', async () => {
+    const event = await record(4);
+    relay.wake();
+    await eventually(async () => ((await stored(bus)).some((message) => message.id === event.id) ? true : undefined));
+
+    const watermark = await askWatermark();
+    const again = await askWatermark();
+    const messages = await stored(bus);
+
+    // The cluster's other transactions move it on between the two asks, or not: a value is never sent twice.
+    const marks = messages.filter((message) => message.watermark !== undefined);
+    const values = marks.map((mark) => mark.watermark ?? 0n);
+    expect(values).toContain(watermark);
+    expect(values).toEqual([...new Set(values)].sort((a, b) => (a < b ? -1 : 1)));
+    expect(again).toBeGreaterThanOrEqual(watermark);
+    const eventsBelow = messages.filter((message) => message.tx !== undefined && message.tx < watermark);
+    expect(eventsBelow.length).toBe(messages.filter((message) => message.tx !== undefined).length);
+    expect(eventsBelow.every((message) => message.seq < (marks[0]?.seq ?? 0))).toBe(true);
+    expect(marks[0]?.subject).toBe(bus.subject(STREAM.watermark.subject));
+  });
+
+  it('when a transaction that recorded an event is still open, or its event is not published yet, then the watermark stays at or below its id', async () => {
+    let release = () => {};
+    let heldTx = 0n;
+    const holding = withTransaction(schema.pool, async (tx) => {
+      await recordEvent(tx, noted, { n: 5 }, { organizationId });
+      const { rows } = await tx.query<{ tx: string }>('SELECT pg_current_xact_id()::text AS tx');
+      heldTx = BigInt(rows[0]?.tx ?? '0');
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await eventually(async () => (heldTx > 0n ? true : undefined));
+    await record(6); // a later transaction commits first
+    expect(await askWatermark()).toBeLessThanOrEqual(heldTx);
+
+    await relay.stop(); // committed, but not published
+    release();
+    await holding;
+    expect(await askWatermark()).toBeLessThanOrEqual(heldTx);
+
+    await relay.start();
+    relay.wake();
+    await eventually(async () => ((await askWatermark()) > heldTx ? true : undefined));
+  });
+});
