@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventEnvelopeSchema, type EventContract } from './messaging.js';
+import { eventEnvelopeSchema, FEED_POSITION_HEADERS, feedWatermarkSchema, type EventContract } from './messaging.js';
 import { NATS_TOPOLOGY } from './topology.js';
 import { webhookPayloadSchema } from './webhook-payloads.js';
 import { WEBHOOK_EVENT_TYPES } from './webhooks-http.js';
@@ -51,6 +51,8 @@ export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopolo
         messages: [{ $ref: `#/channels/${contract.subject}/messages/${eventMessageName(contract.subject, contract.version)}` }],
       };
     }
+    const watermark = entry.publishes?.watermark;
+    if (watermark) addWatermark({ channels, operations, messages, schemas }, service, entry.publishes?.name ?? '', watermark.subject);
   }
   for (const [service, entry] of sorted(Object.entries(topology))) {
     for (const [, consumer] of sorted(Object.entries(entry.consumes))) {
@@ -65,6 +67,26 @@ export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopolo
           messages: versionsOf(contract).map(({ version }) => ({
             $ref: `#/channels/${contract.subject}/messages/${eventMessageName(contract.subject, version)}`,
           })),
+        };
+      }
+    }
+  }
+  for (const [service, entry] of sorted(Object.entries(topology))) {
+    for (const [, reader] of sorted(Object.entries(entry.reads ?? {}))) {
+      const subjects = [
+        ...reader.stream.events.map((contract) => contract.subject),
+        ...(reader.stream.watermark ? [reader.stream.watermark.subject] : []),
+      ];
+      for (const subject of subjects) {
+        const channel = channels[subject] as { messages: Json } | undefined;
+        operations[`${reader.name}.receive.${subject}`] = {
+          action: 'receive',
+          title: `${service} reads ${subject} in order`,
+          summary:
+            `In-order reader ${reader.name} of the stream ${reader.stream.name} (the change feed): every message once, in stream ` +
+            'order, from the sequence it stored last; no acks.',
+          channel: { $ref: `#/channels/${subject}` },
+          messages: Object.keys(channel?.messages ?? {}).map((name) => ({ $ref: `#/channels/${subject}/messages/${name}` })),
         };
       }
     }
@@ -91,8 +113,44 @@ export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopolo
 
 /** What the document needs of a service's topology entry (NATS_TOPOLOGY's, or a test's). */
 export interface ServiceTopologyLike {
-  publishes: { name: string; events: readonly EventContract<z.ZodType>[] } | null;
-  consumes: Readonly<Record<string, { durable: string; stream: { name: string; events: readonly EventContract<z.ZodType>[] } }>>;
+  publishes: StreamLike | null;
+  consumes: Readonly<Record<string, { durable: string; stream: StreamLike }>>;
+  reads?: Readonly<Record<string, { name: string; stream: StreamLike }>>;
+}
+
+interface StreamLike {
+  name: string;
+  events: readonly EventContract<z.ZodType>[];
+  watermark?: { subject: string };
+}
+
+/** A stream's change-feed watermark: its channel, its message and its publisher's send operation. */
+function addWatermark(
+  document: { channels: Json; operations: Json; messages: Json; schemas: Json },
+  service: string,
+  stream: string,
+  subject: string,
+): void {
+  document.messages[subject] = {
+    name: subject,
+    title: `${subject} (the change feed's watermark)`,
+    contentType: 'application/json',
+    payload: payloadSchema(feedWatermarkSchema, 'output', document.schemas),
+  };
+  document.channels[subject] = {
+    address: subject,
+    description:
+      `Published by ${service}'s outbox relay on the stream ${stream} when the webhooks service asks (${subject}.publish): ` +
+      'every event of the stream whose Feed-Tx-Id is below `watermark` is in the stream before this message (or was set ' +
+      'aside as a dead letter). Internal: not offered to webhook endpoints.',
+    messages: { [subject]: { $ref: `#/components/messages/${subject}` } },
+  };
+  document.operations[`${service}.send.${subject}`] = {
+    action: 'send',
+    title: `${service} publishes ${subject}`,
+    channel: { $ref: `#/channels/${subject}` },
+    messages: [{ $ref: `#/channels/${subject}/messages/${subject}` }],
+  };
 }
 
 function versionsOf(contract: EventContract<z.ZodType>): { version: number; data: z.ZodType }[] {
@@ -115,7 +173,17 @@ function message(contract: EventContract<z.ZodType>, version: number, data: z.Zo
     correlationId: { location: '$message.payload#/correlation_id' },
     headers: {
       type: 'object',
-      properties: { 'Nats-Msg-Id': { type: 'string', description: 'The event id: JetStream drops a duplicate publish.' } },
+      properties: {
+        'Nats-Msg-Id': { type: 'string', description: 'The event id: JetStream drops a duplicate publish.' },
+        [FEED_POSITION_HEADERS.transaction]: {
+          type: 'string',
+          description: "The change feed's position: the id of the Postgres transaction that recorded the event (decimal).",
+        },
+        [FEED_POSITION_HEADERS.sequence]: {
+          type: 'string',
+          description: "The event's outbox sequence: its place among the events of one transaction (decimal).",
+        },
+      },
     },
     payload,
   };
@@ -171,7 +239,8 @@ function addWebhooks(document: { channels: Json; operations: Json; messages: Jso
     address: null,
     title: 'Webhook endpoints',
     description:
-      "POSTed by the webhooks service to each enabled endpoint of the event's organization subscribed to its type " +
+      "POSTed by the webhooks service to each enabled endpoint of the event's organization subscribed to its type, " +
+      'with `previous_attributes` beside `data` for updates, status changes and reschedules ' +
       '(the address is the endpoint URL), retried on WEBHOOKS_RETRY_SCHEDULE_MS until a 2xx; at least once per endpoint.',
     messages: Object.fromEntries(names.map((name) => [name, { $ref: `#/components/messages/${name}` }])),
   };

@@ -12,6 +12,9 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhooks-http.js';
 export const CHANGE_TYPES = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'webhook.test') as Exclude<WebhookEventType, 'webhook.test'>[];
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
+/** The longest cursor the feed writes, with room to spare; a longer `after` is malformed. */
+export const MAX_CURSOR_LENGTH = 512;
+
 /** The longest `wait`, in seconds: a request is held open at most this long. */
 export const MAX_CHANGES_WAIT_SECONDS = 30;
 
@@ -31,12 +34,17 @@ const typesSchema = nameString(TEXT_LIMITS.eventTypeList, 'must be comma-separat
 
 export const listChangesQuerySchema = z.strictObject(
   {
+    // Not refused here: any string that is not one of the feed's cursors, however long, is a 400 CURSOR_INVALID.
     after: z
       .string()
+      .meta({ maxLength: MAX_CURSOR_LENGTH })
       .optional()
-      .describe("An item's `cursor` (or `meta.next_cursor`): the feed resumes right after that item. Absent: from the oldest kept."),
+      .describe(
+        "An item's `cursor` (or `meta.next_cursor`): the feed resumes right after that item. Absent: from the oldest kept. " +
+          'Anything else (longer than this, or not a cursor of this feed) is a 400 `CURSOR_INVALID`.',
+      ),
     limit: paginationQuerySchema.shape.limit,
-    types: typesSchema.optional().describe('Only these types (comma-separated); the cursor still moves past the others.'),
+    types: typesSchema.optional().describe('Only changes of these types (comma-separated).'),
     wait: queryNumber(
       z.number({ message: WAIT_MESSAGE }).min(0, { message: WAIT_MESSAGE }).max(MAX_CHANGES_WAIT_SECONDS, { message: WAIT_MESSAGE }),
     )

@@ -1,3 +1,4 @@
+import { MAX_CURSOR_LENGTH } from '@app/contracts';
 import { z } from 'zod';
 
 /** Where an item stands in its organization's feed: its transaction id, its sequence in it, and its id. */
@@ -13,8 +14,6 @@ export interface ChangeCursor extends FeedPosition {
 }
 
 const VERSION = 1;
-/** Far longer than any cursor this service writes (about 150 characters); a longer one is malformed. */
-const MAX_LENGTH = 512;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const digits = z.string().regex(/^-?\d{1,20}$/);
 
@@ -28,7 +27,7 @@ export function encodeCursor(cursor: ChangeCursor): string {
 
 /** The item a cursor names; null when it is not one this service wrote (wrong alphabet, length, JSON or shape). */
 export function decodeCursor(text: string): ChangeCursor | null {
-  if (text.length === 0 || text.length > MAX_LENGTH || !BASE64URL.test(text)) return null;
+  if (text.length === 0 || text.length > MAX_CURSOR_LENGTH || !BASE64URL.test(text)) return null;
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
