@@ -134,6 +134,16 @@ describe('GET /api/v1/changes', () => {
     expect(item?.previous_attributes).toEqual({ status: 'PENDING' });
   });
 
+  it('when the feed is read right after changes committed, without waiting, then the page already has them', async () => {
+    const api = client(running);
+    for (let round = 0; round < 5; round += 1) {
+      const booking = await producers.record(bookingCreatedEvent, booked(), api.organizationId);
+      const schedule = await producers.record(scheduleCreatedEvent, scheduleState(), api.organizationId);
+      const page = await changes(api, { limit: 200 });
+      expect(page.items.slice(-2).map((item) => item.id)).toEqual([booking, schedule]);
+    }
+  });
+
   it('when read with a cursor, then it resumes right after that item; next_cursor is the last item, or after itself when nothing is new', async () => {
     const api = client(running);
     const ids: string[] = [];

@@ -25,23 +25,35 @@ export interface ChangesQuery {
   limit: number;
 }
 
+/** A page as read, with what the frontier was and where the present began when it was read. */
+export interface ChangesRead {
+  /** False when the cursor's item is not kept (expired by retention, or never one of this organization's). */
+  anchored: boolean;
+  items: FeedItemRow[];
+  frontier: bigint;
+  /** The snapshot's xmax: every transaction that had committed when the page was read has a smaller id. */
+  horizon: bigint;
+}
+
 /**
  * Up to `limit + 1` items of the organization after `after` and below the frontier, in position order (the extra row
- * says there are more), in one statement that also checks the cursor's item is kept: `anchored` false means it is not
- * (expired by retention, or never one of this organization's).
+ * says there are more), in one statement that also checks the cursor's item is kept and reads the frontier and the
+ * horizon: with the frontier at or past the horizon, the page holds every change committed before it was read.
  */
-export async function readChanges(db: Queryable, query: ChangesQuery): Promise<{ anchored: boolean; items: FeedItemRow[] }> {
+export async function readChanges(db: Queryable, query: ChangesQuery): Promise<ChangesRead> {
   const size = (PAGE_SIZES.find((candidate) => candidate >= query.limit) ?? query.limit) + 1;
   const after = query.after ?? START;
   const anchor = query.after
     ? `EXISTS (SELECT 1 FROM feed_items WHERE organization_id = $2::uuid AND position_tx = $3::bigint AND position_seq = $4::bigint
                  AND id = $5::uuid)`
     : 'true';
-  // One row with nulls besides `anchored` when the page is empty (or the cursor's item is not kept).
-  const { rows } = await db.query<{ anchored: boolean } & Partial<FeedItemRow>>(
+  // One row with nulls besides the anchor's columns when the page is empty (or the cursor's item is not kept).
+  const { rows } = await db.query<AnchorRow & Partial<FeedItemRow>>(
     namedStatement(
-      `WITH frontier AS (${FRONTIER}), anchor AS (SELECT ${anchor} AS anchored)
-       SELECT anchor.anchored, page.* FROM anchor LEFT JOIN LATERAL (
+      `WITH frontier AS (${FRONTIER}),
+            anchor AS (SELECT ${anchor} AS anchored, (SELECT frontier FROM frontier)::text AS frontier,
+                              pg_snapshot_xmax(pg_current_snapshot())::text AS horizon)
+       SELECT anchor.anchored, anchor.frontier, anchor.horizon, page.* FROM anchor LEFT JOIN LATERAL (
          SELECT id::text AS id, type, ${isoInstantSql('occurred_at')} AS occurred_at, position_tx::text AS tx,
                 position_seq::text AS seq, data, previous_attributes
            FROM feed_items
@@ -54,9 +66,22 @@ export async function readChanges(db: Queryable, query: ChangesQuery): Promise<{
       [query.streams, query.organizationId, after.tx, after.seq, after.id, query.types],
     ),
   );
-  const anchored = rows[0]?.anchored ?? false;
-  const items = rows.flatMap(({ anchored: _anchored, ...row }) => (typeof row.id === 'string' ? [row as FeedItemRow] : []));
-  return { anchored, items: items.slice(0, query.limit + 1) };
+  const first = rows[0];
+  const items = rows.flatMap(({ anchored: _a, frontier: _f, horizon: _h, ...row }) =>
+    typeof row.id === 'string' ? [row as FeedItemRow] : [],
+  );
+  return {
+    anchored: first?.anchored ?? false,
+    items: items.slice(0, query.limit + 1),
+    frontier: BigInt(first?.frontier ?? '0'),
+    horizon: BigInt(first?.horizon ?? '0'),
+  };
+}
+
+interface AnchorRow {
+  anchored: boolean;
+  frontier: string;
+  horizon: string;
 }
 
 /** Each stream's watermark and highest stored position (decimal text), for the frontier and its asks. */

@@ -22,7 +22,15 @@ export interface FeedWaits {
   changed(since: number, until: number, signal: AbortSignal): Promise<boolean>;
   /** Lets every waiting request answer now, and those that come later at once (the service is closing). */
   release(): void;
+  /**
+   * A read at the head of the feed wants every change that had committed before it: asks the streams whose watermark is
+   * below `horizon` for a newer one (for a few seconds at most; `changed` tells when the frontier moves).
+   */
+  catchUp(horizon: bigint): void;
 }
+
+/** How long a read's catch-up keeps the frontier asking, when the streams cannot reach its horizon (a long transaction). */
+const CATCH_UP_MS = 2000;
 
 /**
  * The change feed's frontier on this replica (docs/architecture.md, "The change feed"): it re-reads the streams'
@@ -39,6 +47,8 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
   private closing = false;
   private asking = false;
   private lastAsk = 0;
+  /** The highest horizon a read is catching up to, and until when it is asked for. */
+  private wanted: { horizon: bigint; until: number } | null = null;
 
   constructor(private readonly deps: { pool: pg.Pool; bus: Bus; streams: readonly StreamContract[] }) {
     this.names = deps.streams.map((stream) => deps.bus.streamName(stream.name));
@@ -74,6 +84,13 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
     return this.moves;
   }
 
+  catchUp(horizon: bigint): void {
+    if (horizon <= this.frontier) return;
+    const until = Date.now() + CATCH_UP_MS;
+    this.wanted = { horizon: this.wanted && this.wanted.horizon > horizon ? this.wanted.horizon : horizon, until };
+    this.loop.wake();
+  }
+
   changed(since: number, until: number, signal: AbortSignal): Promise<boolean> {
     if (this.moves !== since) return Promise.resolve(true);
     if (this.closing || signal.aborted || Date.now() >= until) return Promise.resolve(false);
@@ -104,11 +121,15 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
         this.moves += 1;
         for (const wake of [...this.waiters]) wake();
       }
+      if (this.wanted && (this.wanted.horizon <= frontier || Date.now() > this.wanted.until)) this.wanted = null;
+      // Stored items at or above the frontier, and reads catching up to their horizon, wait for the streams whose
+      // watermark is not past them yet.
       const highest = marks.reduce((high, mark) => (mark.highWater > high ? mark.highWater : high), 0n);
-      // Items at or above the frontier wait for the streams whose watermark is not past them yet.
-      if (highest > 0n && highest >= frontier) {
+      const stored = highest > 0n && highest >= frontier ? highest + 1n : 0n;
+      const needed = this.wanted && this.wanted.horizon > stored ? this.wanted.horizon : stored;
+      if (needed > frontier) {
         const known = new Map(marks.map((mark) => [mark.stream, mark.watermark] as const));
-        const lagging = this.deps.streams.filter((stream, index) => (known.get(this.names[index] ?? '') ?? 0n) <= highest);
+        const lagging = this.deps.streams.filter((_, index) => (known.get(this.names[index] ?? '') ?? 0n) < needed);
         waitFor = lagging.length > 0;
         if (waitFor) this.ask(lagging);
       }
