@@ -220,12 +220,12 @@ describe('NATS users generated from the topology', () => {
     const reader = NATS_TOPOLOGY.webhooks.reads.bookings;
     const messages = await readStreamInOrder(webhooks, reader, 1n);
     opened.push({ close: () => messages.close().then(() => undefined) });
-    // Asked once the event is published: the watermark is then past it.
-    await eventually(async () => {
-      const { rows } = await schema.pool.query('SELECT 1 FROM outbox WHERE id = $1 AND published_at IS NOT NULL', [event.id]);
-      return rows.length === 1 ? true : undefined;
+    // Asked until the watermark is past the event (published, and no older transaction of the shared cluster open).
+    const { rows } = await schema.pool.query<{ tx: string }>('SELECT tx_id::text AS tx FROM outbox WHERE id = $1', [event.id]);
+    const { watermark } = await eventually(async () => {
+      const answer = await webhooks.request(reader.stream.watermark.request, {});
+      return BigInt(answer.watermark) > BigInt(rows[0]?.tx ?? '0') ? answer : undefined;
     });
-    const { watermark } = await webhooks.request(reader.stream.watermark.request, {});
     const subjects: string[] = [];
     for await (const msg of messages) {
       subjects.push(msg.subject);
