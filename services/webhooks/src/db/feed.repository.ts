@@ -60,7 +60,7 @@ export async function readChanges(db: Queryable, query: ChangesQuery): Promise<C
           WHERE organization_id = $2::uuid AND (position_tx, position_seq, id) > ($3::bigint, $4::bigint, $5::uuid)
             AND position_tx < (SELECT frontier FROM frontier)
             AND ($6::text[] IS NULL OR type = ANY($6::text[]))
-          ORDER BY position_tx, position_seq, id
+          ORDER BY position_tx, position_seq, feed_items.id
           LIMIT ${size}
        ) page ON anchor.anchored`,
       [query.streams, query.organizationId, after.tx, after.seq, after.id, query.types],
