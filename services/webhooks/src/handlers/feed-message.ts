@@ -21,7 +21,7 @@ export type FeedMessage =
   | { kind: 'skipped'; why?: string };
 
 /** A public event as a feed item holds it: the same id, type, occurred_at and data as its webhook. */
-export interface FeedEvent {
+interface FeedEvent {
   id: string;
   organizationId: string;
   type: string;
