@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventEnvelopeSchema, FEED_POSITION_HEADERS, feedWatermarkSchema, type EventContract } from './messaging.js';
+import { eventEnvelopeSchema, FEED_POSITION_HEADERS, type EventContract } from './messaging.js';
 import { NATS_TOPOLOGY } from './topology.js';
 import { webhookPayloadSchema } from './webhook-payloads.js';
 import { WEBHOOK_EVENT_TYPES } from './webhooks-http.js';
@@ -51,8 +51,6 @@ export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopolo
         messages: [{ $ref: `#/channels/${contract.subject}/messages/${eventMessageName(contract.subject, contract.version)}` }],
       };
     }
-    const watermark = entry.publishes?.watermark;
-    if (watermark) addWatermark({ channels, operations, messages, schemas }, service, entry.publishes?.name ?? '', watermark.subject);
   }
   for (const [service, entry] of sorted(Object.entries(topology))) {
     for (const [, consumer] of sorted(Object.entries(entry.consumes))) {
@@ -73,11 +71,7 @@ export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopolo
   }
   for (const [service, entry] of sorted(Object.entries(topology))) {
     for (const [, reader] of sorted(Object.entries(entry.reads ?? {}))) {
-      const subjects = [
-        ...reader.stream.events.map((contract) => contract.subject),
-        ...(reader.stream.watermark ? [reader.stream.watermark.subject] : []),
-      ];
-      for (const subject of subjects) {
+      for (const subject of reader.stream.events.map((contract) => contract.subject)) {
         const channel = channels[subject] as { messages: Json } | undefined;
         operations[`${reader.name}.receive.${subject}`] = {
           action: 'receive',
@@ -121,36 +115,6 @@ export interface ServiceTopologyLike {
 interface StreamLike {
   name: string;
   events: readonly EventContract<z.ZodType>[];
-  watermark?: { subject: string };
-}
-
-/** A stream's change-feed watermark: its channel, its message and its publisher's send operation. */
-function addWatermark(
-  document: { channels: Json; operations: Json; messages: Json; schemas: Json },
-  service: string,
-  stream: string,
-  subject: string,
-): void {
-  document.messages[subject] = {
-    name: subject,
-    title: `${subject} (the change feed's watermark)`,
-    contentType: 'application/json',
-    payload: payloadSchema(feedWatermarkSchema, 'output', document.schemas),
-  };
-  document.channels[subject] = {
-    address: subject,
-    description:
-      `Published by ${service}'s outbox relay on the stream ${stream} when the webhooks service asks (${subject}.publish): ` +
-      'every event of the stream whose Feed-Tx-Id is below `watermark` is in the stream before this message (or was set ' +
-      'aside as a dead letter). Internal: not offered to webhook endpoints.',
-    messages: { [subject]: { $ref: `#/components/messages/${subject}` } },
-  };
-  document.operations[`${service}.send.${subject}`] = {
-    action: 'send',
-    title: `${service} publishes ${subject}`,
-    channel: { $ref: `#/channels/${subject}` },
-    messages: [{ $ref: `#/channels/${subject}/messages/${subject}` }],
-  };
 }
 
 function versionsOf(contract: EventContract<z.ZodType>): { version: number; data: z.ZodType }[] {

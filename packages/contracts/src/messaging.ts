@@ -101,37 +101,35 @@ export const FEED_POSITION_HEADERS = { transaction: 'Feed-Tx-Id', sequence: 'Fee
 /** A transaction id (Postgres xid8) as decimal text. */
 const transactionIdSchema = z.string().regex(/^\d{1,20}$/, { message: 'must be a transaction id' });
 
-/** The body of a watermark message, and the reply of its request. */
-export const feedWatermarkSchema = z.object({ watermark: transactionIdSchema });
-export type FeedWatermark = z.infer<typeof feedWatermarkSchema>;
-
 /**
- * A stream's change-feed watermark. Its publisher's outbox relay publishes `{watermark}` on `subject`, in the stream,
- * after every event it covers: every event of the stream whose transaction id is below it is already in the stream
- * before that message (or was set aside as a dead letter). `request` asks the relay to publish its current one now;
- * the webhooks service asks while stored feed items wait for it.
+ * A stream's change-feed watermark, as its publisher's relay answers it: every event of the stream whose transaction id
+ * is below `watermark` is in the stream at or before `sequence` (or was set aside as a dead letter).
  */
-export interface StreamWatermark {
-  subject: string;
-  request: RequestContract<typeof watermarkRequestSchema, typeof feedWatermarkSchema>;
-}
+export const feedWatermarkSchema = z.object({ watermark: transactionIdSchema, sequence: z.number().int().min(0) });
+export type FeedWatermark = z.infer<typeof feedWatermarkSchema>;
 
 const watermarkRequestSchema = z.object({});
 
-/** A JetStream stream: one per publishing service, holding the subjects of its domain events and its watermark. */
+/**
+ * The request a stream's publisher serves with its relay: its current change-feed watermark. The webhooks service asks
+ * while stored feed items wait for it (the watermark goes nowhere else: the stream holds events only).
+ */
+export interface StreamWatermark {
+  request: RequestContract<typeof watermarkRequestSchema, typeof feedWatermarkSchema>;
+}
+
+/** A JetStream stream: one per publishing service, holding exactly the subjects of its domain events. */
 export interface StreamContract {
   name: string;
-  /** The events' subjects, then the watermark's. */
   subjects: readonly string[];
   /** The event contracts of those subjects (the AsyncAPI document is written from them). */
   events: readonly EventContract<z.ZodType>[];
   watermark: StreamWatermark;
 }
 
-/** `events`' stream, its watermark under the stream's name in lower case (`BOOKINGS`: `bookings.feed.watermark`). */
+/** `events`' stream; its watermark request is named after it in lower case (`BOOKINGS`: `bookings.feed.watermark`). */
 export function defineStream(name: string, events: readonly EventContract<z.ZodType>[]): StreamContract {
-  const root = `${name.toLowerCase()}.feed.watermark`;
-  // The request's subject is not one of the stream's (no wildcard covers it), so the stream never stores a request.
-  const watermark = { subject: root, request: defineRequest(`${root}.publish`, watermarkRequestSchema, feedWatermarkSchema) };
-  return { name, subjects: [...events.map((event) => event.subject), watermark.subject], events, watermark };
+  // Not one of the stream's subjects (they are listed one by one), so the stream never stores a request.
+  const watermark = { request: defineRequest(`${name.toLowerCase()}.feed.watermark`, watermarkRequestSchema, feedWatermarkSchema) };
+  return { name, subjects: events.map((event) => event.subject), events, watermark };
 }

@@ -39,7 +39,7 @@ export interface ServiceTopology {
   reads?: Readonly<Record<string, ReaderTopology>>;
 }
 
-/** What every publisher serves besides its own requests: its relay publishes the stream's feed watermark when asked. */
+/** What every publisher serves besides its own requests: its relay answers its stream's change-feed watermark. */
 const watermarkOf = (stream: StreamContract) => stream.watermark.request;
 
 /** The streams whose events are public (webhooks and the change feed): every publisher's. */

@@ -13,11 +13,10 @@ interface Stored {
   seq: number;
   tx?: bigint;
   outboxSeq?: bigint;
-  watermark?: bigint;
   id?: string;
 }
 
-/** Every message of the stream in order: events with their position headers, watermarks with their value. */
+/** Every message of the stream in order, with its position headers. */
 async function stored(bus: Bus): Promise<Stored[]> {
   const name = bus.streamName(STREAM.name);
   const { state } = await bus.jsm.streams.info(name);
@@ -25,14 +24,13 @@ async function stored(bus: Bus): Promise<Stored[]> {
   for (let seq = state.first_seq; state.messages > 0 && seq <= state.last_seq; seq += 1) {
     const msg = await bus.jsm.streams.getMessage(name, { seq });
     if (!msg) continue;
-    const body = msg.json<{ id?: string; watermark?: string }>();
+    const body = msg.json<{ id?: string }>();
     const tx = msg.header.get(FEED_POSITION_HEADERS.transaction);
     const outboxSeq = msg.header.get(FEED_POSITION_HEADERS.sequence);
     messages.push({
       subject: msg.subject,
       seq,
       ...(tx && { tx: BigInt(tx), outboxSeq: BigInt(outboxSeq) }),
-      ...(body.watermark !== undefined && { watermark: BigInt(body.watermark) }),
       ...(body.id !== undefined && { id: body.id }),
     });
   }
@@ -78,31 +76,24 @@ describe('change-feed positions and watermarks of the outbox relay', () => {
     expect(at(second?.id)?.outboxSeq).toBeLessThan(at(third?.id)?.outboxSeq ?? 0n);
   });
 
-  it('when asked, then the relay puts its watermark in the stream after every event below it, and again only when it moved on', async () => {
+  it('when asked, then the relay answers a watermark and the stream sequence at or before which every event below it stands, and writes nothing to the stream', async () => {
     const event = await record(4);
     relay.wake();
     const published = await eventually(async () => (await stored(bus)).find((message) => message.id === event.id));
 
     // Past it once no older transaction of the cluster is still open (other suites share it).
-    const watermark = await eventually(async () => {
-      const value = await askWatermark();
-      return value > (published.tx ?? 0n) ? value : undefined;
+    const answer = await eventually(async () => {
+      const reply = await bus.request(STREAM.watermark.request, {});
+      return BigInt(reply.watermark) > (published.tx ?? 0n) ? reply : undefined;
     });
-    const again = await askWatermark();
     const messages = await stored(bus);
 
-    // The cluster's other transactions move it on between the two asks, or not: a value is never sent twice.
-    const marks = messages.filter((message) => message.watermark !== undefined);
-    const values = marks.map((mark) => mark.watermark ?? 0n);
-    expect(values).toContain(watermark);
-    expect(values).toEqual([...new Set(values)].sort((a, b) => (a < b ? -1 : 1)));
-    expect(again).toBeGreaterThanOrEqual(watermark);
-    // Every event below a watermark is in the stream before it.
-    const mark = marks.find((candidate) => candidate.watermark === watermark);
-    const eventsBelow = messages.filter((message) => message.tx !== undefined && message.tx < watermark);
-    expect(eventsBelow.map((message) => message.id)).toContain(event.id);
-    expect(eventsBelow.every((message) => message.seq < (mark?.seq ?? 0))).toBe(true);
-    expect(mark?.subject).toBe(bus.subject(STREAM.watermark.subject));
+    const below = messages.filter((message) => message.tx !== undefined && message.tx < BigInt(answer.watermark));
+    expect(below.map((message) => message.id)).toContain(event.id);
+    expect(below.every((message) => message.seq <= answer.sequence)).toBe(true);
+    // The stream holds the events only: its last sequence is theirs.
+    expect(messages.every((message) => message.id !== undefined)).toBe(true);
+    expect(answer.sequence).toBe(messages.at(-1)?.seq);
   });
 
   it('when a transaction that recorded an event is still open, or its event is not published yet, then the watermark stays at or below its id', async () => {

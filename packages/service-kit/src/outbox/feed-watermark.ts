@@ -14,14 +14,13 @@ const WATERMARK = `SELECT LEAST(pg_snapshot_xmin(pg_current_snapshot()),
     (SELECT min(tx_id) FROM outbox WHERE published_at IS NULL AND dead_at IS NULL))::text AS watermark`;
 
 /**
- * A stream's change-feed watermark (docs/architecture.md, "The change feed"). `publish` reads it and, when it moved on
- * since the last one this process sent, publishes it on the stream: every event it covers was acked before it was read,
- * so each is in the stream before the watermark message. The webhooks service asks for it (the stream's watermark
- * request) while stored feed items wait for it; nothing is sent while nobody asks. Replicas may send the same value:
- * its Nats-Msg-Id is the value, so JetStream keeps one.
+ * A stream's change-feed watermark (docs/architecture.md, "The change feed"), as the relay answers the stream's
+ * watermark request: the watermark, then the stream's last sequence, read after it. Every event the watermark covers
+ * was acked before the watermark was read, so it is in the stream at or before that sequence: once the feed has stored
+ * the stream that far, no event of the stream below the watermark can still come. Nothing is written to the stream;
+ * the webhooks service asks while stored feed items wait for it.
  */
 export class StreamFeedWatermark {
-  private sent = -1n;
   private served = false;
   private running: Promise<FeedWatermark> | undefined;
 
@@ -35,22 +34,18 @@ export class StreamFeedWatermark {
   async serve(): Promise<void> {
     if (this.served) return;
     this.served = true;
-    await this.bus.serve(this.stream.watermark.request, () => this.publish());
+    await this.bus.serve(this.stream.watermark.request, () => this.read());
   }
 
-  /** Reads and publishes the watermark; calls that arrive while one runs share its answer. */
-  publish(): Promise<FeedWatermark> {
-    this.running ??= this.readAndSend().finally(() => (this.running = undefined));
+  /** The watermark and the sequence it is good for; asks that arrive while one is read share its answer. */
+  read(): Promise<FeedWatermark> {
+    this.running ??= this.readBoth().finally(() => (this.running = undefined));
     return this.running;
   }
 
-  private async readAndSend(): Promise<FeedWatermark> {
+  private async readBoth(): Promise<FeedWatermark> {
     const { rows } = await this.pool.query<{ watermark: string }>(namedStatement(WATERMARK, []));
-    const watermark = rows[0]?.watermark ?? '0';
-    if (BigInt(watermark) > this.sent) {
-      await this.bus.publish(this.stream.watermark.subject, { watermark }, `feed-watermark:${watermark}`);
-      this.sent = BigInt(watermark);
-    }
-    return { watermark };
+    const { state } = await this.bus.jsm.streams.info(this.bus.streamName(this.stream.name));
+    return { watermark: rows[0]?.watermark ?? '0', sequence: state.last_seq };
   }
 }

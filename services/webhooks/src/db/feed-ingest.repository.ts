@@ -1,10 +1,9 @@
 import { namedStatement, withTransaction, type Queryable } from '@app/service-kit';
 import type pg from 'pg';
 
-/** Where a stream's ingestion stands: the last stream sequence stored and the stream's watermark. */
+/** Where a stream's ingestion stands: the last stream sequence stored. */
 export interface StreamProgress {
   sequence: bigint;
-  watermark: bigint;
 }
 
 /** A feed item as the ingester stores it (positions as decimal text). */
@@ -25,16 +24,16 @@ export interface NewFeedItem {
  */
 export async function acquireStream(db: Queryable, stream: string, holder: string, leaseMs: number): Promise<StreamProgress | null> {
   await db.query(namedStatement('INSERT INTO feed_streams (stream) VALUES ($1) ON CONFLICT DO NOTHING', [stream]));
-  const { rows } = await db.query<{ sequence: string; watermark: string }>(
+  const { rows } = await db.query<{ sequence: string }>(
     namedStatement(
       `UPDATE feed_streams SET lease_holder = $2::uuid, lease_until = now() + make_interval(secs => $3::float8 / 1000)
         WHERE stream = $1 AND (lease_holder IS NULL OR lease_holder = $2::uuid OR lease_until < now())
-        RETURNING sequence::text AS sequence, watermark::text AS watermark`,
+        RETURNING sequence::text AS sequence`,
       [stream, holder, leaseMs],
     ),
   );
   const row = rows[0];
-  return row ? { sequence: BigInt(row.sequence), watermark: BigInt(row.watermark) } : null;
+  return row ? { sequence: BigInt(row.sequence) } : null;
 }
 
 /** Extends the lease; false when `holder` lost it (it ran out and another replica took the stream). */
@@ -59,43 +58,59 @@ export async function releaseStream(db: Queryable, stream: string, holder: strin
 export interface IngestedBatch {
   stream: string;
   holder: string;
-  /** Where the batch starts: the stored progress it was read after (the fence: nobody else moved it meanwhile). */
-  from: StreamProgress;
-  /** The last stream sequence of the batch and the watermark after it. */
-  to: StreamProgress;
-  items: readonly NewFeedItem[];
+  /** The stream sequence stored before the batch (the fence: nobody else moved it meanwhile) and the batch's last. */
+  from: bigint;
+  to: bigint;
+  /** The batch's items, placed after the stream's watermark as stored when the batch commits (under its row lock). */
+  place: (watermark: bigint) => NewFeedItem[];
   leaseMs: number;
 }
 
 /**
  * Stores a batch read off the stream, in one transaction: its items (an id already stored is a duplicate and is
- * skipped) and the stream's new sequence and watermark, so a restart resumes exactly after what was stored. The stream's
- * row is updated first, only while `holder` has the lease and the progress is still `from` (its row lock then holds off
- * any other writer): false, and nothing stored, when that is no longer so.
+ * skipped) and the stream's new sequence, so a restart resumes exactly after what was stored. The stream's row is
+ * locked first, only while `holder` has the lease and the sequence is still `from`: false, and nothing stored, when
+ * that is no longer so. The items are placed after the watermark read under that lock, which no watermark can pass
+ * before the batch commits (applyWatermark waits for the lock).
  */
 export async function storeBatch(pool: pg.Pool, batch: IngestedBatch): Promise<boolean> {
-  const highWater = batch.items.reduce((max, item) => (BigInt(item.position_tx) > max ? BigInt(item.position_tx) : max), 0n);
   return withTransaction(pool, async (tx) => {
-    const { rows } = await tx.query(
+    const { rows } = await tx.query<{ watermark: string }>(
       namedStatement(
-        `UPDATE feed_streams SET sequence = $4::bigint, watermark = $5::bigint, high_water = GREATEST(high_water, $6::bigint),
-                lease_until = now() + make_interval(secs => $7::float8 / 1000)
-          WHERE stream = $1 AND lease_holder = $2::uuid AND sequence = $3::bigint RETURNING stream`,
-        [
-          batch.stream,
-          batch.holder,
-          String(batch.from.sequence),
-          String(batch.to.sequence),
-          String(batch.to.watermark),
-          String(highWater),
-          batch.leaseMs,
-        ],
+        `SELECT watermark::text AS watermark FROM feed_streams
+          WHERE stream = $1 AND lease_holder = $2::uuid AND sequence = $3::bigint FOR UPDATE`,
+        [batch.stream, batch.holder, String(batch.from)],
       ),
     );
-    if (rows.length === 0) return false;
-    if (batch.items.length > 0) await insertItems(tx, batch.items);
+    const row = rows[0];
+    if (!row) return false;
+    const items = batch.place(BigInt(row.watermark));
+    const highWater = items.reduce((max, item) => (BigInt(item.position_tx) > max ? BigInt(item.position_tx) : max), 0n);
+    if (items.length > 0) await insertItems(tx, items);
+    await tx.query(
+      namedStatement(
+        `UPDATE feed_streams SET sequence = $2::bigint, high_water = GREATEST(high_water, $3::bigint),
+                lease_until = now() + make_interval(secs => $4::float8 / 1000)
+          WHERE stream = $1`,
+        [batch.stream, String(batch.to), String(highWater), batch.leaseMs],
+      ),
+    );
     return true;
   });
+}
+
+/**
+ * Raises the stream's watermark to `watermark` if the feed has stored the stream through `sequence`: every event of the
+ * stream below it is then stored (its relay read `sequence` after the watermark). False when not that far yet.
+ */
+export async function applyWatermark(db: Queryable, stream: string, watermark: bigint, sequence: number): Promise<boolean> {
+  const { rows } = await db.query(
+    namedStatement(
+      `UPDATE feed_streams SET watermark = GREATEST(watermark, $2::bigint) WHERE stream = $1 AND sequence >= $3::bigint RETURNING stream`,
+      [stream, String(watermark), sequence],
+    ),
+  );
+  return rows.length === 1;
 }
 
 async function insertItems(tx: Queryable, items: readonly NewFeedItem[]): Promise<void> {

@@ -84,16 +84,27 @@ interface AnchorRow {
   horizon: string;
 }
 
-/** Each stream's watermark and highest stored position (decimal text), for the frontier and its asks. */
-export async function readStreamMarks(
-  db: Queryable,
-  streams: readonly string[],
-): Promise<{ stream: string; watermark: bigint; highWater: bigint }[]> {
-  const { rows } = await db.query<{ stream: string; watermark: string; high_water: string }>(
+/** Where a stream stands in the feed: its stored sequence and watermark, and its highest stored position. */
+export interface StreamMark {
+  stream: string;
+  sequence: bigint;
+  watermark: bigint;
+  highWater: bigint;
+}
+
+/** Each stream's mark, for the frontier and its asks. */
+export async function readStreamMarks(db: Queryable, streams: readonly string[]): Promise<StreamMark[]> {
+  const { rows } = await db.query<{ stream: string; sequence: string; watermark: string; high_water: string }>(
     namedStatement(
-      'SELECT stream, watermark::text AS watermark, high_water::text AS high_water FROM feed_streams WHERE stream = ANY($1::text[])',
+      `SELECT stream, sequence::text AS sequence, watermark::text AS watermark, high_water::text AS high_water
+         FROM feed_streams WHERE stream = ANY($1::text[])`,
       [streams],
     ),
   );
-  return rows.map((row) => ({ stream: row.stream, watermark: BigInt(row.watermark), highWater: BigInt(row.high_water) }));
+  return rows.map((row) => ({
+    stream: row.stream,
+    sequence: BigInt(row.sequence),
+    watermark: BigInt(row.watermark),
+    highWater: BigInt(row.high_water),
+  }));
 }

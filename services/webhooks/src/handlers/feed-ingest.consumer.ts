@@ -12,7 +12,8 @@ import {
   type StreamProgress,
 } from '../db/feed-ingest.repository.js';
 import { feedPlacement } from '../domain/feed-position.js';
-import { feedMessageReader, type FeedMessage } from './feed-message.js';
+import { feedMessageReader, type FeedEvent, type FeedMessage } from './feed-message.js';
+import type { EventPosition } from '../domain/feed-position.js';
 
 /** How long a replica's hold on a stream lasts without renewal: another takes over a crashed one's after this. */
 const LEASE_MS = 10_000;
@@ -30,10 +31,11 @@ export interface FeedIngestDeps {
 /**
  * Ingests one public stream into the change feed (docs/architecture.md, "The change feed"): one replica at a time (a
  * lease on the stream's feed_streams row), every message once and in stream order, from the stream sequence stored
- * after the last batch. Each batch commits its items and the stream's new sequence and watermark together, fenced
- * by that lease and sequence, so a restart or a takeover resumes exactly after what was stored: nothing is lost or
- * stored twice (an event published again has the id it had). An event goes where its Feed-Tx-Id and Feed-Seq put it
- * (feedPlacement), and a watermark message raises the stream's watermark.
+ * after the last batch. Each batch commits its items and the stream's new sequence together, fenced by that lease and
+ * sequence, so a restart or a takeover resumes exactly after what was stored: nothing is lost or stored twice (an event
+ * published again has the id it had). An event goes where its Feed-Tx-Id and Feed-Seq put it, or after the stream's
+ * watermark when that already passed it (feedPlacement). The watermark itself is raised by the frontier, from the
+ * publishers' answers, once this has stored the stream as far as each answer says.
  */
 export class FeedIngester implements BackgroundTask {
   private readonly holder = randomUUID();
@@ -97,15 +99,17 @@ export class FeedIngester implements BackgroundTask {
       );
     }, LEASE_MS / 3);
     try {
-      let progress = start;
+      let sequence = start.sequence;
       let first = true;
       for (let batch = await queue.takeAll(); batch.length > 0 && !this.stopped; batch = await queue.takeAll()) {
-        const next = this.batchAfter(progress, batch, first);
-        if (!(await storeBatch(this.deps.pool, { stream: this.stream, holder: this.holder, from: progress, ...next, leaseMs: LEASE_MS }))) {
+        const read = this.batchAfter(sequence, batch, first);
+        const place = (watermark: bigint) => read.events.map(({ event, position }) => feedItem(event, feedPlacement(position, watermark)));
+        const batchOf = { stream: this.stream, holder: this.holder, from: sequence, to: read.to, place, leaseMs: LEASE_MS };
+        if (!(await storeBatch(this.deps.pool, batchOf))) {
           this.deps.bus.log.info({ stream: this.stream }, 'change feed stream taken over by another replica');
           return;
         }
-        progress = next.to;
+        sequence = read.to;
         first = false;
         this.deps.stored();
       }
@@ -118,13 +122,17 @@ export class FeedIngester implements BackgroundTask {
   }
 
   /**
-   * What a batch of messages makes: its items, placed after the watermarks read so far, and where the stream stands
-   * after it. Messages follow one another by stream sequence; the first after opening may skip ahead only when the
-   * stream no longer holds the ones before (its retention), which is logged; any other gap reopens the reader.
+   * What a batch of messages holds: its public events with their positions, and the stream sequence after it. Messages
+   * follow one another by stream sequence; the first after opening may skip ahead only when the stream no longer holds
+   * the ones before (its retention), which is logged; any other gap reopens the reader.
    */
-  private batchAfter(from: StreamProgress, batch: JsMsg[], first: boolean): { to: StreamProgress; items: NewFeedItem[] } {
-    let { sequence, watermark } = from;
-    const items: NewFeedItem[] = [];
+  private batchAfter(
+    from: bigint,
+    batch: JsMsg[],
+    first: boolean,
+  ): { to: bigint; events: { event: FeedEvent; position: EventPosition | null }[] } {
+    let sequence = from;
+    const events: { event: FeedEvent; position: EventPosition | null }[] = [];
     for (const [index, msg] of batch.entries()) {
       const seq = BigInt(msg.seq);
       if (seq !== sequence + 1n) {
@@ -136,24 +144,11 @@ export class FeedIngester implements BackgroundTask {
       }
       sequence = seq;
       const message = this.read(msg);
-      if (message.kind === 'watermark' && message.watermark > watermark) watermark = message.watermark;
-      if (message.kind === 'skipped' && message.why)
+      if (message.kind === 'event') events.push({ event: message.event, position: message.position });
+      else if (message.why)
         this.deps.bus.log.warn({ stream: this.stream, seq: String(seq), why: message.why }, 'change feed skipped a message');
-      if (message.kind !== 'event') continue;
-      const at = feedPlacement(message.position, watermark);
-      const { event } = message;
-      items.push({
-        id: event.id,
-        organization_id: event.organizationId,
-        position_tx: String(at.tx),
-        position_seq: String(at.seq),
-        type: event.type,
-        occurred_at: event.occurredAt,
-        data: event.data,
-        previous_attributes: event.previousAttributes,
-      });
     }
-    return { to: { sequence, watermark }, items };
+    return { to: sequence, events };
   }
 
   private pause(ms: number): Promise<void> {
@@ -162,4 +157,18 @@ export class FeedIngester implements BackgroundTask {
       this.interrupt = () => (clearTimeout(timer), resolve());
     });
   }
+}
+
+/** A feed item of `event` at `at` (its own position, or where a late event was placed). */
+function feedItem(event: FeedEvent, at: EventPosition): NewFeedItem {
+  return {
+    id: event.id,
+    organization_id: event.organizationId,
+    position_tx: String(at.tx),
+    position_seq: String(at.seq),
+    type: event.type,
+    occurred_at: event.occurredAt,
+    data: event.data,
+    previous_attributes: event.previousAttributes,
+  };
 }

@@ -3,7 +3,6 @@ import {
   eventDataOfVersion,
   eventEnvelopeSchema,
   FEED_POSITION_HEADERS,
-  feedWatermarkSchema,
   WEBHOOK_TYPE_OF_SUBJECT,
   webhookData,
   webhookPreviousAttributes,
@@ -16,12 +15,11 @@ import type { EventPosition } from '../domain/feed-position.js';
 /** What a message of a stream is to the feed. */
 export type FeedMessage =
   | { kind: 'event'; event: FeedEvent; position: EventPosition | null }
-  | { kind: 'watermark'; watermark: bigint }
   /** An internal event type, or a message that is not a readable event (the webhooks consumers dead-letter those). */
   | { kind: 'skipped'; why?: string };
 
 /** A public event as a feed item holds it: the same id, type, occurred_at and data as its webhook. */
-interface FeedEvent {
+export interface FeedEvent {
   id: string;
   organizationId: string;
   type: string;
@@ -35,13 +33,8 @@ const envelopeSchema = eventEnvelopeSchema.extend({ schema_version: z.number().i
 
 /** Reads the messages of one stream, whose subjects carry the deployment's prefix (`subject` adds it). */
 export function feedMessageReader(stream: StreamContract, subject: (name: string) => string): (msg: JsMsg) => FeedMessage {
-  const watermarkSubject = subject(stream.watermark.subject);
   const contracts = new Map(stream.events.map((contract) => [subject(contract.subject), contract] as const));
   return (msg) => {
-    if (msg.subject === watermarkSubject) {
-      const read = feedWatermarkSchema.safeParse(json(msg));
-      return read.success ? { kind: 'watermark', watermark: BigInt(read.data.watermark) } : { kind: 'skipped', why: 'malformed watermark' };
-    }
     const contract = contracts.get(msg.subject);
     if (!contract || !WEBHOOK_TYPE_OF_SUBJECT[contract.subject]) return { kind: 'skipped' };
     const event = feedEvent(contract, json(msg));

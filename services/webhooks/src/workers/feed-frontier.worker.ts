@@ -1,8 +1,9 @@
-import type { StreamContract } from '@app/contracts';
+import type { FeedWatermark, StreamContract } from '@app/contracts';
 import { PollingLoop, type BackgroundTask, type Bus } from '@app/service-kit';
 import type pg from 'pg';
 import { askForWatermarks } from '../clients/feed-watermark.client.js';
-import { readStreamMarks } from '../db/feed.repository.js';
+import { applyWatermark } from '../db/feed-ingest.repository.js';
+import { readStreamMarks, type StreamMark } from '../db/feed.repository.js';
 
 /** While requests wait: how often the frontier is re-read (another replica's ingestion moves it too). */
 const WAITING_POLL_MS = 100;
@@ -29,14 +30,17 @@ export interface FeedWaits {
   catchUp(horizon: bigint): void;
 }
 
+/** Answers kept per stream while its ingester catches up to them. */
+const MAX_PENDING = 16;
 /** How long a read's catch-up keeps the frontier asking, when the streams cannot reach its horizon (a long transaction). */
 const CATCH_UP_MS = 2000;
 
 /**
  * The change feed's frontier on this replica (docs/architecture.md, "The change feed"): it re-reads the streams'
  * watermarks after each batch an ingester stores (and every 100 ms while requests wait), wakes the waiting requests
- * when the frontier moves, and while stored items are at or above it asks the publishers of the lagging streams for
- * newer watermarks: a quiet stream's watermark moves only when asked, so nothing is published while nothing waits.
+ * when the frontier moves, and while stored items are at or above it (or a read catches up to its horizon) asks the
+ * publishers of the lagging streams for their watermarks. Each answer is stored once the stream's ingester has stored
+ * the stream as far as the answer's sequence (at once, or at a later tick while it is kept pending here).
  */
 export class FeedFrontier implements BackgroundTask, FeedWaits {
   private readonly loop = new PollingLoop(() => this.tick());
@@ -47,6 +51,8 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
   private closing = false;
   private asking = false;
   private lastAsk = 0;
+  /** Per stream, answers not stored yet (its ingester had not read that far), the newest last. */
+  private readonly pending = new Map<string, FeedWatermark[]>();
   /** The highest horizon a read is catching up to, and until when it is asked for. */
   private wanted: { horizon: bigint; until: number } | null = null;
 
@@ -111,7 +117,8 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
   private async tick(): Promise<number> {
     let waitFor = false;
     try {
-      const marks = await readStreamMarks(this.deps.pool, this.names);
+      let marks = await readStreamMarks(this.deps.pool, this.names);
+      if (await this.applyPending(marks)) marks = await readStreamMarks(this.deps.pool, this.names);
       const complete = marks.length === this.names.length;
       const frontier = complete
         ? marks.reduce((low, mark) => (mark.watermark < low ? mark.watermark : low), marks[0]?.watermark ?? 0n)
@@ -140,13 +147,46 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
     return waitFor ? ASK_AGAIN_MS : IDLE_POLL_MS;
   }
 
-  /** One ask at a time, at most every MIN_ASK_GAP_MS; the answers' watermarks come back through the ingesters. */
+  /** One ask at a time, at most every MIN_ASK_GAP_MS; its answers wait in `pending` for the next tick, woken now. */
   private ask(lagging: readonly StreamContract[]): void {
     if (this.asking || Date.now() - this.lastAsk < MIN_ASK_GAP_MS) return;
     this.asking = true;
     this.lastAsk = Date.now();
-    void askForWatermarks(this.deps.bus, lagging).finally(() => {
-      this.asking = false;
-    });
+    void askForWatermarks(this.deps.bus, lagging)
+      .then((answers) => {
+        for (const [stream, answer] of answers) {
+          const name = this.deps.bus.streamName(stream.name);
+          // Older answers stay too: a newer one may need more of the stream than its ingester has stored yet.
+          this.pending.set(name, [...(this.pending.get(name) ?? []), answer].slice(-MAX_PENDING));
+        }
+      })
+      .finally(() => {
+        this.asking = false;
+        this.loop.wake();
+      });
+  }
+
+  /**
+   * Stores, per stream, the highest pending watermark whose sequence its ingester has reached (the store checks it
+   * again), and forgets the answers it covers; true when one was stored.
+   */
+  private async applyPending(marks: readonly StreamMark[]): Promise<boolean> {
+    let stored = false;
+    for (const mark of marks) {
+      const answers = this.pending.get(mark.stream) ?? [];
+      const reached = answers.filter((answer) => BigInt(answer.sequence) <= mark.sequence);
+      const best = reached.reduce<FeedWatermark | undefined>(
+        (high, answer) => (!high || BigInt(answer.watermark) > BigInt(high.watermark) ? answer : high),
+        undefined,
+      );
+      if (!best) continue;
+      const watermark = BigInt(best.watermark);
+      if (watermark > mark.watermark && (await applyWatermark(this.deps.pool, mark.stream, watermark, best.sequence))) stored = true;
+      this.pending.set(
+        mark.stream,
+        answers.filter((answer) => BigInt(answer.watermark) > watermark),
+      );
+    }
+    return stored;
   }
 }
