@@ -103,9 +103,15 @@ const transactionIdSchema = z.string().regex(/^\d{1,20}$/, { message: 'must be a
 
 /**
  * A stream's change-feed watermark, as its publisher's relay answers it: every event of the stream whose transaction id
- * is below `watermark` is in the stream at or before `sequence` (or was set aside as a dead letter).
+ * is below `watermark` is in the stream at or before `sequence` (or was set aside as a dead letter). `stream_created`
+ * (JetStream's `created` of the stream) says which stream that is: one made again under the same name starts its
+ * sequences over, so an answer holds only for the stream it was read from.
  */
-export const feedWatermarkSchema = z.object({ watermark: transactionIdSchema, sequence: z.number().int().min(0) });
+export const feedWatermarkSchema = z.object({
+  watermark: transactionIdSchema,
+  sequence: z.number().int().min(0),
+  stream_created: z.string().max(64),
+});
 export type FeedWatermark = z.infer<typeof feedWatermarkSchema>;
 
 const watermarkRequestSchema = z.object({});

@@ -38,7 +38,7 @@ export { natsAuthorizationConfig, type NatsUser } from './nats/authorization-con
 export type { RequestHandler } from './nats/endpoint.js';
 export { startConsumer, type ConsumerOptions, type RunningConsumer } from './nats/consumer.js';
 export { consumerTask } from './nats/consumer-task.js';
-export { readStreamInOrder } from './nats/stream-reader.js';
+export { readStreamInOrder, streamCreated } from './nats/stream-reader.js';
 export { isJetStreamApiError, JetStreamCode } from './nats/jetstream-errors.js';
 export { ArrivalQueue } from './nats/arrival-queue.js';
 export { DEFAULT_RETRY, retryDelayMs, type RetrySchedule } from './nats/retry-schedule.js';

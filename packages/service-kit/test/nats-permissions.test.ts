@@ -26,6 +26,7 @@ import {
   OutboxRelay,
   readStreamInOrder,
   recordEvent,
+  streamCreated,
   startConsumer,
   withTransaction,
 } from '../src/index.js';
@@ -218,6 +219,7 @@ describe('NATS users generated from the topology', () => {
 
     const webhooks = await busOf('webhooks');
     const reader = NATS_TOPOLOGY.webhooks.reads.bookings;
+    const created = await streamCreated(webhooks, reader);
     const messages = await readStreamInOrder(webhooks, reader, 1n);
     opened.push({ close: () => messages.close().then(() => undefined) });
     // Asked once the event is published (an earlier test's bookings relay, on an outbox of its own, may answer too), until
@@ -241,6 +243,7 @@ describe('NATS users generated from the topology', () => {
     // Below the watermark, so at or before the sequence it came with.
     expect(ours).toBeGreaterThan(0);
     expect(ours).toBeLessThanOrEqual(watermark.sequence);
+    expect(watermark.stream_created).toBe(created);
 
     const { nc, refusals } = await rawAs('webhooks');
     const other = `$JS.API.CONSUMER.CREATE.${PREFIX}_BOOKINGS.${PREFIX}_scheduling-bookings`;

@@ -19,14 +19,16 @@ CREATE UNIQUE INDEX feed_items_position_idx ON feed_items (organization_id, posi
 CREATE INDEX feed_items_stored_idx ON feed_items (stored_at);
 
 -- One row per stream (its name with the deployment's NATS prefix), written by the one replica holding its lease:
--- sequence is the last stream sequence stored, watermark the stream's last watermark stored (every event of the stream
--- positioned below it is in feed_items), high_water the highest position stored (while it is at or above the
--- frontier, the service asks the publishers for newer watermarks).
+-- sequence is the last stream sequence stored, of the stream created at stream_created (JetStream's `created`: one made
+-- again under the name counts from 1 again, and is read from its start); watermark the stream's watermark stored
+-- (every event of the stream positioned below it is in feed_items); high_water the highest position stored (while it
+-- is at or above the frontier, the service asks the publishers for newer watermarks).
 CREATE TABLE feed_streams (
-  stream       text        PRIMARY KEY,
-  sequence     bigint      NOT NULL DEFAULT 0,
-  watermark    bigint      NOT NULL DEFAULT 0,
-  high_water   bigint      NOT NULL DEFAULT 0,
-  lease_holder uuid,
-  lease_until  timestamptz(3)
+  stream         text        PRIMARY KEY,
+  stream_created text,
+  sequence       bigint      NOT NULL DEFAULT 0,
+  watermark      bigint      NOT NULL DEFAULT 0,
+  high_water     bigint      NOT NULL DEFAULT 0,
+  lease_holder   uuid,
+  lease_until    timestamptz(3)
 );

@@ -100,6 +100,23 @@ describe('the change feed under concurrent writers', () => {
     for (const ids of written) expectInOrder(final, ids);
   });
 
+  it('when a stream is deleted and made again (its sequences start over), then the feed reads the new one from its start, loses and repeats nothing', async () => {
+    const api = client(running);
+    const before = [
+      ...(await producers.recordTogether([change('bookings', api.organizationId)])),
+      ...(await producers.recordTogether([change('scheduling', api.organizationId)])),
+    ];
+    await feedOf(api, before.length);
+
+    await producers.recreateStream(bookingCreatedEvent);
+    const after: string[] = [];
+    for (let n = 0; n < 6; n += 1)
+      after.push(...(await producers.recordTogether([change(n % 2 === 0 ? 'bookings' : 'scheduling', api.organizationId)])));
+
+    const items = await feedOf(api, before.length + after.length);
+    expect(items.map((item) => item.id)).toEqual([...before, ...after]);
+  });
+
   it('when the service restarts while changes keep coming, then the feed loses none, repeats none, keeps their order, and cursors of the first run resume on the next', async () => {
     const api = client(running);
     let stopWriting = false;

@@ -21,7 +21,7 @@ export interface NatsPermissions {
  *   `CONSUMER.DURABLE.CREATE`), `CONSUMER.INFO` (read before pulling), pulls (`CONSUMER.MSG.NEXT`) and acks
  *   (`$JS.ACK`) of that durable only; never the stream itself: a consumer waits for its publisher to create it;
  * - each in-order reader (`reads`, the change feed's): create, delete, info and pulls of that one consumer name on
- *   that stream, no acks (it has none) and never the stream itself;
+ *   that stream, no acks (it has none), and the stream's info (which stream it is now), never a change to it;
  * - its dead letters (a consuming service's durables', a publishing service's set-aside outbox rows):
  *   `STREAM.INFO|CREATE|UPDATE` of its own dead-letter stream, and publishing on its durables' and its outbox's
  *   dead-letter subjects (`dlq.<service>.<durable|outbox>.>`) only;
@@ -57,7 +57,10 @@ export function natsPermissions(service: string, topology: ServiceTopology, pref
   for (const reader of Object.values(topology.reads ?? {})) {
     const stream = prefixedName(prefix, reader.stream.name);
     const name = prefixedName(prefix, reader.name);
-    publish.push(...['CREATE', 'DELETE', 'INFO', 'MSG.NEXT'].map((verb) => api(`CONSUMER.${verb}.${stream}.${name}`)));
+    publish.push(
+      ...['CREATE', 'DELETE', 'INFO', 'MSG.NEXT'].map((verb) => api(`CONSUMER.${verb}.${stream}.${name}`)),
+      api(`STREAM.INFO.${stream}`),
+    );
   }
   if (hasDeadLetters(topology)) {
     const deadLetters = prefixedName(prefix, deadLetterStream(service).name);

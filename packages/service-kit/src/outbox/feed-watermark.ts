@@ -18,7 +18,8 @@ const WATERMARK = `SELECT LEAST(pg_snapshot_xmin(pg_current_snapshot()),
  * watermark request: the watermark, then the stream's last sequence, read after it. Every event the watermark covers
  * was acked before the watermark was read, so it is in the stream at or before that sequence: once the feed has stored
  * the stream that far, no event of the stream below the watermark can still come. Nothing is written to the stream;
- * the webhooks service asks while stored feed items wait for it.
+ * the webhooks service asks while stored feed items wait for it. The answer names the stream by its creation time: one
+ * made again under its name (a new JetStream store) counts its sequences from 1 again.
  */
 export class StreamFeedWatermark {
   private served = false;
@@ -45,7 +46,7 @@ export class StreamFeedWatermark {
 
   private async readBoth(): Promise<FeedWatermark> {
     const { rows } = await this.pool.query<{ watermark: string }>(namedStatement(WATERMARK, []));
-    const { state } = await this.bus.jsm.streams.info(this.bus.streamName(this.stream.name));
-    return { watermark: rows[0]?.watermark ?? '0', sequence: state.last_seq };
+    const { state, created } = await this.bus.jsm.streams.info(this.bus.streamName(this.stream.name));
+    return { watermark: rows[0]?.watermark ?? '0', sequence: state.last_seq, stream_created: created };
   }
 }

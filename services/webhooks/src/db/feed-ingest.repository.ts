@@ -1,9 +1,10 @@
 import { namedStatement, withTransaction, type Queryable } from '@app/service-kit';
 import type pg from 'pg';
 
-/** Where a stream's ingestion stands: the last stream sequence stored. */
+/** Where a stream's ingestion stands: the last stream sequence stored, of the stream created at `created`. */
 export interface StreamProgress {
   sequence: bigint;
+  created: string | null;
 }
 
 /** A feed item as the ingester stores it (positions as decimal text). */
@@ -24,16 +25,31 @@ export interface NewFeedItem {
  */
 export async function acquireStream(db: Queryable, stream: string, holder: string, leaseMs: number): Promise<StreamProgress | null> {
   await db.query(namedStatement('INSERT INTO feed_streams (stream) VALUES ($1) ON CONFLICT DO NOTHING', [stream]));
-  const { rows } = await db.query<{ sequence: string }>(
+  const { rows } = await db.query<{ sequence: string; stream_created: string | null }>(
     namedStatement(
       `UPDATE feed_streams SET lease_holder = $2::uuid, lease_until = now() + make_interval(secs => $3::float8 / 1000)
         WHERE stream = $1 AND (lease_holder IS NULL OR lease_holder = $2::uuid OR lease_until < now())
-        RETURNING sequence::text AS sequence`,
+        RETURNING sequence::text AS sequence, stream_created`,
       [stream, holder, leaseMs],
     ),
   );
   const row = rows[0];
-  return row ? { sequence: BigInt(row.sequence) } : null;
+  return row ? { sequence: BigInt(row.sequence), created: row.stream_created } : null;
+}
+
+/**
+ * Starts the stream's ingestion over for the stream created at `created` (the first one read, or one made again under
+ * the name, whose sequences count from 1 again): sequence 0. Items and the watermark stay (positions are transaction
+ * ids, which no stream resets). False when `holder` no longer has the lease.
+ */
+export async function restartStream(db: Queryable, stream: string, holder: string, created: string): Promise<boolean> {
+  const { rows } = await db.query(
+    namedStatement(
+      'UPDATE feed_streams SET sequence = 0, stream_created = $3 WHERE stream = $1 AND lease_holder = $2::uuid RETURNING stream',
+      [stream, holder, created],
+    ),
+  );
+  return rows.length === 1;
 }
 
 /** Extends the lease; false when `holder` lost it (it ran out and another replica took the stream). */
@@ -100,14 +116,20 @@ export async function storeBatch(pool: pg.Pool, batch: IngestedBatch): Promise<b
 }
 
 /**
- * Raises the stream's watermark to `watermark` if the feed has stored the stream through `sequence`: every event of the
- * stream below it is then stored (its relay read `sequence` after the watermark). False when not that far yet.
+ * Raises the stream's watermark to the publisher's answer if the feed has stored that very stream (the one created at
+ * `created`) through the answer's `sequence`: every event of the stream below it is then stored (its relay read
+ * `sequence` after the watermark). False when not that far yet, or when the answer is of another stream of the name.
  */
-export async function applyWatermark(db: Queryable, stream: string, watermark: bigint, sequence: number): Promise<boolean> {
+export async function applyWatermark(
+  db: Queryable,
+  stream: string,
+  answer: { watermark: bigint; sequence: number; created: string },
+): Promise<boolean> {
   const { rows } = await db.query(
     namedStatement(
-      `UPDATE feed_streams SET watermark = GREATEST(watermark, $2::bigint) WHERE stream = $1 AND sequence >= $3::bigint RETURNING stream`,
-      [stream, String(watermark), sequence],
+      `UPDATE feed_streams SET watermark = GREATEST(watermark, $2::bigint)
+        WHERE stream = $1 AND stream_created = $4 AND sequence >= $3::bigint RETURNING stream`,
+      [stream, String(answer.watermark), answer.sequence, answer.created],
     ),
   );
   return rows.length === 1;

@@ -1,19 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { JsMsg } from '@nats-io/jetstream';
 import type { ReaderTopology } from '@app/contracts';
-import { ArrivalQueue, isJetStreamApiError, JetStreamCode, readStreamInOrder, type BackgroundTask, type Bus } from '@app/service-kit';
+import {
+  ArrivalQueue,
+  isJetStreamApiError,
+  JetStreamCode,
+  readStreamInOrder,
+  streamCreated,
+  type BackgroundTask,
+  type Bus,
+} from '@app/service-kit';
 import type pg from 'pg';
 import {
   acquireStream,
   releaseStream,
   renewStream,
+  restartStream,
   storeBatch,
   type NewFeedItem,
   type StreamProgress,
 } from '../db/feed-ingest.repository.js';
-import { feedPlacement } from '../domain/feed-position.js';
+import { feedPlacement, type EventPosition } from '../domain/feed-position.js';
 import { feedMessageReader, type FeedEvent, type FeedMessage } from './feed-message.js';
-import type { EventPosition } from '../domain/feed-position.js';
 
 /** How long a replica's hold on a stream lasts without renewal: another takes over a crashed one's after this. */
 const LEASE_MS = 10_000;
@@ -80,9 +88,23 @@ export class FeedIngester implements BackgroundTask {
     }
   }
 
-  /** Reads the stream from where `start` stands until the lease is lost, the reader fails, or the service stops. */
+  /**
+   * Reads the stream from where `start` stands until the lease is lost, the reader fails, or the service stops. A stream
+   * other than the one that progress was of (made again under its name, its sequences from 1 again) is read from its start.
+   */
   private async ingest(start: StreamProgress): Promise<void> {
-    const messages = await readStreamInOrder(this.deps.bus, this.deps.reader, start.sequence + 1n);
+    const created = await streamCreated(this.deps.bus, this.deps.reader);
+    let from = start.sequence;
+    if (created !== start.created) {
+      if (start.created !== null)
+        this.deps.bus.log.warn(
+          { stream: this.stream, was: start.created, now: created },
+          'stream made again: the change feed reads it from its start',
+        );
+      if (!(await restartStream(this.deps.pool, this.stream, this.holder, created))) return;
+      from = 0n;
+    }
+    const messages = await readStreamInOrder(this.deps.bus, this.deps.reader, from + 1n);
     const queue = new ArrivalQueue<JsMsg>(1024);
     let readFailure: unknown;
     const reading = (async () => {
@@ -99,7 +121,7 @@ export class FeedIngester implements BackgroundTask {
       );
     }, LEASE_MS / 3);
     try {
-      let sequence = start.sequence;
+      let sequence = from;
       let first = true;
       for (let batch = await queue.takeAll(); batch.length > 0 && !this.stopped; batch = await queue.takeAll()) {
         const read = this.batchAfter(sequence, batch, first);

@@ -181,7 +181,8 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
       );
       if (!best) continue;
       const watermark = BigInt(best.watermark);
-      if (watermark > mark.watermark && (await applyWatermark(this.deps.pool, mark.stream, watermark, best.sequence))) stored = true;
+      const answer = { watermark, sequence: best.sequence, created: best.stream_created };
+      if (watermark > mark.watermark && (await applyWatermark(this.deps.pool, mark.stream, answer))) stored = true;
       this.pending.set(
         mark.stream,
         answers.filter((answer) => BigInt(answer.watermark) > watermark),

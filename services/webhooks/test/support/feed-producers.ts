@@ -81,6 +81,18 @@ export class FeedProducers {
     return withTransaction(producer.pool, write).finally(() => producer.relay.wake());
   }
 
+  /**
+   * The stream of `contract` deleted and made again (a new JetStream store under the same name): its relay is stopped,
+   * the stream deleted, and the relay started again, which creates it anew; its sequences start over.
+   */
+  async recreateStream(contract: EventContract<z.ZodType>): Promise<void> {
+    const producer = this.producerOf(contract);
+    await producer.relay.stop();
+    await this.bus.jsm.streams.delete(this.bus.streamName(producer.stream.name));
+    producer.relay = new OutboxRelay({ pool: producer.pool, bus: this.bus, stream: producer.stream, pollMs: 50 });
+    await producer.relay.start();
+  }
+
   async stop(): Promise<void> {
     for (const producer of this.producers.values()) {
       await producer.relay.stop();
