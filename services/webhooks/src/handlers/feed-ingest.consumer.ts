@@ -114,6 +114,7 @@ export class FeedIngester implements BackgroundTask {
       .finally(() => queue.end());
     const close = () => void messages.close().catch(() => undefined);
     this.interrupt = close;
+    if (this.stopped) close(); // stopped while the reader was being opened
     const renewal = setInterval(() => {
       void renewStream(this.deps.pool, this.stream, this.holder, LEASE_MS).then(
         (held) => held || close(),
@@ -174,6 +175,7 @@ export class FeedIngester implements BackgroundTask {
   }
 
   private pause(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.interrupt = () => (clearTimeout(timer), resolve());
