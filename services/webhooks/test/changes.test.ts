@@ -40,7 +40,8 @@ function booked(overrides: Record<string, unknown> = {}) {
   return { ...state, record: bookingRecord(state) };
 }
 
-describe('GET /api/v1/changes', () => {
+// The feed waits for every open write transaction of the cluster (other suites' too): room for one to end.
+describe('GET /api/v1/changes', { timeout: 60_000 }, () => {
   it('when changes commit one after another in two services, then the feed has each once, in that order, with its webhook id, type, occurred_at and data', async () => {
     const api = client(running);
     const schedule = scheduleState();

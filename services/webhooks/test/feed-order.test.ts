@@ -79,7 +79,8 @@ function expectInOrder(feed: string[], recorded: string[]): void {
   expect(positions).toEqual([...positions].sort((a, b) => a - b));
 }
 
-describe('the change feed under concurrent writers', () => {
+// The feed waits for every open write transaction of the cluster (other suites' too): room for one to end.
+describe('the change feed under concurrent writers', { timeout: 60_000 }, () => {
   it("when many writers race over two services while a reader follows, then the reader sees every change once, never out of the final order, and each writer's changes in the order they committed", async () => {
     const api = client(running);
     let expected: number | null = null;

@@ -87,6 +87,8 @@ interface AnchorRow {
 /** Where a stream stands in the feed: its stored sequence and watermark, and its highest stored position. */
 export interface StreamMark {
   stream: string;
+  /** Which stream the sequence is of (JetStream's `created`); null before its ingester first opened it. */
+  created: string | null;
   sequence: bigint;
   watermark: bigint;
   highWater: bigint;
@@ -94,15 +96,22 @@ export interface StreamMark {
 
 /** Each stream's mark, for the frontier and its asks. */
 export async function readStreamMarks(db: Queryable, streams: readonly string[]): Promise<StreamMark[]> {
-  const { rows } = await db.query<{ stream: string; sequence: string; watermark: string; high_water: string }>(
+  const { rows } = await db.query<{
+    stream: string;
+    stream_created: string | null;
+    sequence: string;
+    watermark: string;
+    high_water: string;
+  }>(
     namedStatement(
-      `SELECT stream, sequence::text AS sequence, watermark::text AS watermark, high_water::text AS high_water
+      `SELECT stream, stream_created, sequence::text AS sequence, watermark::text AS watermark, high_water::text AS high_water
          FROM feed_streams WHERE stream = ANY($1::text[])`,
       [streams],
     ),
   );
   return rows.map((row) => ({
     stream: row.stream,
+    created: row.stream_created,
     sequence: BigInt(row.sequence),
     watermark: BigInt(row.watermark),
     highWater: BigInt(row.high_water),

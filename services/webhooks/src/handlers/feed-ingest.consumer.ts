@@ -27,6 +27,8 @@ import { feedMessageReader, type FeedEvent, type FeedMessage } from './feed-mess
 const LEASE_MS = 10_000;
 /** How often a replica without the stream tries to take it. */
 const TAKE_OVER_MS = 2_000;
+/** The pause before the reader is opened again after it ended on its own. */
+const REOPEN_MS = 200;
 
 export interface FeedIngestDeps {
   bus: Bus;
@@ -76,7 +78,8 @@ export class FeedIngester implements BackgroundTask {
         const progress = await acquireStream(this.deps.pool, this.stream, this.holder, LEASE_MS);
         if (progress) await this.ingest(progress);
         failures = 0;
-        if (!progress) await this.pause(TAKE_OVER_MS);
+        // Not held (another replica has it), or given up (taken over, the reader ended): look again in a while.
+        await this.pause(progress ? REOPEN_MS : TAKE_OVER_MS);
       } catch (error) {
         if (this.stopped) return;
         failures += 1;

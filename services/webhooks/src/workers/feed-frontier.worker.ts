@@ -173,7 +173,8 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
   private async applyPending(marks: readonly StreamMark[]): Promise<boolean> {
     let stored = false;
     for (const mark of marks) {
-      const answers = this.pending.get(mark.stream) ?? [];
+      // An answer of another stream of the name (one since made again, or not opened yet) can vouch for nothing here.
+      const answers = (this.pending.get(mark.stream) ?? []).filter((answer) => answer.stream_created === mark.created);
       const reached = answers.filter((answer) => BigInt(answer.sequence) <= mark.sequence);
       const best = reached.reduce<FeedWatermark | undefined>(
         (high, answer) => (!high || BigInt(answer.watermark) > BigInt(high.watermark) ? answer : high),

@@ -41,8 +41,11 @@ export async function walk(
   }
 }
 
-/** Waits until the feed from the start holds `count` items; returns them. */
-export async function feedOf(api: Client, count: number, timeout = 15_000): Promise<Change[]> {
+/**
+ * Waits until the feed from the start holds `count` items; returns them. Generous: a write transaction held open
+ * anywhere in the cluster (another suite's) holds the feed back until it ends.
+ */
+export async function feedOf(api: Client, count: number, timeout = 30_000): Promise<Change[]> {
   let items: Change[] = [];
   await expect
     .poll(
