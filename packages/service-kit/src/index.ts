@@ -31,6 +31,7 @@ export {
 export { inPageOrder, pageOfIds, pageOfRows, type ListSource } from './db/table-page.js';
 export { cursorInvalid } from './db/list-cursor.js';
 export { sqlOf, type Queryable, type SqlResult } from './db/sql.js';
+export { lockedMatch, lockVersion } from './db/record-lock.js';
 export { withTransaction } from './db/transaction.js';
 export {
   isExclusionViolation,

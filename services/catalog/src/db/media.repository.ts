@@ -1,5 +1,5 @@
 import type { ListMeta } from '@app/contracts';
-import { inPageOrder, pageOfIds, sqlOf, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
+import { inPageOrder, lockVersion, pageOfIds, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
 import type { MediaFile } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
@@ -50,11 +50,8 @@ export async function listMedia(
  * taking it: FOR NO KEY UPDATE) and reads its version; null when there is none.
  */
 export async function lockMedia(db: Db, organizationId: string, id: string): Promise<{ id: string; version: number } | null> {
-  const { rows } = await sqlOf(db).query<{ id: string; version: number }>(
-    'SELECT id::text AS id, version FROM media_files WHERE id = $1::uuid AND organization_id = $2::uuid FOR NO KEY UPDATE',
-    [id, organizationId],
-  );
-  return rows[0] ?? null;
+  const version = await lockVersion(db, 'media_files', organizationId, id, 'NO KEY UPDATE');
+  return version === null ? null : { id, version };
 }
 
 export async function updateAltText(db: Db, organizationId: string, id: string, altText: string | null): Promise<void> {

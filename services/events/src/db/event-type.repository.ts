@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ListMeta } from '@app/contracts';
-import { inPageOrder, pageOfIds, sqlOf, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
+import { inPageOrder, pageOfIds, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
 import type { EventType } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
@@ -35,15 +35,6 @@ export async function slugsLike(db: Db, organizationId: string, base: string): P
 
 export async function findEventType(db: Db, organizationId: string, id: string): Promise<EventTypeRow | null> {
   return db.eventType.findFirst({ where: { id, organizationId } });
-}
-
-/** Locks an event type of the organization until the transaction ends and reads its version; null when there is none. */
-export async function lockEventType(db: Db, organizationId: string, id: string): Promise<{ id: string; version: number } | null> {
-  const { rows } = await sqlOf(db).query<{ id: string; version: number }>(
-    'SELECT id::text AS id, version FROM event_types WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE',
-    [id, organizationId],
-  );
-  return rows[0] ?? null;
 }
 
 /** Oldest first, then by id: served by event_types_organization_list_idx (organization, is_active, created_at, id). */

@@ -13,10 +13,10 @@ import {
   eventContextOf,
   isUniqueViolation,
   listPage,
+  lockedMatch,
   notFound,
   recordEvent,
   recordId,
-  requireMatch,
   type Caller,
   type IfMatch,
   type Versioned,
@@ -27,7 +27,6 @@ import {
   findEventType,
   insertEventTypeUnlessSlugTaken,
   listEventTypes as listEventTypeRows,
-  lockEventType,
   slugsLike,
   updateEventType as updateEventTypeRow,
   type EventTypeRow,
@@ -101,17 +100,6 @@ export async function getEventType(ctx: UseCaseContext, caller: Caller, rawId: s
   return (await readEventType(ctx, caller, rawId)).record;
 }
 
-/**
- * A write's If-Match, checked against the event type's version under its row lock, which the write keeps until it
- * commits (a concurrent change with the same ETag then finds the new version). Without If-Match nothing is locked.
- */
-async function lockedMatch(tx: Db, caller: Caller, id: string, ifMatch: IfMatch | undefined): Promise<void> {
-  if (ifMatch === undefined) return;
-  const locked = await lockEventType(tx, caller.organizationId, id);
-  if (!locked) throw notFound('Event type');
-  requireMatch(ifMatch, locked);
-}
-
 export async function listEventTypes(
   ctx: UseCaseContext,
   caller: Caller,
@@ -142,7 +130,7 @@ export async function updateEventType(
   };
   try {
     return await write(ctx, async (tx) => {
-      await lockedMatch(tx, caller, id, ifMatch);
+      if (!(await lockedMatch(tx, 'event_types', caller.organizationId, id, ifMatch))) throw notFound('Event type');
       const eventType = await updateEventTypeRow(tx, caller.organizationId, id, state);
       if (!eventType) throw notFound('Event type');
       return { record: await recordEventTypeChange(tx, caller, eventTypeUpdatedEvent, eventType), version: eventType.version };
@@ -161,7 +149,7 @@ export async function deleteEventType(
 ): Promise<{ id: string; deleted: true }> {
   const id = recordId(rawId, 'Event type');
   await write(ctx, async (tx) => {
-    await lockedMatch(tx, caller, id, ifMatch);
+    if (!(await lockedMatch(tx, 'event_types', caller.organizationId, id, ifMatch))) throw notFound('Event type');
     if (!(await deleteEventTypeRow(tx, caller.organizationId, id))) throw notFound('Event type');
     await recordEvent(tx, eventTypeDeletedEvent, { id }, eventContextOf(caller));
   });

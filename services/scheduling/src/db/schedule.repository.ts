@@ -1,14 +1,5 @@
 import type { CreateScheduleBody, ListMeta, ScheduleRecord, UpdateScheduleBody } from '@app/contracts';
-import {
-  inPageOrder,
-  pageOfIds,
-  sqlOf,
-  SqlParams,
-  type ListDefinition,
-  type ListPage,
-  type Queryable,
-  type Versioned,
-} from '@app/service-kit';
+import { inPageOrder, pageOfIds, SqlParams, type ListDefinition, type ListPage, type Queryable, type Versioned } from '@app/service-kit';
 import { scheduleRecord } from '../domain/schedule.record.js';
 import type { Db } from './prisma.js';
 
@@ -41,15 +32,6 @@ export async function insertSchedule(db: Db, organizationId: string, input: Sche
 export async function findSchedule(db: Db, organizationId: string, id: string): Promise<Versioned<ScheduleRecord> | null> {
   const row = await db.schedule.findFirst({ where: { id, organizationId } });
   return row && { record: scheduleRecord(row), version: row.version };
-}
-
-/** Locks a schedule of the organization until the transaction ends and reads its version; null when there is none. */
-export async function lockSchedule(db: Db, organizationId: string, id: string): Promise<{ id: string; version: number } | null> {
-  const { rows } = await sqlOf(db).query<{ id: string; version: number }>(
-    'SELECT id::text AS id, version FROM schedules WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE',
-    [id, organizationId],
-  );
-  return rows[0] ?? null;
 }
 
 /** Oldest first, then by id: served by schedules_organization_idx (organization, created_at, id). */

@@ -11,6 +11,7 @@ import {
 import {
   eventContextOf,
   listPage,
+  lockedMatch,
   notFound,
   recordEvent,
   recordId,
@@ -19,13 +20,11 @@ import {
   type IfMatch,
   type Versioned,
 } from '@app/service-kit';
-import type { Db } from '../db/prisma.js';
 import {
   deactivateActiveSchedule,
   findSchedule,
   insertSchedule,
   listSchedules,
-  lockSchedule,
   SCHEDULE_LIST,
   updateSchedule,
 } from '../db/schedule.repository.js';
@@ -47,18 +46,6 @@ export async function getSchedule(ctx: UseCaseContext, caller: Caller, rawId: st
   const schedule = await findSchedule(ctx.prisma, caller.organizationId, recordId(rawId, 'Schedule'));
   if (!schedule) throw notFound('Schedule');
   return schedule;
-}
-
-/**
- * A write's If-Match, checked against the schedule's version under its row lock, which the write then keeps until it
- * commits: a concurrent change with the same ETag waits, then finds the new version. Without If-Match no lock is
- * needed. False when the organization has no such schedule.
- */
-async function lockedMatch(tx: Db, caller: Caller, id: string, ifMatch: IfMatch | undefined): Promise<boolean> {
-  if (ifMatch === undefined) return true;
-  const locked = await lockSchedule(tx, caller.organizationId, id);
-  if (locked) requireMatch(ifMatch, locked);
-  return locked !== null;
 }
 
 export async function listOwnSchedules(
@@ -83,7 +70,7 @@ export async function changeSchedule(
   }
   const id = recordId(rawId, 'Schedule');
   const schedule = await ctx.prisma.$transaction(async (tx) => {
-    if (!(await lockedMatch(tx, caller, id, ifMatch))) return null;
+    if (!(await lockedMatch(tx, 'schedules', caller.organizationId, id, ifMatch))) return null;
     const updated = await updateSchedule(tx, caller.organizationId, id, changes, ctx.now());
     if (updated) await recordEvent(tx, scheduleUpdatedEvent, updated.record, eventContextOf(caller));
     return updated;
@@ -104,7 +91,7 @@ export async function deactivateSchedule(
 ): Promise<{ id: string; deleted: true }> {
   const id = recordId(rawId, 'Schedule');
   const record = await ctx.prisma.$transaction(async (tx) => {
-    if (!(await lockedMatch(tx, caller, id, ifMatch))) return null;
+    if (!(await lockedMatch(tx, 'schedules', caller.organizationId, id, ifMatch))) return null;
     const deactivated = await deactivateActiveSchedule(tx, caller.organizationId, id, ctx.now());
     const current = (await findSchedule(tx, caller.organizationId, id))?.record ?? null;
     if (deactivated && current) await recordEvent(tx, scheduleDeactivatedEvent, current, eventContextOf(caller));

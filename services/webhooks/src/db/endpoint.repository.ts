@@ -21,15 +21,6 @@ export function findEndpoint(db: Db, organizationId: string, id: string): Promis
   return db.webhookEndpoint.findFirst({ where: { id, organizationId } });
 }
 
-/** Locks an endpoint of the organization until the transaction ends and reads its version; null when there is none. */
-export async function lockEndpoint(db: Db, organizationId: string, id: string): Promise<{ id: string; version: number } | null> {
-  const { rows } = await sqlOf(db).query<{ id: string; version: number }>(
-    'SELECT id::text AS id, version FROM webhook_endpoints WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE',
-    [id, organizationId],
-  );
-  return rows[0] ?? null;
-}
-
 /** Oldest first, then by id: served by webhook_endpoints_organization_idx (organization, created_at, id). */
 export const ENDPOINT_LIST: ListDefinition = {
   name: 'webhook-endpoints',

@@ -7,7 +7,7 @@ import {
   type UpdateWebhookEndpointBody,
   type WebhookEndpointRecord,
 } from '@app/contracts';
-import { listPage, notFound, recordId, requireMatch, type Caller, type IfMatch, type Versioned } from '@app/service-kit';
+import { listPage, lockedMatch, notFound, recordId, requireMatch, type Caller, type IfMatch, type Versioned } from '@app/service-kit';
 import type { Db } from '../db/prisma.js';
 import {
   deleteEndpoint as deleteEndpointRow,
@@ -15,7 +15,6 @@ import {
   findEndpoint,
   insertEndpoint,
   listEndpoints as listEndpointRows,
-  lockEndpoint,
   rotateSecret as rotateSecretOf,
   updateEndpoint as updateEndpointRow,
   type EndpointRow,
@@ -68,9 +67,7 @@ async function matchedWrite<T>(
 ): Promise<T> {
   if (ifMatch === undefined) return write(ctx.prisma);
   return ctx.prisma.$transaction(async (tx) => {
-    const locked = await lockEndpoint(tx, caller.organizationId, id);
-    if (!locked) throw notFound(ENDPOINT);
-    requireMatch(ifMatch, locked);
+    if (!(await lockedMatch(tx, 'webhook_endpoints', caller.organizationId, id, ifMatch))) throw notFound(ENDPOINT);
     return write(tx);
   });
 }
