@@ -8,14 +8,7 @@ CREATE INDEX products_org_updated_idx ON products (organization_id, updated_at);
 -- must rather see a file again than miss a change.
 ALTER TABLE media_files ADD COLUMN updated_at timestamptz NOT NULL DEFAULT now();
 
--- SET search_path FROM CURRENT pins this schema for the function, whoever's session fires it.
-CREATE FUNCTION touch_updated_at() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-BEGIN
-  NEW.updated_at := now();
-  RETURN NEW;
-END
-$$;
-
+-- The kit's touch_updated_at() (kit migration 0008) keeps it on every update.
 CREATE TRIGGER media_files_touch_updated_at BEFORE UPDATE ON media_files
   FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
 

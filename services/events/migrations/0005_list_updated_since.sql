@@ -10,14 +10,7 @@ CREATE INDEX event_types_org_updated_idx ON event_types (organization_id, update
 -- reconciling client must rather see one again than miss a change.
 ALTER TABLE registrations ADD COLUMN updated_at timestamptz(3) NOT NULL DEFAULT now();
 
--- SET search_path FROM CURRENT pins this schema for the function, as for count_events() and count_places().
-CREATE FUNCTION touch_updated_at() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-BEGIN
-  NEW.updated_at := now();
-  RETURN NEW;
-END
-$$;
-
+-- The kit's touch_updated_at() (kit migration 0008) keeps it on every update.
 CREATE TRIGGER registrations_touch_updated_at BEFORE UPDATE ON registrations
   FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
 

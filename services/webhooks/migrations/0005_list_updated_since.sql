@@ -8,14 +8,7 @@ CREATE INDEX webhook_endpoints_org_updated_idx ON webhook_endpoints (organizatio
 -- migration: a reconciling client must rather see one again than miss a change.
 ALTER TABLE webhook_deliveries ADD COLUMN updated_at timestamptz(3) NOT NULL DEFAULT now();
 
--- SET search_path FROM CURRENT pins this schema for the function, whoever's session fires it.
-CREATE FUNCTION touch_updated_at() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-BEGIN
-  NEW.updated_at := now();
-  RETURN NEW;
-END
-$$;
-
+-- The kit's touch_updated_at() (kit migration 0008) keeps it on every update.
 CREATE TRIGGER webhook_deliveries_touch_updated_at BEFORE UPDATE ON webhook_deliveries
   FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
 
