@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { expect } from 'vitest';
 
 /** A statement as it was sent, and Postgres' plan for it with the same values. */
 export interface StatementPlan {
@@ -64,4 +65,22 @@ export async function listReadPlans(options: {
     updatedSince: await only(`updated_since=${encodeURIComponent(since)}${filter}`),
     cursor: await only(`limit=${limit}&cursor=${encodeURIComponent(first.meta.next_cursor)}${filter}`),
   };
+}
+
+/**
+ * Both reads of listReadPlans go through indexes: no sequential scan (`scan`; any by default, or one of a table: a
+ * list that joins a small table may scan that), `index` serving `updated_since`, and the cursor's keyset condition
+ * (`keyset`, as the plan prints it, e.g. `ROW(created_at, id) > ROW(`) in an Index Cond. Also checks the seed: three
+ * records changed since `since`.
+ */
+export async function expectIndexedListReads(
+  options: Parameters<typeof listReadPlans>[0] & { index: string; keyset: string; scan?: RegExp },
+): Promise<void> {
+  const { index, keyset, scan = /Seq Scan/, ...read } = options;
+  expect((await read.list(`updated_since=${read.since}${read.filter ?? ''}`)).data).toHaveLength(3);
+  const plans = await listReadPlans(read);
+  expect(plans.updatedSince).not.toMatch(scan);
+  expect(plans.updatedSince).toContain(index);
+  expect(plans.cursor).not.toMatch(scan);
+  expect(plans.cursor).toMatch(new RegExp(`Index Cond: .*\\(${keyset.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 's'));
 }

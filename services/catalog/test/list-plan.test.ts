@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeTables, FileDatabase, listReadPlans } from '@app/service-testing';
+import { analyzeTables, FileDatabase, expectIndexedListReads } from '@app/service-testing';
 import { Client, startCatalog } from './support/harness.js';
 
 /**
@@ -63,11 +63,15 @@ describe('GET /api/v1/products and /api/v1/media query plans', () => {
     const scanned = new RegExp(`Seq Scan on ${table}\\b`);
     const list = lister(path);
     const since = new Date(Date.now() - 3_600_000).toISOString();
-    expect((await list(`updated_since=${since}${filter}`)).data).toHaveLength(3);
-    const plans = await listReadPlans({ pool: catalog.running.infra.pool, statement, list, since, filter });
-    expect(plans.updatedSince).not.toMatch(scanned);
-    expect(plans.updatedSince).toMatch(new RegExp(index));
-    expect(plans.cursor).not.toMatch(scanned);
-    expect(plans.cursor).toMatch(/Index Cond: .*\(ROW\(created_at, id\) < ROW\(/s);
+    await expectIndexedListReads({
+      pool: catalog.running.infra.pool,
+      statement,
+      list,
+      since,
+      filter,
+      index: index,
+      keyset: 'ROW(created_at, id) < ROW(',
+      scan: scanned,
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeTables, FileDatabase, listReadPlans, startTestService } from '@app/service-testing';
+import { analyzeTables, FileDatabase, expectIndexedListReads, startTestService } from '@app/service-testing';
 import { configSchema } from '../src/config.js';
 import { service } from '../src/service.js';
 import { client, type Client, type Running } from './support/harness.js';
@@ -70,23 +70,16 @@ describe('GET /api/v1/events, /api/v1/event-types and registrations query plans'
   };
 
   it.each([
-    ['events', '/api/v1/events', /FROM events e/, 'events_org_updated_idx', 'ROW\\(starts_at, id\\) > ROW\\(', ''],
-    [
-      'events by status',
-      '/api/v1/events',
-      /FROM events e/,
-      'events_org_updated_idx',
-      'ROW\\(starts_at, id\\) > ROW\\(',
-      '&status=published',
-    ],
-    ['past events', '/api/v1/events?past=true', /FROM events e/, 'events_org_updated_idx', 'ROW\\(starts_at, id\\) < ROW\\(', ''],
-    ['event types', '/api/v1/event-types', /FROM event_types t/, 'event_types_org_updated_idx', 'ROW\\(created_at, id\\) > ROW\\(', ''],
+    ['events', '/api/v1/events', /FROM events e/, 'events_org_updated_idx', 'ROW(starts_at, id) > ROW(', ''],
+    ['events by status', '/api/v1/events', /FROM events e/, 'events_org_updated_idx', 'ROW(starts_at, id) > ROW(', '&status=published'],
+    ['past events', '/api/v1/events?past=true', /FROM events e/, 'events_org_updated_idx', 'ROW(starts_at, id) < ROW(', ''],
+    ['event types', '/api/v1/event-types', /FROM event_types t/, 'event_types_org_updated_idx', 'ROW(created_at, id) > ROW(', ''],
     [
       'registrations',
       `/api/v1/events/${eventId}/registrations`,
       /FROM registrations t/,
       'registrations_event_updated_idx',
-      'ROW\\(created_at, id\\) > ROW\\(',
+      'ROW(created_at, id) > ROW(',
       '',
     ],
   ])(
@@ -94,12 +87,7 @@ describe('GET /api/v1/events, /api/v1/event-types and registrations query plans'
     async (_case, path, statement, index, keyset, filter) => {
       const list = lister(path);
       const since = new Date(Date.now() - 3_600_000).toISOString();
-      expect((await list(`updated_since=${since}${filter}`)).data).toHaveLength(3);
-      const plans = await listReadPlans({ pool: running.infra.pool, statement, list, since, filter });
-      expect(plans.updatedSince).not.toMatch(/Seq Scan/);
-      expect(plans.updatedSince).toMatch(new RegExp(index));
-      expect(plans.cursor).not.toMatch(/Seq Scan/);
-      expect(plans.cursor).toMatch(new RegExp(`Index Cond: .*\\(${keyset}`, 's'));
+      await expectIndexedListReads({ pool: running.infra.pool, statement, list, since, filter, index, keyset });
     },
   );
 });
