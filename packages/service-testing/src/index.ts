@@ -10,7 +10,7 @@ export { startTestService, organizationClient, organizationHeaders, type Injecte
 export { FileDatabase } from './file-database.js';
 export { analyzeTables } from './analyze.js';
 export { preparedPlans, type PreparedPlans } from './prepared-statements.js';
-export { expectIndexedListReads, listReadPlans, statementPlans } from './statement-plans.js';
+export { expectIndexedListReads, statementPlans } from './statement-plans.js';
 export { neighbourBus, publishDomainEvent, withNeighbourBus } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion } from './caller-assertion.js';
 export { generateCallerAssertionKeys } from './caller-assertion-keys.js';

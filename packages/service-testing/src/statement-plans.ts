@@ -45,7 +45,7 @@ interface ListBody {
  * second page is read by cursor, `limit` records a page, with `filter` (a query of the list's own, or '') on both.
  * `list` GETs the list through the service with a query and answers its body (a 200).
  */
-export async function listReadPlans(options: {
+async function listReadPlans(options: {
   pool: pg.Pool;
   statement: RegExp;
   list: (query: string) => Promise<ListBody>;
