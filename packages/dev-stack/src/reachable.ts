@@ -12,7 +12,10 @@ export function serverReachable(url: string): Promise<boolean> {
   return isReachable(host, port);
 }
 
-/** True when something accepts TCP connections at host:port within `ms`. */
+/**
+ * True when something accepts TCP connections at host:port within `ms`. @app/testkit has the same probe, but `npm start`
+ * asks this before anything is built, and the test kit is imported from its build: so the stack keeps its own.
+ */
 function isReachable(host: string, port: number, ms = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
