@@ -139,10 +139,15 @@ export function describeListPaging<Caller extends PagedListCaller>(lists: PagedL
       }
     });
 
-    it('when a cursor comes with other filters, from another organization, or malformed, then it is a 400 CURSOR_INVALID', async () => {
+    it('when a cursor comes with other filters, from another organization, malformed or edited, then it is a 400 CURSOR_INVALID', async () => {
       const { caller } = await withRecords(list, 3);
       const other = await list.arrange();
-      const cursor = encodeURIComponent(pageOf(await caller.list('limit=1')).meta.next_cursor ?? '');
+      const issued = pageOf(await caller.list('limit=1')).meta.next_cursor ?? '';
+      const cursor = encodeURIComponent(issued);
+      // The same cursor with the last sort key (the record's id) pointing at another record: never issued.
+      const payload = JSON.parse(Buffer.from(issued, 'base64url').toString('utf8')) as { k: string[] };
+      payload.k[payload.k.length - 1] = '00000000-0000-4000-8000-000000000000';
+      const edited = Buffer.from(JSON.stringify(payload)).toString('base64url');
       const refusals = [
         await caller.list(`limit=1&cursor=${cursor}&${list.otherFilter}`),
         await caller.list(`limit=1&cursor=${cursor}&updated_since=2000-01-01T00:00:00Z`),
@@ -150,6 +155,7 @@ export function describeListPaging<Caller extends PagedListCaller>(lists: PagedL
         await caller.list('limit=1&cursor=not-a-cursor'),
         await caller.list('limit=1&cursor='),
         await caller.list(`limit=1&cursor=${cursor.slice(0, -4)}`),
+        await caller.list(`limit=1&cursor=${edited}`),
       ];
       expect(refusals.map((reply) => [reply.status, reply.body.code])).toEqual(refusals.map(() => [400, 'CURSOR_INVALID']));
       expect((await caller.list(`limit=1&cursor=${cursor}`)).status).toBe(200);

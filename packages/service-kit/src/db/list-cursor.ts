@@ -20,7 +20,7 @@ const VERSION = 1;
 interface CursorPayload {
   /** The format's version. */
   v: number;
-  /** The scope's digest. */
+  /** The digest of the scope and the keys. */
   s: string;
   /** The sort key values of the record the next page starts after, as Postgres wrote them (text). */
   k: string[];
@@ -30,10 +30,14 @@ export function cursorInvalid(message: string): AppError {
   return new AppError('CURSOR_INVALID', message);
 }
 
-/** 128 bits of the scope's SHA-256: two scopes never share one by chance, and the cursor stays short. */
-function scopeDigest(scope: CursorScope): string {
+/**
+ * 128 bits of the SHA-256 of the scope and the keys: two scopes never share one by chance, and a cursor whose keys were
+ * edited (a position no page ever ended at) is as unknown as one of another scope. Not a signature: it keeps cursors
+ * to where they were made, which is all they need (their keys are values the list shows anyway).
+ */
+function cursorDigest(scope: CursorScope, keys: readonly string[]): string {
   return createHash('sha256')
-    .update(canonicalJson([scope.list, scope.organizationId, scope.filters]))
+    .update(canonicalJson([scope.list, scope.organizationId, scope.filters, keys]))
     .digest('base64url')
     .slice(0, 22);
 }
@@ -41,10 +45,10 @@ function scopeDigest(scope: CursorScope): string {
 /**
  * The opaque cursor after the record whose sort key values are `keys`: base64url of a small versioned JSON
  * payload. The values are the record's own (its created_at and id, say), which the list shows anyway; what
- * needs guarding is that the cursor is used only where it was made, and that is the digest's job.
+ * needs guarding is that the cursor is used only where, and as, it was made, and that is the digest's job.
  */
 export function encodeListCursor(scope: CursorScope, keys: readonly string[]): string {
-  const payload: CursorPayload = { v: VERSION, s: scopeDigest(scope), k: [...keys] };
+  const payload: CursorPayload = { v: VERSION, s: cursorDigest(scope, keys), k: [...keys] };
   return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
 
@@ -71,8 +75,8 @@ export function decodeListCursor(scope: CursorScope, cursor: string, isKey: read
   if (!payload || payload.k.length !== isKey.length || !payload.k.every((key, index) => isKey[index]?.(key) === true)) {
     throw cursorInvalid('cursor is malformed or unknown');
   }
-  if (payload.s !== scopeDigest(scope)) {
-    throw cursorInvalid('cursor was made for other filters, another list or another organization');
+  if (payload.s !== cursorDigest(scope, payload.k)) {
+    throw cursorInvalid('cursor is unknown, or was made for other filters, another list or another organization');
   }
   return payload.k;
 }
