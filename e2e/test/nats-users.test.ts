@@ -33,7 +33,7 @@ describe('the system on NATS with one user per service', () => {
     timeout: 120_000,
   });
 
-  it("when a booking is made, then bookings' checks are answered by scheduling and events, and scheduling's slots learn of it", async () => {
+  it("when a booking is made, then bookings' checks are answered by scheduling and events, scheduling's slots learn of it, and the change feed shows it", async () => {
     const { key, scheduleId } = await organizationWithSchedule(stack);
     const eventType = await stack.call('POST', '/api/v1/event-types', { key, body: { title: 'Consult', duration: 15 } });
     expect(eventType.status).toBe(201);
@@ -59,5 +59,14 @@ describe('the system on NATS with one user per service', () => {
     };
     expect(await starts()).toContain(quarterHour(39).start_time);
     await expect.poll(starts, { timeout: 15_000, interval: 200 }).not.toContain(slot.start_time);
+    // The change feed under its users too: webhooks' in-order readers and watermark asks, the publishers' answers.
+    const bookingId = (booked.body as { data: { id: string } }).data.id;
+    const changes = async () => {
+      const response = await stack.call('GET', '/api/v1/changes', { key });
+      return (response.body as { data: { type: string; data: { id: string } }[] }).data.map((change) => `${change.type} ${change.data.id}`);
+    };
+    await expect
+      .poll(changes, { timeout: 15_000, interval: 200 })
+      .toEqual([`schedule.created ${scheduleId}`, `event_type.created ${eventTypeId}`, `booking.created ${bookingId}`]);
   });
 });

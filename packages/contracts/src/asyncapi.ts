@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventEnvelopeSchema, type EventContract } from './messaging.js';
+import { eventEnvelopeSchema, FEED_POSITION_HEADERS, type EventContract } from './messaging.js';
 import { NATS_TOPOLOGY } from './topology.js';
 import { webhookPayloadSchema } from './webhook-payloads.js';
 import { WEBHOOK_EVENT_TYPES } from './webhooks-http.js';
@@ -69,6 +69,22 @@ export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopolo
       }
     }
   }
+  for (const [service, entry] of sorted(Object.entries(topology))) {
+    for (const [, reader] of sorted(Object.entries(entry.reads ?? {}))) {
+      for (const subject of reader.stream.events.map((contract) => contract.subject)) {
+        const channel = channels[subject] as { messages: Json } | undefined;
+        operations[`${reader.name}.receive.${subject}`] = {
+          action: 'receive',
+          title: `${service} reads ${subject} in order`,
+          summary:
+            `In-order reader ${reader.name} of the stream ${reader.stream.name} (the change feed): every message once, in stream ` +
+            'order, from the sequence it stored last; no acks.',
+          channel: { $ref: `#/channels/${subject}` },
+          messages: Object.keys(channel?.messages ?? {}).map((name) => ({ $ref: `#/channels/${subject}/messages/${name}` })),
+        };
+      }
+    }
+  }
   // The webhooks service's deliveries, when the topology has it (the real one does; a test's may not).
   if (Object.hasOwn(topology, 'webhooks')) addWebhooks({ channels, operations, messages, schemas });
   return {
@@ -91,8 +107,14 @@ export function asyncApiDocument(topology: Readonly<Record<string, ServiceTopolo
 
 /** What the document needs of a service's topology entry (NATS_TOPOLOGY's, or a test's). */
 export interface ServiceTopologyLike {
-  publishes: { name: string; events: readonly EventContract<z.ZodType>[] } | null;
-  consumes: Readonly<Record<string, { durable: string; stream: { name: string; events: readonly EventContract<z.ZodType>[] } }>>;
+  publishes: StreamLike | null;
+  consumes: Readonly<Record<string, { durable: string; stream: StreamLike }>>;
+  reads?: Readonly<Record<string, { name: string; stream: StreamLike }>>;
+}
+
+interface StreamLike {
+  name: string;
+  events: readonly EventContract<z.ZodType>[];
 }
 
 function versionsOf(contract: EventContract<z.ZodType>): { version: number; data: z.ZodType }[] {
@@ -115,7 +137,17 @@ function message(contract: EventContract<z.ZodType>, version: number, data: z.Zo
     correlationId: { location: '$message.payload#/correlation_id' },
     headers: {
       type: 'object',
-      properties: { 'Nats-Msg-Id': { type: 'string', description: 'The event id: JetStream drops a duplicate publish.' } },
+      properties: {
+        'Nats-Msg-Id': { type: 'string', description: 'The event id: JetStream drops a duplicate publish.' },
+        [FEED_POSITION_HEADERS.transaction]: {
+          type: 'string',
+          description: "The change feed's position: the id of the Postgres transaction that recorded the event (decimal).",
+        },
+        [FEED_POSITION_HEADERS.sequence]: {
+          type: 'string',
+          description: "The event's outbox sequence: its place among the events of one transaction (decimal).",
+        },
+      },
     },
     payload,
   };
@@ -171,7 +203,8 @@ function addWebhooks(document: { channels: Json; operations: Json; messages: Jso
     address: null,
     title: 'Webhook endpoints',
     description:
-      "POSTed by the webhooks service to each enabled endpoint of the event's organization subscribed to its type " +
+      "POSTed by the webhooks service to each enabled endpoint of the event's organization subscribed to its type, " +
+      'with `previous_attributes` beside `data` for updates, status changes and reschedules ' +
       '(the address is the endpoint URL), retried on WEBHOOKS_RETRY_SCHEDULE_MS until a 2xx; at least once per endpoint.',
     messages: Object.fromEntries(names.map((name) => [name, { $ref: `#/components/messages/${name}` }])),
   };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bookingStatusSchema } from './booking-status.js';
 import { bookingRecordSchema } from './bookings-http.js';
 import { defineEvent, defineStream } from './messaging.js';
+import { previousAttributesSchema } from './previous-attributes.js';
 import { publicRecord } from './public-record.js';
 
 /**
@@ -25,12 +26,16 @@ export const bookingCreatedEvent = defineEvent('bookings.booking.created', booki
 /** A status move other than a cancellation (PATCH status CONFIRMED, COMPLETED or NO_SHOW). */
 export const bookingStatusChangedEvent = defineEvent(
   'bookings.booking.status_changed',
-  bookingStateSchema.extend({ previous_status: bookingStatusSchema }),
+  bookingStateSchema.extend({ previous_status: bookingStatusSchema, previous_attributes: previousAttributesSchema }),
 );
 /** start_time/end_time changed (PATCH with both). */
 export const bookingRescheduledEvent = defineEvent(
   'bookings.booking.rescheduled',
-  bookingStateSchema.extend({ previous_start_time: z.iso.datetime(), previous_end_time: z.iso.datetime() }),
+  bookingStateSchema.extend({
+    previous_start_time: z.iso.datetime(),
+    previous_end_time: z.iso.datetime(),
+    previous_attributes: previousAttributesSchema,
+  }),
 );
 /** The booking became CANCELLED, by DELETE or by PATCH status CANCELLED: its interval is free again. */
 export const bookingCancelledEvent = defineEvent(
@@ -39,7 +44,10 @@ export const bookingCancelledEvent = defineEvent(
 );
 
 /** Details that do not move the booking (title, location, metadata) changed; `changed` names them. */
-export const bookingUpdatedEvent = defineEvent('bookings.booking.updated', bookingStateSchema.extend({ changed: z.array(z.string()) }));
+export const bookingUpdatedEvent = defineEvent(
+  'bookings.booking.updated',
+  bookingStateSchema.extend({ changed: z.array(z.string()), previous_attributes: previousAttributesSchema }),
+);
 
 export const BOOKING_EVENTS = [
   bookingCreatedEvent,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { nameString, proseString } from './safe-text.js';
 import { TEXT_LIMITS } from './text-limits.js';
 import { defineEvent, defineStream } from './messaging.js';
+import { previousAttributesSchema } from './previous-attributes.js';
 import { publicRecord } from './public-record.js';
 import { listQuerySchema } from './pagination.js';
 import { instantSchema } from './scalars.js';
@@ -129,6 +130,7 @@ export const calendarConnectionStatusChangedEvent = defineEvent(
     previous_status: z.enum(['active', 'error', 'reauth_required']),
     last_error: z.string().nullable(),
     record: publicRecord(calendarConnectionSchema),
+    previous_attributes: previousAttributesSchema,
   }),
 );
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mediaFileSchema, productSchema } from './catalog-http.js';
 import { defineEvent, defineStream } from './messaging.js';
+import { previousAttributesSchema } from './previous-attributes.js';
 import { publicRecord } from './public-record.js';
 
 /** A product's state after the change (prices in dollars, as in the API). */
@@ -16,7 +17,10 @@ const product = z.object({
 });
 export const productCreatedEvent = defineEvent('catalog.product.created', product);
 /** Also sent when the product's image gallery changes (attach, reorder, feature, detach). */
-export const productUpdatedEvent = defineEvent('catalog.product.updated', product);
+export const productUpdatedEvent = defineEvent(
+  'catalog.product.updated',
+  product.extend({ previous_attributes: previousAttributesSchema }),
+);
 export const productDeletedEvent = defineEvent('catalog.product.deleted', z.object({ id: z.uuid() }));
 export const mediaCreatedEvent = defineEvent(
   'catalog.media.created',

@@ -3,6 +3,7 @@ import { eventTypeRecordSchema } from './event-types-http.js';
 import { eventRecordSchema, registrationRecordSchema } from './events-http.js';
 import { locationTypeSchema } from './location-type.js';
 import { defineEvent, defineRequest, defineStream } from './messaging.js';
+import { previousAttributesSchema } from './previous-attributes.js';
 import { publicRecord } from './public-record.js';
 
 /** `events.event_type.get`: an event type of the organization (active or not); NOT_FOUND otherwise. */
@@ -23,14 +24,17 @@ export const eventTypeGetRequest = defineRequest(
 const idOnly = z.object({ id: z.uuid() });
 const eventState = idOnly.extend({ status: z.string(), record: publicRecord(eventRecordSchema) });
 export const eventCreatedEvent = defineEvent('events.event.created', eventState);
-export const eventUpdatedEvent = defineEvent('events.event.updated', eventState);
+export const eventUpdatedEvent = defineEvent('events.event.updated', eventState.extend({ previous_attributes: previousAttributesSchema }));
 export const eventDeletedEvent = defineEvent('events.event.deleted', idOnly);
 const registrationState = idOnly.extend({ event_id: z.uuid(), quantity: z.number().int(), record: publicRecord(registrationRecordSchema) });
 export const registrationCreatedEvent = defineEvent('events.registration.created', registrationState);
 export const registrationCancelledEvent = defineEvent('events.registration.cancelled', registrationState);
 const eventTypeState = idOnly.extend({ slug: z.string(), record: publicRecord(eventTypeRecordSchema) });
 export const eventTypeCreatedEvent = defineEvent('events.event_type.created', eventTypeState);
-export const eventTypeUpdatedEvent = defineEvent('events.event_type.updated', eventTypeState);
+export const eventTypeUpdatedEvent = defineEvent(
+  'events.event_type.updated',
+  eventTypeState.extend({ previous_attributes: previousAttributesSchema }),
+);
 export const eventTypeDeletedEvent = defineEvent('events.event_type.deleted', idOnly);
 
 export const EVENTS_SERVICE_EVENTS = [

@@ -91,14 +91,51 @@ export const eventEnvelopeSchema = z.object({
 });
 export type EventEnvelope<T = unknown> = Omit<z.infer<typeof eventEnvelopeSchema>, 'data'> & { data: T };
 
+/**
+ * The change feed's position of an event, as headers of its message (the envelope stays as it is): the id of the
+ * Postgres transaction that recorded it (xid8, decimal) and its outbox sequence (docs/architecture.md, "The change
+ * feed"). Events published before the outbox kept transaction ids carry neither.
+ */
+export const FEED_POSITION_HEADERS = { transaction: 'Feed-Tx-Id', sequence: 'Feed-Seq' } as const;
+
+/** A transaction id (Postgres xid8) as decimal text. */
+const transactionIdSchema = z.string().regex(/^\d{1,20}$/, { message: 'must be a transaction id' });
+
+/**
+ * A stream's change-feed watermark, as its publisher's relay answers it: every event of the stream whose transaction id
+ * is below `watermark` is in the stream at or before `sequence` (or was set aside as a dead letter). `stream_created`
+ * (JetStream's `created` of the stream) says which stream that is: one made again under the same name starts its
+ * sequences over, so an answer holds only for the stream it was read from.
+ */
+export const feedWatermarkSchema = z.object({
+  watermark: transactionIdSchema,
+  sequence: z.number().int().min(0),
+  stream_created: z.string().max(64),
+});
+export type FeedWatermark = z.infer<typeof feedWatermarkSchema>;
+
+const watermarkRequestSchema = z.object({});
+
+/**
+ * The request a stream's publisher serves with its relay: its current change-feed watermark. The webhooks service asks
+ * while stored feed items wait for it (the watermark goes nowhere else: the stream holds events only).
+ */
+export interface StreamWatermark {
+  request: RequestContract<typeof watermarkRequestSchema, typeof feedWatermarkSchema>;
+}
+
 /** A JetStream stream: one per publishing service, holding exactly the subjects of its domain events. */
 export interface StreamContract {
   name: string;
   subjects: readonly string[];
   /** The event contracts of those subjects (the AsyncAPI document is written from them). */
   events: readonly EventContract<z.ZodType>[];
+  watermark: StreamWatermark;
 }
 
+/** `events`' stream; its watermark request is named after it in lower case (`BOOKINGS`: `bookings.feed.watermark`). */
 export function defineStream(name: string, events: readonly EventContract<z.ZodType>[]): StreamContract {
-  return { name, subjects: events.map((event) => event.subject), events };
+  // Not one of the stream's subjects (they are listed one by one), so the stream never stores a request.
+  const watermark = { request: defineRequest(`${name.toLowerCase()}.feed.watermark`, watermarkRequestSchema, feedWatermarkSchema) };
+  return { name, subjects: events.map((event) => event.subject), events, watermark };
 }

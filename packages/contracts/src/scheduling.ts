@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, defineRequest, defineStream } from './messaging.js';
+import { previousAttributesSchema } from './previous-attributes.js';
 
 /** `scheduling.schedule.get`: the schedule if it exists, is active and belongs to the organization; else SCHEDULE_NOT_FOUND. */
 export const scheduleGetRequest = defineRequest(
@@ -60,7 +61,10 @@ export const scheduleStateSchema = z.object({
 export type ScheduleState = z.infer<typeof scheduleStateSchema>;
 
 export const scheduleCreatedEvent = defineEvent('scheduling.schedule.created', scheduleStateSchema);
-export const scheduleUpdatedEvent = defineEvent('scheduling.schedule.updated', scheduleStateSchema);
+export const scheduleUpdatedEvent = defineEvent(
+  'scheduling.schedule.updated',
+  scheduleStateSchema.extend({ previous_attributes: previousAttributesSchema }),
+);
 /** DELETE deactivates: the schedule stays (bookings refer to it) but offers no slots. */
 export const scheduleDeactivatedEvent = defineEvent('scheduling.schedule.deactivated', scheduleStateSchema);
 

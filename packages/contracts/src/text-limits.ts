@@ -36,6 +36,8 @@ export const TEXT_LIMITS = {
   search: 200,
   /** An event type name (`booking.created`) of a webhook subscription. */
   eventType: 100,
+  /** Comma-separated event types of the change feed's `types` (every public type once, with room for spaces). */
+  eventTypeList: 2600,
   /** A provider's calendar id. */
   calendarId: 1024,
   /** An OAuth access or refresh token. */

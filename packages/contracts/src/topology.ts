@@ -13,6 +13,16 @@ export interface ConsumerTopology {
 }
 
 /**
+ * An in-order reader of another service's stream (the change feed's): a consumer without acks under this name, made
+ * again at the stream sequence the reader resumes from (which it keeps in its own schema), so it reads every message
+ * once and in order. Its rights cover that one consumer name.
+ */
+export interface ReaderTopology {
+  name: string;
+  stream: StreamContract;
+}
+
+/**
  * What one service does on NATS. The services build their relays and consumers from it, and each service's NATS
  * user gets exactly these rights (the kit's `natsPermissions`), so a subject missing here is refused by the server.
  */
@@ -25,40 +35,56 @@ export interface ServiceTopology {
   calls: readonly RequestContract<z.ZodType, z.ZodType>[];
   /** Its durable consumers, by a name the service's code refers to them by. */
   consumes: Readonly<Record<string, ConsumerTopology>>;
+  /** Its in-order readers, by a name the service's code refers to them by. */
+  reads?: Readonly<Record<string, ReaderTopology>>;
 }
+
+/** What every publisher serves besides its own requests: its relay answers its stream's change-feed watermark. */
+const watermarkOf = (stream: StreamContract) => stream.watermark.request;
+
+/** The streams whose events are public (webhooks and the change feed): every publisher's. */
+const PUBLIC_STREAMS = [BOOKINGS_STREAM, SCHEDULING_STREAM, EVENTS_STREAM, CATALOG_STREAM, CALENDAR_STREAM];
 
 export const NATS_TOPOLOGY = {
   // Connects only to report NATS in its readiness.
   gateway: { publishes: null, serves: [], calls: [], consumes: {} },
   bookings: {
     publishes: BOOKINGS_STREAM,
-    serves: [],
+    serves: [watermarkOf(BOOKINGS_STREAM)],
     calls: [availabilityCheckRequest, eventTypeGetRequest],
     consumes: {},
   },
   scheduling: {
     publishes: SCHEDULING_STREAM,
-    serves: [scheduleGetRequest, availabilityCheckRequest],
+    serves: [scheduleGetRequest, availabilityCheckRequest, watermarkOf(SCHEDULING_STREAM)],
     calls: [],
     consumes: {
       bookings: { durable: 'scheduling-bookings', stream: BOOKINGS_STREAM },
       calendar: { durable: 'scheduling-calendar', stream: CALENDAR_STREAM },
     },
   },
-  catalog: { publishes: CATALOG_STREAM, serves: [], calls: [], consumes: {} },
-  events: { publishes: EVENTS_STREAM, serves: [eventTypeGetRequest], calls: [], consumes: {} },
-  'calendar-sync': { publishes: CALENDAR_STREAM, serves: [], calls: [scheduleGetRequest], consumes: {} },
-  // Turns the domain events of every stream into signed HTTP deliveries; publishes nothing itself.
+  catalog: { publishes: CATALOG_STREAM, serves: [watermarkOf(CATALOG_STREAM)], calls: [], consumes: {} },
+  events: { publishes: EVENTS_STREAM, serves: [eventTypeGetRequest, watermarkOf(EVENTS_STREAM)], calls: [], consumes: {} },
+  'calendar-sync': { publishes: CALENDAR_STREAM, serves: [watermarkOf(CALENDAR_STREAM)], calls: [scheduleGetRequest], consumes: {} },
+  // Turns the domain events of every stream into signed HTTP deliveries and the change feed; publishes nothing itself.
   webhooks: {
     publishes: null,
     serves: [],
-    calls: [],
+    calls: PUBLIC_STREAMS.map(watermarkOf),
     consumes: {
       bookings: { durable: 'webhooks-bookings', stream: BOOKINGS_STREAM },
       scheduling: { durable: 'webhooks-scheduling', stream: SCHEDULING_STREAM },
       events: { durable: 'webhooks-events', stream: EVENTS_STREAM },
       catalog: { durable: 'webhooks-catalog', stream: CATALOG_STREAM },
       calendar: { durable: 'webhooks-calendar', stream: CALENDAR_STREAM },
+    },
+    // The change feed's ingesters, one per stream, each reading its stream in order (services/webhooks, feed-ingest).
+    reads: {
+      bookings: { name: 'webhooks-feed-bookings', stream: BOOKINGS_STREAM },
+      scheduling: { name: 'webhooks-feed-scheduling', stream: SCHEDULING_STREAM },
+      events: { name: 'webhooks-feed-events', stream: EVENTS_STREAM },
+      catalog: { name: 'webhooks-feed-catalog', stream: CATALOG_STREAM },
+      calendar: { name: 'webhooks-feed-calendar', stream: CALENDAR_STREAM },
     },
   },
 } as const satisfies Record<string, ServiceTopology>;

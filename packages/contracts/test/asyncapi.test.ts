@@ -8,9 +8,11 @@ import {
   defineStream,
   eventEnvelopeSchema,
   NATS_TOPOLOGY,
+  TYPES_WITH_PREVIOUS_ATTRIBUTES,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_TYPE_OF_SUBJECT,
   webhookData,
+  webhookPreviousAttributes,
 } from '../src/index.js';
 
 // A publisher whose event is at schema_version 2 (`by` became `amount`), and a consumer of its stream.
@@ -48,6 +50,9 @@ describe('asyncApiDocument', () => {
     expect(Object.keys(at(document, 'channels') as Json).sort()).toEqual([...subjects, 'webhooks'].sort());
     expect(at(document, 'channels', 'bookings.booking.created', 'address')).toBe('bookings.booking.created');
     expect(at(document, 'operations', 'scheduling-bookings.receive.bookings.booking.created', 'action')).toBe('receive');
+    // The webhooks service's in-order readers of every public stream (the change feed).
+    expect(at(document, 'operations', 'webhooks-feed-bookings.receive.bookings.booking.created', 'action')).toBe('receive');
+    expect(at(document, 'operations', 'webhooks-feed-calendar.receive.calendar.busy.updated', 'action')).toBe('receive');
   });
 
   it('when written, then the webhooks channel has one message per public type, whose data is the API record or {id}', () => {
@@ -69,6 +74,28 @@ describe('asyncApiDocument', () => {
     expect(WEBHOOK_TYPE_OF_SUBJECT['calendar.busy.updated']).toBeUndefined();
     expect(webhookData('calendar.connection.removed', { connection_id: 'c1', schedule_id: 's1' })).toEqual({ id: 'c1' });
     expect(webhookData('bookings.booking.created', { booking_id: 'b1', record: { id: 'b1' } })).toEqual({ id: 'b1' });
+  });
+
+  it('when written, then updates, status changes and reschedules say what their previous_attributes hold, and no other type has them', () => {
+    const document = asyncApiDocument();
+    const previous = (type: string) =>
+      at(document, 'components', 'messages', `webhook.${type}`, 'payload', 'properties', 'previous_attributes');
+    expect(TYPES_WITH_PREVIOUS_ATTRIBUTES.toSorted()).toEqual(
+      WEBHOOK_EVENT_TYPES.filter((type) => /\.(updated|status_changed)$/.test(type) || type === 'booking.rescheduled').toSorted(),
+    );
+    for (const type of WEBHOOK_EVENT_TYPES) expect(previous(type) !== undefined, type).toBe(TYPES_WITH_PREVIOUS_ATTRIBUTES.includes(type));
+    expect(at(previous('booking.rescheduled'), 'properties', 'start_time')).toMatchObject({ type: 'string' });
+    expect(at(previous('booking.rescheduled'), 'description')).toContain('`start_time` and `end_time`');
+    expect(at(previous('product.updated'), 'properties', 'updated_at')).toBeUndefined();
+    expect(at(previous('product.updated'), 'properties', 'price')).toBeDefined();
+    // Read from what the producer wrote, or from an older event's previous_* fields.
+    expect(webhookPreviousAttributes('bookings.booking.status_changed', { previous_status: 'PENDING' })).toEqual({ status: 'PENDING' });
+    expect(webhookPreviousAttributes('bookings.booking.updated', { previous_attributes: { title: 'Old' } })).toEqual({ title: 'Old' });
+    expect(webhookPreviousAttributes('bookings.booking.created', { previous_attributes: { title: 'Old' } })).toBeUndefined();
+    expect(webhookData('scheduling.schedule.updated', { id: 's1', name: 'Desk', previous_attributes: { name: 'Old' } })).toEqual({
+      id: 's1',
+      name: 'Desk',
+    });
   });
 
   it('when an event has a previous version, then its channel carries both messages: publishers send the current, consumers accept both', () => {

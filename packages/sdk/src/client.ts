@@ -1,4 +1,5 @@
 import createFetchClient, { type FetchOptions } from 'openapi-fetch';
+import { changes, type Change, type ChangesOptions } from './changes.js';
 import { apiErrorOf } from './errors.js';
 import { CREATING_POSTS } from './generated/operations.js';
 import { idempotencyKeys } from './idempotency.js';
@@ -37,6 +38,11 @@ export interface ApiClient {
   ): AsyncGenerator<Page<ListItem<P>>, void>;
   /** Every record of a list path, fetching the pages as the iteration reaches them. */
   paginate<P extends ListPath, Init extends RequestInitFor<P, 'get'>>(path: P, ...init: InitArgs<Init>): AsyncGenerator<ListItem<P>, void>;
+  /**
+   * The change feed (`GET /api/v1/changes`): every change after `after`, in order, each once, following `next_cursor`;
+   * with `follow: true` it then long-polls for new ones until `signal` aborts.
+   */
+  changes(options?: ChangesOptions): AsyncGenerator<Change, void>;
   /** `POST /api/v1/media` (multipart/form-data) from bytes, a Blob or a stream; `api.POST('/api/v1/media', { body: { file } })` works too. */
   uploadMedia(file: UploadSource, options?: UploadOptions): Promise<ApiResult<ResponseData<'/api/v1/media', 'post'>>>;
   /**
@@ -92,6 +98,7 @@ export function createClient(options: ClientOptions): ApiClient {
     DELETE: method('delete'),
     pages: (path: string, init?: LooseInit) => pages(call, path, init),
     paginate: (path: string, init?: LooseInit) => records(pages(call, path, init)),
+    changes: (options?: ChangesOptions) => changes(call, options),
     async uploadMedia(file: UploadSource, upload: UploadOptions = {}) {
       const headers = upload.idempotencyKey === undefined ? {} : { 'idempotency-key': upload.idempotencyKey };
       const body = { alt_text: upload.altText, file: await uploadFile(file, upload) };

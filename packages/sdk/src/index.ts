@@ -1,4 +1,5 @@
 export { createClient, type ApiClient, type ClientOptions } from './client.js';
+export type { Change, ChangesOptions, ChangeType } from './changes.js';
 export { ApiError, isApiError } from './errors.js';
 export type { UploadOptions, UploadSource } from './media.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';

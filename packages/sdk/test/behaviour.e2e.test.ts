@@ -93,6 +93,48 @@ describe('SDK behaviour against the real stack', () => {
     });
   });
 
+  describe('change feed', () => {
+    it('when changes are made, then changes() yields each once in order, resumes after a stored cursor, and follows new ones with a long poll', async () => {
+      const api = await sdk.organization('Feed');
+      const scheduleId = await openSchedule(api);
+      const booked = await api.POST('/api/v1/bookings', {
+        body: { schedule_id: scheduleId, ...quarterHour(20), attendee: { name: 'Ann', email: 'ann@example.com' } },
+      });
+
+      const seen = await eventually(async () => {
+        const items = [];
+        for await (const change of api.changes({ limit: 1 })) items.push(change);
+        return items.length >= 2 ? items : undefined;
+      }, 15_000);
+      const onlyBookings = [];
+      for await (const change of api.changes({ types: ['booking.created'] })) onlyBookings.push(change.id);
+      const stop = new AbortController();
+      const following = (async () => {
+        for await (const change of api.changes({ after: seen.at(-1)?.cursor, follow: true, wait: 5, signal: stop.signal })) {
+          stop.abort();
+          return change;
+        }
+        return undefined;
+      })();
+      const confirmed = await api.PATCH('/api/v1/bookings/{id}', {
+        params: { path: { id: booked.data.data.id } },
+        body: { status: 'CONFIRMED' },
+      });
+      const next = await following;
+
+      expect(seen.map((change) => [change.type, change.data.id])).toEqual([
+        ['schedule.created', scheduleId],
+        ['booking.created', booked.data.data.id],
+      ]);
+      expect(onlyBookings).toEqual([seen[1]?.id]);
+      expect(next).toMatchObject({
+        type: 'booking.status_changed',
+        data: { id: booked.data.data.id, status: confirmed.data.data.status },
+        previous_attributes: { status: 'PENDING' },
+      });
+    });
+  });
+
   describe('pagination', () => {
     it('when a list spans three pages, then pages follow next_cursor and paginate yields every record once', async () => {
       const api = await sdk.organization('Pages');

@@ -31,7 +31,7 @@ export {
 export { inPageOrder, pageOfIds, pageOfRows, type ListSource } from './db/table-page.js';
 export { cursorInvalid } from './db/list-cursor.js';
 export { sqlOf, type Queryable, type SqlResult } from './db/sql.js';
-export { lockedMatch, lockVersion } from './db/record-lock.js';
+export { lockedMatch, lockedRead, lockVersion } from './db/record-lock.js';
 export { withTransaction } from './db/transaction.js';
 export {
   isExclusionViolation,
@@ -58,6 +58,9 @@ export type { RequestHandler } from './nats/endpoint.js';
 export { startConsumer, type ConsumerOptions, type RunningConsumer } from './nats/consumer.js';
 export { consumerTask } from './nats/consumer-task.js';
 export { retryDelayMs, type RetrySchedule } from './nats/retry-schedule.js';
+export { readStreamInOrder, streamCreated } from './nats/stream-reader.js';
+export { isJetStreamApiError, JetStreamCode } from './nats/jetstream-errors.js';
+export { ArrivalQueue } from './nats/arrival-queue.js';
 export { DeadLetters, type DeadLetterFilter, type DeadLetterRecord, type DeadLetterSummary } from './nats/dead-letter-admin.js';
 export { DeadLetterHeader, deadLetterStream, deadLetterSubject } from './nats/dead-letter-naming.js';
 export { embeddedIPv4, type EmbeddedIPv4, type EmbeddingForm } from './network/embedded-ipv4.js';
@@ -66,6 +69,7 @@ export { isTransientError } from './transient-errors.js';
 export { eventHandler, type EventHandler } from './nats/event-handler.js';
 export { outboxInsertSql, outboxRow, recordEvent, type EventContext, type OutboxRow } from './outbox/outbox.js';
 export { registerBrokerLimit } from './outbox/broker-limit.js';
+export { previousAttributes } from './outbox/previous-attributes.js';
 export { activeTraceContext, type StoredTraceContext } from './telemetry/trace-context.js';
 export { OutboxRelay, type RelayOptions } from './outbox/relay.js';
 export { RetentionSweeper, retentionOf, type RetentionOptions, type SweepResult } from './outbox/retention-sweeper.js';

@@ -24,7 +24,9 @@ import {
   eventHandler,
   natsAuthorizationConfig,
   OutboxRelay,
+  readStreamInOrder,
   recordEvent,
+  streamCreated,
   startConsumer,
   withTransaction,
 } from '../src/index.js';
@@ -193,6 +195,61 @@ describe('NATS users generated from the topology', () => {
       return current.num_ack_pending === 0 && current.num_pending === 0 ? current : undefined;
     });
     expect(info.delivered.stream_seq).toBe(1);
+  });
+
+  it("when webhooks' user reads bookings' stream in order and asks bookings for its watermark, then it gets each event, before the sequence the watermark came with, under its reader's name only", async () => {
+    const schema = await kitSchema();
+    opened.push(schema);
+    const bookings = await busOf('bookings');
+    const relay = new OutboxRelay({ pool: schema.pool, bus: bookings, stream: NATS_TOPOLOGY.bookings.publishes, pollMs: 100 });
+    await relay.start();
+    opened.push({ close: () => relay.stop() });
+    const booking: BookingState = {
+      booking_id: randomUUID(),
+      schedule_id: randomUUID(),
+      event_type_id: null,
+      status: 'PENDING',
+      start_time: '2030-01-07T09:00:00.000Z',
+      end_time: '2030-01-07T09:30:00.000Z',
+      version: 1,
+    };
+    const event = await withTransaction(schema.pool, (tx) =>
+      recordEvent(tx, bookingCreatedEvent, booking, { organizationId: randomUUID() }),
+    );
+    relay.wake();
+
+    const webhooks = await busOf('webhooks');
+    const reader = NATS_TOPOLOGY.webhooks.reads.bookings;
+    const created = await streamCreated(webhooks, reader);
+    const messages = await readStreamInOrder(webhooks, reader, 1n);
+    opened.push({ close: () => messages.close().then(() => undefined) });
+    // Asked once the event is published (an earlier test's bookings relay, on an outbox of its own, may answer too), until
+    // the watermark is past it (no older transaction of the shared cluster open).
+    const { rows } = await eventually(async () => {
+      const found = await schema.pool.query<{ tx: string }>(
+        'SELECT tx_id::text AS tx FROM outbox WHERE id = $1 AND published_at IS NOT NULL',
+        [event.id],
+      );
+      return found.rows.length === 1 ? found : undefined;
+    });
+    const watermark = await eventually(async () => {
+      const answer = await webhooks.request(reader.stream.watermark.request, {});
+      return BigInt(answer.watermark) > BigInt(rows[0]?.tx ?? '0') ? answer : undefined;
+    });
+    let ours = 0;
+    for await (const msg of messages) {
+      if (msg.json<{ id: string }>().id === event.id) ours = msg.seq;
+      if (msg.seq >= watermark.sequence) break;
+    }
+    // Below the watermark, so at or before the sequence it came with.
+    expect(ours).toBeGreaterThan(0);
+    expect(ours).toBeLessThanOrEqual(watermark.sequence);
+    expect(watermark.stream_created).toBe(created);
+
+    const { nc, refusals } = await rawAs('webhooks');
+    const other = `$JS.API.CONSUMER.CREATE.${PREFIX}_BOOKINGS.${PREFIX}_scheduling-bookings`;
+    nc.publish(other, JSON.stringify({ stream_name: `${PREFIX}_BOOKINGS`, config: { name: `${PREFIX}_scheduling-bookings` } }));
+    expect(await refused(refusals, 'publish', other)).toBeDefined();
   });
 
   it("when scheduling's consumer cannot apply an event, then its user dead-letters it, and the dlq user lists, replays and discards it", async () => {

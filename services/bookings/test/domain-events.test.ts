@@ -68,7 +68,15 @@ describe('booking domain events', () => {
     expect(records[4]).toEqual(fetched.body.data);
     const base = { booking_id: id, schedule_id: scheduleId, event_type_id: null };
     expect(state(0)).toEqual({ ...base, status: 'PENDING', ...times, version: 1 });
-    expect(state(1)).toEqual({ ...base, status: 'CONFIRMED', ...times, version: 2, previous_status: 'PENDING' });
+    // Updates, status changes and reschedules name the record's fields they changed, with their values before.
+    expect(state(1)).toEqual({
+      ...base,
+      status: 'CONFIRMED',
+      ...times,
+      version: 2,
+      previous_status: 'PENDING',
+      previous_attributes: { status: 'PENDING' },
+    });
     expect(state(2)).toEqual({
       ...base,
       status: 'CONFIRMED',
@@ -76,8 +84,16 @@ describe('booking domain events', () => {
       version: 3,
       previous_start_time: times.start_time,
       previous_end_time: times.end_time,
+      previous_attributes: times,
     });
-    expect(state(3)).toEqual({ ...base, status: 'CONFIRMED', ...moved, version: 4, changed: ['title'] });
+    expect(state(3)).toEqual({
+      ...base,
+      status: 'CONFIRMED',
+      ...moved,
+      version: 4,
+      changed: ['title'],
+      previous_attributes: { title: null },
+    });
     expect(state(4)).toEqual({ ...base, status: 'CANCELLED', ...moved, version: 5, previous_status: 'CONFIRMED' });
     expect(new Set(events.map((e) => e.id)).size).toBe(5);
   });

@@ -40,7 +40,8 @@ describe('domain events', () => {
     // Each carries the record as the API showed it after that change (event-carried state); a deletion only the id.
     expect(envelopes.map((envelope) => [envelope.type, envelope.data])).toEqual([
       ['events.event.created', { id, status: 'draft', record: created }],
-      ['events.event.updated', { id, status: 'published', record: published }],
+      // An update names the record's fields it changed, with their values before (updated_at aside).
+      ['events.event.updated', { id, status: 'published', record: published, previous_attributes: { status: 'draft' } }],
       ['events.registration.created', { id: registration.id, event_id: id, quantity: 2, record: registration }],
       ['events.registration.cancelled', { id: registration.id, event_id: id, quantity: 2, record: cancelled }],
       ['events.event.deleted', { id }],
@@ -66,7 +67,7 @@ describe('domain events', () => {
 
     expect(envelopes.map((envelope) => [envelope.type, envelope.data])).toEqual([
       ['events.event_type.created', { id, slug: 'sync', record: created }],
-      ['events.event_type.updated', { id, slug: 'sync-call', record: renamed }],
+      ['events.event_type.updated', { id, slug: 'sync-call', record: renamed, previous_attributes: { slug: 'sync' } }],
       ['events.event_type.deleted', { id }],
     ]);
   });

@@ -1,12 +1,14 @@
 import { buildServiceApp, type AppDeps, type ServiceApp } from '@app/service-kit';
+import { registerChangeRoutes } from './routes/changes.route.js';
 import { registerDeliveryRoutes } from './routes/deliveries.route.js';
 import { registerEndpointRoutes } from './routes/endpoints.route.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
-/** Webhook endpoints and the signed deliveries of domain events to them. */
+/** Webhook endpoints, the signed deliveries of domain events to them, and the change feed. */
 export function buildApp(deps: AppDeps<UseCaseContext>): Promise<ServiceApp> {
-  return buildServiceApp({ name: 'webhooks', description: 'Webhook endpoints and signed deliveries of domain events.' }, deps, [
-    registerEndpointRoutes,
-    registerDeliveryRoutes,
-  ]);
+  return buildServiceApp(
+    { name: 'webhooks', description: 'Webhook endpoints, signed deliveries of domain events, and the ordered change feed.' },
+    deps,
+    [registerEndpointRoutes, registerDeliveryRoutes, registerChangeRoutes],
+  );
 }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { NATS_TOPOLOGY } from '@app/contracts';
 import { prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import { TUNING, type Config, type Tuning } from './config.js';
@@ -6,7 +7,10 @@ import { DeliveryLoop } from './workers/delivery.worker.js';
 import { WebhookSender } from './clients/webhook-sender.client.js';
 import { systemResolve, type Resolve } from './clients/target-guard.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { domainEventConsumers } from './domain-events.consumer.js';
+import { domainEventConsumers } from './handlers/domain-events.consumer.js';
+import { FeedIngester } from './handlers/feed-ingest.consumer.js';
+import { FeedFrontier } from './workers/feed-frontier.worker.js';
+import { FeedRetention } from './workers/feed-retention.worker.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'webhooks';
@@ -31,6 +35,11 @@ export function createServiceDefinition({
     async build(infra) {
       const { config } = infra;
       const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
+      const readers = Object.values(NATS_TOPOLOGY.webhooks.reads);
+      const frontier = new FeedFrontier({ pool: infra.pool, bus: infra.bus, streams: readers.map((reader) => reader.stream) });
+      const ingesters = readers.map(
+        (reader) => new FeedIngester({ bus: infra.bus, pool: infra.pool, reader, stored: () => frontier.stored() }),
+      );
       const targets = { allowHttp: config.WEBHOOKS_ALLOW_HTTP, allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS };
       const ctx: UseCaseContext = {
         ...serviceContext(infra, NO_RELAY),
@@ -43,6 +52,8 @@ export function createServiceDefinition({
           'Webhook delivery attempts by outcome (succeeded; retry: failed, another is scheduled; failed: the last one failed)',
           ['outcome'],
         ),
+        feed: frontier,
+        feedStreams: frontier.streamNames,
       };
       const sender = new WebhookSender({
         timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
@@ -61,7 +72,13 @@ export function createServiceDefinition({
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
       return {
         app,
-        background: [...domainEventConsumers(infra.bus, infra.pool, ctx.wakeDeliveries, infra.tuning.consumerRetry), deliveries],
+        background: [
+          ...domainEventConsumers(infra.bus, infra.pool, ctx.wakeDeliveries, infra.tuning.consumerRetry),
+          deliveries,
+          frontier,
+          ...ingesters,
+          new FeedRetention(infra.pool, infra.log),
+        ],
         close: () => prisma.$disconnect(),
       };
     },

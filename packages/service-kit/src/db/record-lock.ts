@@ -39,3 +39,20 @@ export async function lockedMatch(
   requireMatch(ifMatch, { id, version });
   return true;
 }
+
+/**
+ * A write's If-Match, checked as `lockedMatch` does, and the record as `read` finds it after the lock: the state the
+ * write starts from, which a concurrent change (its lock waited for) already shows, so its `previous_attributes`
+ * describe exactly this write. Null when the organization has no such record (the caller's 404).
+ */
+export async function lockedRead<T>(
+  db: PrismaRaw,
+  table: string,
+  { organizationId, id, ifMatch }: { organizationId: string; id: string; ifMatch: IfMatch | undefined },
+  read: () => Promise<T | null>,
+): Promise<T | null> {
+  const version = await lockVersion(db, table, organizationId, id);
+  if (version === null) return null;
+  requireMatch(ifMatch, { id, version });
+  return read();
+}

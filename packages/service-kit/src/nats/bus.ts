@@ -203,11 +203,13 @@ export class Bus {
 
   /**
    * Publishes one domain event; JetStream drops a second copy with the same msgID inside the duplicate window.
-   * The active trace context goes with it in the headers (the relay makes it the event's publish span).
+   * The active trace context goes with it in the headers (the relay makes it the event's publish span), and `extra`
+   * headers besides (the event's change-feed position).
    */
-  async publish(subject: string, payload: unknown, msgID: string): Promise<void> {
+  async publish(subject: string, payload: unknown, msgID: string, extra: Readonly<Record<string, string>> = {}): Promise<void> {
     this.mustBeListed('publishes', subject);
-    const headers = traceHeaders();
+    let headers = traceHeaders();
+    for (const [name, value] of Object.entries(extra)) (headers ??= natsHeaders()).set(name, value);
     await this.js.publish(this.subject(subject), encoder.encode(JSON.stringify(payload)), {
       msgID,
       timeout: this.options.requestTimeoutMs,

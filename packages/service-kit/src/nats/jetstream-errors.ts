@@ -6,6 +6,7 @@ import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
  */
 export const JetStreamCode = {
   StreamNotFound: JetStreamApiCodes.StreamNotFound, // 10059
+  ConsumerNotFound: JetStreamApiCodes.ConsumerNotFound, // 10014
   /** Create with another config than the existing durable's (nats-server ≥ 2.10 honours the create action). */
   ConsumerAlreadyExists: 10148,
   /** "consumer name already in use": older servers' way of saying the same. */

@@ -20,6 +20,8 @@ export interface NatsPermissions {
  *   `.<filter subject>` tail when it takes one event type; only servers before 2.9 would want the older
  *   `CONSUMER.DURABLE.CREATE`), `CONSUMER.INFO` (read before pulling), pulls (`CONSUMER.MSG.NEXT`) and acks
  *   (`$JS.ACK`) of that durable only; never the stream itself: a consumer waits for its publisher to create it;
+ * - each in-order reader (`reads`, the change feed's): create, delete, info and pulls of that one consumer name on
+ *   that stream, no acks (it has none), and the stream's info (which stream it is now), never a change to it;
  * - its dead letters (a consuming service's durables', a publishing service's set-aside outbox rows):
  *   `STREAM.INFO|CREATE|UPDATE` of its own dead-letter stream, and publishing on its durables' and its outbox's
  *   dead-letter subjects (`dlq.<service>.<durable|outbox>.>`) only;
@@ -50,6 +52,14 @@ export function natsPermissions(service: string, topology: ServiceTopology, pref
       api(`CONSUMER.MSG.NEXT.${stream}.${durable}`),
       `$JS.ACK.${stream}.${durable}.>`,
       subject(deadLetterSubjectsOf(service, consumer.durable)),
+    );
+  }
+  for (const reader of Object.values(topology.reads ?? {})) {
+    const stream = prefixedName(prefix, reader.stream.name);
+    const name = prefixedName(prefix, reader.name);
+    publish.push(
+      ...['CREATE', 'DELETE', 'INFO', 'MSG.NEXT'].map((verb) => api(`CONSUMER.${verb}.${stream}.${name}`)),
+      api(`STREAM.INFO.${stream}`),
     );
   }
   if (hasDeadLetters(topology)) {

@@ -5,6 +5,8 @@ import type { StoredTraceContext } from '../telemetry/trace-context.js';
 export interface ClaimedRow extends StoredTraceContext {
   id: string;
   seq: string;
+  /** The recording transaction's id (xid8, decimal); null for rows written before the outbox kept it. */
+  tx_id: string | null;
   subject: string;
   organization_id: string;
   payload: unknown;
@@ -49,7 +51,7 @@ function claimStatement(after: boolean): string {
       ) c
     )
     UPDATE outbox SET published_at = now() WHERE id IN (SELECT id FROM claimable)
-    RETURNING id::text AS id, seq::text AS seq, subject, organization_id::text AS organization_id, payload, attempts,
+    RETURNING id::text AS id, seq::text AS seq, tx_id::text AS tx_id, subject, organization_id::text AS organization_id, payload, attempts,
               traceparent, tracestate`;
 }
 

@@ -1,4 +1,4 @@
-import type { StreamContract } from '@app/contracts';
+import { FEED_POSITION_HEADERS, type StreamContract } from '@app/contracts';
 import type pg from 'pg';
 import { withTransaction } from '../db/transaction.js';
 import type { Bus } from '../nats/bus.js';
@@ -7,6 +7,7 @@ import { OUTBOX_DEAD_LETTERS } from '../nats/dead-letter-naming.js';
 import { PollingLoop } from '../workers/polling-loop.js';
 import { inSpan, natsAttributes, SpanKind } from '../telemetry/spans.js';
 import { contextOfStored } from '../telemetry/trace-context.js';
+import { StreamFeedWatermark } from './feed-watermark.js';
 import { claimFairBatch, markFailures, type ClaimedRow, type RowFailure } from './relay-claim.js';
 import { publishFailureKind } from './publish-failure.js';
 
@@ -29,18 +30,24 @@ export interface RelayOptions {
  * organization's burst cannot hold back another's. No row can block the others: while NATS is down the batch is
  * retried with backoff, but a row the broker refuses for good (too large) or again and again is set aside at once
  * (dead_at, and a dead letter on the service's dead-letter stream, where `npm run dlq` lists and replays it).
+ * Each event carries its change-feed position (FEED_POSITION_HEADERS), and the relay answers the stream's
+ * watermark request (feed-watermark.ts).
  */
 export class OutboxRelay {
   private readonly loop = new PollingLoop(() => this.tick());
+  private readonly watermark: StreamFeedWatermark;
   private failures = 0;
   /** Where the last full turn of organizations ended: the next batch starts after it, so every one gets its turn. */
   private resumeAfter: string | null = null;
 
-  constructor(private readonly options: RelayOptions) {}
+  constructor(private readonly options: RelayOptions) {
+    this.watermark = new StreamFeedWatermark(options.pool, options.bus, options.stream);
+  }
 
   async start(): Promise<void> {
     await this.options.bus.ensureStream(this.options.stream);
     await ensureDeadLetterStream(this.options.bus);
+    await this.watermark.serve();
     this.loop.start();
   }
 
@@ -129,7 +136,9 @@ export class OutboxRelay {
 
 function publishRow(bus: Bus, row: ClaimedRow): Promise<void> {
   const attributes = natsAttributes(row.subject, { 'messaging.operation.type': 'send', 'messaging.message.id': row.id });
+  const position: Record<string, string> =
+    row.tx_id === null ? {} : { [FEED_POSITION_HEADERS.transaction]: row.tx_id, [FEED_POSITION_HEADERS.sequence]: row.seq };
   return inSpan(`publish ${row.subject}`, { kind: SpanKind.PRODUCER, attributes, parent: contextOfStored(row) }, () =>
-    bus.publish(row.subject, row.payload, row.id),
+    bus.publish(row.subject, row.payload, row.id, position),
   );
 }

@@ -10,6 +10,7 @@ import {
   AppError,
   eventContextOf,
   notFound,
+  previousAttributes,
   recordEvent,
   recordId,
   requireMatch,
@@ -66,7 +67,7 @@ async function applyLocked(
       // Row lock first, then the schedule's: creates take only the latter, so no two writers wait in a circle.
       await lockSchedule(tx, current.scheduleId);
       await saveBooking(tx, planned.result);
-      await recordSteps(tx, planned.steps, caller);
+      await recordSteps(tx, current, planned.steps, caller);
       return { booking: planned.result, changed: true };
     }),
   ).catch((error: unknown) => {
@@ -115,19 +116,27 @@ export async function cancelBooking(
   );
 }
 
-/** One event per step of a change, each with the version that step produced. */
-async function recordSteps(tx: Queryable, steps: UpdateStep[], caller: Caller): Promise<void> {
+/**
+ * One event per step of a change, each with the version that step produced and (but a cancellation) the record's
+ * fields as the step before left them (`previous_attributes`).
+ */
+async function recordSteps(tx: Queryable, current: Booking, steps: UpdateStep[], caller: Caller): Promise<void> {
   const context = eventContextOf(caller);
+  let before = bookingRecord(current);
   for (const step of steps) {
-    const state = { ...bookingState(step.after), record: bookingRecord(step.after) };
+    const record = bookingRecord(step.after);
+    const state = { ...bookingState(step.after), record };
+    const previous_attributes = previousAttributes(before, record);
     if (step.kind === 'updated') {
-      await recordEvent(tx, bookingUpdatedEvent, { ...state, changed: step.changed }, context);
+      await recordEvent(tx, bookingUpdatedEvent, { ...state, changed: step.changed, previous_attributes }, context);
     } else if (step.kind === 'rescheduled') {
       const previous = { previous_start_time: step.previousStart.toISOString(), previous_end_time: step.previousEnd.toISOString() };
-      await recordEvent(tx, bookingRescheduledEvent, { ...state, ...previous }, context);
+      await recordEvent(tx, bookingRescheduledEvent, { ...state, ...previous, previous_attributes }, context);
+    } else if (step.after.status === 'CANCELLED') {
+      await recordEvent(tx, bookingCancelledEvent, { ...state, previous_status: step.previousStatus }, context);
     } else {
-      const event = step.after.status === 'CANCELLED' ? bookingCancelledEvent : bookingStatusChangedEvent;
-      await recordEvent(tx, event, { ...state, previous_status: step.previousStatus }, context);
+      await recordEvent(tx, bookingStatusChangedEvent, { ...state, previous_status: step.previousStatus, previous_attributes }, context);
     }
+    before = record;
   }
 }

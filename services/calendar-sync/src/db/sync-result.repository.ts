@@ -1,5 +1,5 @@
 import { calendarBusyUpdatedEvent, calendarConnectionStatusChangedEvent, type ConnectionStatus } from '@app/contracts';
-import { recordEvent, sqlOf } from '@app/service-kit';
+import { previousAttributes, recordEvent, sqlOf } from '@app/service-kit';
 import { connectionWindows, fromIsoWindows, toIsoWindow, type Interval } from '../domain/busy-windows.js';
 import { calendarConnectionRecord } from '../domain/calendar-connection.record.js';
 import type { SealedTokens } from '../domain/connection-tokens.js';
@@ -36,6 +36,8 @@ export async function finishSync(prisma: PrismaClient, result: SyncResult): Prom
     );
     const current = rows[0];
     if (!current) return false;
+    // The record before a status change, for its event's previous_attributes (read under the row lock just taken).
+    const before = current.status === decision.status ? null : await tx.calendarConnection.findUnique({ where: { id: claim.id } });
     await saveCalendarReads(tx, claim.id, result.reads, result.syncedAt);
     if (decision.publish) await publishWindows(tx, result);
     const now = new Date();
@@ -61,6 +63,7 @@ export async function finishSync(prisma: PrismaClient, result: SyncResult): Prom
       },
     });
     if (current.status !== decision.status) {
+      const record = calendarConnectionRecord(updated);
       await recordEvent(
         tx,
         calendarConnectionStatusChangedEvent,
@@ -70,7 +73,8 @@ export async function finishSync(prisma: PrismaClient, result: SyncResult): Prom
           status: decision.status,
           previous_status: current.status,
           last_error: decision.lastError,
-          record: calendarConnectionRecord(updated),
+          record,
+          previous_attributes: before ? previousAttributes(calendarConnectionRecord(before), record) : { status: current.status },
         },
         { organizationId: claim.organizationId },
       );

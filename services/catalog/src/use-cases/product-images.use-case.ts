@@ -8,7 +8,7 @@ import { findProduct, lockProduct, updateProduct, type LockedProduct } from '../
 import { insertPosition, movePosition } from '../domain/image-order.js';
 import { productImageRecord, productImageVersion } from '../domain/product-image.record.js';
 import { imageNotFound, mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
-import { recordProductState } from './product-events.js';
+import { readProductRecord, recordProductState } from './product-events.js';
 
 /**
  * Runs a gallery change under the product's row lock (so concurrent changes of one product never
@@ -25,8 +25,9 @@ async function changeGallery(
     .$transaction(async (tx) => {
       const product = await lockProduct(tx, caller.organizationId, productId);
       if (!product) throw productNotFound();
+      const before = await readProductRecord(tx, caller, productId, ctx.publicBaseUrl);
       const imageId = await change(tx, product);
-      const state = await recordProductState(tx, caller, productId, productUpdatedEvent, ctx.publicBaseUrl);
+      const state = await recordProductState(tx, caller, productId, productUpdatedEvent, ctx.publicBaseUrl, before);
       const image = await images.findImage(tx, productId, imageId);
       if (!image) throw imageNotFound();
       return { image, featuredImageId: state.record.featured_image_id };
@@ -112,9 +113,10 @@ export async function deleteImage(
     const image = await images.findImage(tx, product.id, recordId(input.imageId, imageNotFound));
     if (!image) throw imageNotFound();
     await requireImageMatch(tx, caller, product, image, input.ifMatch);
+    const before = await readProductRecord(tx, caller, product.id, ctx.publicBaseUrl);
     await images.removeImage(tx, product.id, image.id, image.order_index);
     if (product.featured_image_id === image.media_file_id) await updateProduct(tx, product.id, { featuredImageId: null });
-    await recordProductState(tx, caller, product.id, productUpdatedEvent, ctx.publicBaseUrl);
+    await recordProductState(tx, caller, product.id, productUpdatedEvent, ctx.publicBaseUrl, before);
   });
   ctx.relay.wake();
   return { id: input.imageId.toLowerCase(), deleted: true };

@@ -31,7 +31,7 @@ import * as products from '../db/product.repository.js';
 import { productRecord, productVersion } from '../domain/product.record.js';
 import { nextFreeSlug, slugFromName } from '../domain/slug.js';
 import { mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
-import { recordProductState } from './product-events.js';
+import { readProduct, recordProductState } from './product-events.js';
 
 const SLUG_INDEX = 'products_org_slug_key';
 const FEATURED_FK = 'products_featured_image_fkey';
@@ -120,7 +120,9 @@ export async function updateProduct(
   try {
     const product = await ctx.prisma.$transaction(async (tx) => {
       if (!(await products.lockProduct(tx, caller.organizationId, id))) throw productNotFound();
-      await requireProductMatch(tx, caller, id, ifMatch);
+      // Read after the lock: the versions If-Match is checked against, and the record previous_attributes come from.
+      const before = await readProduct(tx, caller, id, ctx.publicBaseUrl);
+      requireMatch(ifMatch, { id, version: productVersion(before.view) });
       if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
       await products.updateProduct(tx, id, {
         name: body.name,
@@ -131,7 +133,7 @@ export async function updateProduct(
         stock: body.stock,
         featuredImageId: body.featured_image_id,
       });
-      return recordProductState(tx, caller, id, productUpdatedEvent, ctx.publicBaseUrl);
+      return recordProductState(tx, caller, id, productUpdatedEvent, ctx.publicBaseUrl, before.record);
     });
     ctx.relay.wake();
     return product;

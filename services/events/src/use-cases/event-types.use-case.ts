@@ -14,7 +14,9 @@ import {
   isUniqueViolation,
   listPage,
   lockedMatch,
+  lockedRead,
   notFound,
+  previousAttributes,
   recordEvent,
   recordId,
   type Caller,
@@ -41,15 +43,20 @@ const SLUG_TAKEN_MESSAGE = 'An event type with this slug already exists';
 /** Each attempt loses only to a slug committed meanwhile, so this bounds a burst of same-title creates. */
 const MAX_SLUG_ATTEMPTS = 100;
 
-/** Records the change event of a written event type (id, slug and the record as `GET` shows it) and answers that record. */
+/**
+ * Records the change event of a written event type (id, slug and the record as `GET` shows it) and answers that record;
+ * an update's event also carries what the record was `before` (previous_attributes).
+ */
 async function recordEventTypeChange(
   tx: Db,
   caller: Caller,
   contract: typeof eventTypeCreatedEvent | typeof eventTypeUpdatedEvent,
   eventType: EventTypeRow,
+  before?: EventTypeRecord,
 ): Promise<EventTypeRecord> {
   const record = eventTypeRecord(eventType);
-  await recordEvent(tx, contract, { id: eventType.id, slug: eventType.slug, record }, eventContextOf(caller));
+  const previous = before && { previous_attributes: previousAttributes(before, record) };
+  await recordEvent(tx, contract, { id: eventType.id, slug: eventType.slug, record, ...previous }, eventContextOf(caller));
   return record;
 }
 
@@ -130,10 +137,13 @@ export async function updateEventType(
   };
   try {
     return await write(ctx, async (tx) => {
-      if (!(await lockedMatch(tx, 'event_types', caller.organizationId, id, ifMatch))) throw notFound('Event type');
-      const eventType = await updateEventTypeRow(tx, caller.organizationId, id, state);
-      if (!eventType) throw notFound('Event type');
-      return { record: await recordEventTypeChange(tx, caller, eventTypeUpdatedEvent, eventType), version: eventType.version };
+      // Read under the row lock: a concurrent PATCH's change is what this one's previous_attributes start from.
+      const target = { organizationId: caller.organizationId, id, ifMatch };
+      const before = await lockedRead(tx, 'event_types', target, () => findEventType(tx, caller.organizationId, id));
+      const eventType = before && (await updateEventTypeRow(tx, caller.organizationId, id, state));
+      if (!before || !eventType) throw notFound('Event type');
+      const record = await recordEventTypeChange(tx, caller, eventTypeUpdatedEvent, eventType, eventTypeRecord(before));
+      return { record, version: eventType.version };
     });
   } catch (error) {
     // The unique index is the judge of a renamed slug: no check-then-write race.

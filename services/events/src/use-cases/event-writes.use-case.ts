@@ -5,6 +5,7 @@ import {
   eventContextOf,
   invalidInput,
   notFound,
+  previousAttributes,
   recordEvent,
   recordId,
   requireMatch,
@@ -20,18 +21,23 @@ import { eventRecord } from '../domain/event.record.js';
 import { eventInstants, type LocalEventTime } from '../domain/event-time.js';
 import { write, type UseCaseContext } from './context.js';
 
+/** An event's record as `GET` shows it without counts, as by default (a written row has none). */
+const recordWithoutCounts = (event: EventRow): EventRecord => eventRecord({ ...event, placesTaken: undefined });
+
 /**
- * Records the change event of a written event and answers its record, built once for both: as `GET` shows it
- * without counts, as by default (a written row has none).
+ * Records the change event of a written event and answers its record, built once for both; an update's event also
+ * carries what the record was `before` (previous_attributes).
  */
 async function recordEventChange(
   tx: Db,
   caller: Caller,
   contract: typeof eventCreatedEvent | typeof eventUpdatedEvent,
   event: EventRow,
+  before?: EventRecord,
 ): Promise<EventRecord> {
-  const record = eventRecord({ ...event, placesTaken: undefined });
-  await recordEvent(tx, contract, { id: event.id, status: event.status, record }, eventContextOf(caller));
+  const record = recordWithoutCounts(event);
+  const previous = before && { previous_attributes: previousAttributes(before, record) };
+  await recordEvent(tx, contract, { id: event.id, status: event.status, record, ...previous }, eventContextOf(caller));
   return record;
 }
 
@@ -77,7 +83,7 @@ export async function updateEvent(
     if (next.slots !== null && next.slots < current.placesTaken)
       throw new AppError('CONFLICT', `slots cannot be lower than the ${current.placesTaken} places already taken`);
     const event = await updateEventRow(tx, id, next);
-    return { record: await recordEventChange(tx, caller, eventUpdatedEvent, event), version: event.version };
+    return { record: await recordEventChange(tx, caller, eventUpdatedEvent, event, recordWithoutCounts(current)), version: event.version };
   });
 }
 

@@ -51,13 +51,15 @@ export async function registerProxies(app: ServiceApp, deps: ProxyDeps): Promise
 
 async function registerProxy(app: ServiceApp, route: (typeof ROUTE_TABLE)[number], deps: ProxyDeps): Promise<void> {
   const replicas = deps.replicas[route.service];
+  // A long poll's answer comes after its wait: the timeout bounds the service's own work beyond it.
+  const timeoutMs = deps.timeoutMs + (route.holdsMs ?? 0);
   await app.register(proxy, {
     // No fixed upstream: reply-from would then send every request to that one origin whatever getUpstream
     // picks. Without it, each request goes to the replica getUpstream chose (round-robin over ready ones).
     upstream: '',
     prefix: route.prefix,
     rewritePrefix: route.prefix,
-    undici: { headersTimeout: deps.timeoutMs, bodyTimeout: deps.timeoutMs, connect: { timeout: 2000 } },
+    undici: { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: 2000 } },
     replyOptions: {
       getUpstream: () => replicas.pick(),
       rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, deps.signAssertion),

@@ -1,9 +1,13 @@
+import { MAX_CHANGES_WAIT_SECONDS } from '@app/contracts';
 import type { Config } from '../config.js';
 
 export type ServiceName = 'bookings' | 'scheduling' | 'catalog' | 'events' | 'calendar-sync' | 'webhooks';
 
-/** Which service owns which path prefix. `public` prefixes need no API key (one, if sent, is still checked). */
-export const ROUTE_TABLE: readonly { prefix: string; service: ServiceName; public?: boolean }[] = [
+/**
+ * Which service owns which path prefix. `public` prefixes need no API key (one, if sent, is still checked). `holdsMs`:
+ * the longest a request may be held open on purpose (the change feed's `wait`), added to the upstream timeout.
+ */
+export const ROUTE_TABLE: readonly { prefix: string; service: ServiceName; public?: boolean; holdsMs?: number }[] = [
   { prefix: '/api/v1/bookings', service: 'bookings' },
   { prefix: '/api/v1/schedules', service: 'scheduling' },
   { prefix: '/api/bookings/slots', service: 'scheduling', public: true },
@@ -15,6 +19,7 @@ export const ROUTE_TABLE: readonly { prefix: string; service: ServiceName; publi
   { prefix: '/api/v1/calendar-connections', service: 'calendar-sync' },
   { prefix: '/api/calendar-connections', service: 'calendar-sync', public: true },
   { prefix: '/api/v1/webhook-endpoints', service: 'webhooks' },
+  { prefix: '/api/v1/changes', service: 'webhooks', holdsMs: MAX_CHANGES_WAIT_SECONDS * 1000 },
   ...(['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'] as const).map((service) => ({
     prefix: `/api/v1/ping/${service}`,
     service,

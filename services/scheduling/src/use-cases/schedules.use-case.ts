@@ -12,7 +12,9 @@ import {
   eventContextOf,
   listPage,
   lockedMatch,
+  lockedRead,
   notFound,
+  previousAttributes,
   recordEvent,
   recordId,
   requireMatch,
@@ -70,9 +72,14 @@ export async function changeSchedule(
   }
   const id = recordId(rawId, 'Schedule');
   const schedule = await ctx.prisma.$transaction(async (tx) => {
-    if (!(await lockedMatch(tx, 'schedules', caller.organizationId, id, ifMatch))) return null;
-    const updated = await updateSchedule(tx, caller.organizationId, id, changes, ctx.now());
-    if (updated) await recordEvent(tx, scheduleUpdatedEvent, updated.record, eventContextOf(caller));
+    // Read under the row lock: a concurrent PATCH's change is what this one's previous_attributes start from.
+    const target = { organizationId: caller.organizationId, id, ifMatch };
+    const before = await lockedRead(tx, 'schedules', target, () => findSchedule(tx, caller.organizationId, id));
+    const updated = before && (await updateSchedule(tx, caller.organizationId, id, changes, ctx.now()));
+    if (before && updated) {
+      const previous_attributes = previousAttributes(before.record, updated.record);
+      await recordEvent(tx, scheduleUpdatedEvent, { ...updated.record, previous_attributes }, eventContextOf(caller));
+    }
     return updated;
   });
   if (!schedule) throw notFound('Schedule');

@@ -1,6 +1,7 @@
 import type { LabelledCounter, ServiceContext } from '@app/service-kit';
 import type { Resolve, TargetPolicy } from '../clients/target-guard.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import type { FeedWaits } from '../workers/feed-frontier.worker.js';
 
 /** What every use case works with: the kit's context, Prisma, and the delivery settings. */
 export interface UseCaseContext extends ServiceContext {
@@ -12,4 +13,8 @@ export interface UseCaseContext extends ServiceContext {
   wakeDeliveries: () => void;
   /** Attempts by what came of them: `succeeded`, `retry` (failed, another is scheduled), `failed` (the last). */
   attemptOutcomes: LabelledCounter<'outcome'>;
+  /** The change feed's frontier on this replica: long-polling requests wait on it. */
+  feed: FeedWaits;
+  /** The public streams' names (with the NATS prefix), whose watermarks make the feed's frontier. */
+  feedStreams: readonly string[];
 }

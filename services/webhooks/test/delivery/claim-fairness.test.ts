@@ -16,6 +16,8 @@ describe('claiming due deliveries', () => {
   beforeAll(async () => {
     await database.ensure();
     running = await startWebhooks({ DATABASE_URL: database.url }, { tuning: { pollMs: 3_600_000 } });
+    // Its one poll runs just after the start; on a loaded machine it could come after the rows below and take them.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
   });
   afterAll(async () => {
     await running.stop();

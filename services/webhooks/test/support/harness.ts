@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { NATS_TOPOLOGY, type EventContract } from '@app/contracts';
+import { NATS_TOPOLOGY, type BookingStatus, type EventContract } from '@app/contracts';
 import type { Bus } from '@app/service-kit';
 import {
   organizationClient,
@@ -99,7 +99,7 @@ export function bookingState(overrides: Record<string, unknown> = {}) {
     booking_id: randomUUID(),
     schedule_id: randomUUID(),
     event_type_id: null,
-    status: 'PENDING' as const,
+    status: 'PENDING' as BookingStatus,
     start_time: '2031-03-03T10:00:00.000Z',
     end_time: '2031-03-03T10:30:00.000Z',
     version: 1,

@@ -1,9 +1,16 @@
-import { NATS_TOPOLOGY, WEBHOOK_TYPE_OF_SUBJECT, webhookData, type EventContract, type EventEnvelope } from '@app/contracts';
+import {
+  NATS_TOPOLOGY,
+  WEBHOOK_TYPE_OF_SUBJECT,
+  webhookData,
+  webhookPreviousAttributes,
+  type EventContract,
+  type EventEnvelope,
+} from '@app/contracts';
 import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable, type RetrySchedule } from '@app/service-kit';
 import type pg from 'pg';
 import type { z } from 'zod';
-import { fanOut, organizationsWithEnabledEndpoints } from './db/delivery.repository.js';
-import { deliveryBody } from './domain/public-events.js';
+import { fanOut, organizationsWithEnabledEndpoints } from '../db/delivery.repository.js';
+import { deliveryBody } from '../domain/public-events.js';
 
 /**
  * One durable consumer per producing stream (names and streams from the topology, which its NATS user's rights
@@ -29,8 +36,15 @@ function fanOutHandler(contract: EventContract<z.ZodType>, wakeDeliveries: () =>
   const type = WEBHOOK_TYPE_OF_SUBJECT[contract.subject] ?? contract.subject;
   return eventHandler(contract, async (event: EventEnvelope, tx: Queryable) => {
     // Every domain event's data is an object (the contracts' z.object schemas).
-    const data = webhookData(contract.subject, event.data as Record<string, unknown>);
-    const body = deliveryBody({ id: event.id, type, occurred_at: event.occurred_at, data });
+    const fields = event.data as Record<string, unknown>;
+    const previous_attributes = webhookPreviousAttributes(contract.subject, fields);
+    const body = deliveryBody({
+      id: event.id,
+      type,
+      occurred_at: event.occurred_at,
+      data: webhookData(contract.subject, fields),
+      previous_attributes,
+    });
     const created = await fanOut(tx, { id: event.id, organizationId: event.organization_id, type, body });
     // The rows are visible once the consumer commits, just after this returns: a short delay saves waiting a poll.
     if (created > 0) setTimeout(wakeDeliveries, 20).unref();
