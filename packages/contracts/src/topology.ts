@@ -42,8 +42,24 @@ export interface ServiceTopology {
 /** What every publisher serves besides its own requests: its relay answers its stream's change-feed watermark. */
 const watermarkOf = (stream: StreamContract) => stream.watermark.request;
 
-/** The streams whose events are public (webhooks and the change feed): every publisher's. */
-const PUBLIC_STREAMS = [BOOKINGS_STREAM, SCHEDULING_STREAM, EVENTS_STREAM, CATALOG_STREAM, CALENDAR_STREAM];
+/**
+ * The streams whose events are public (webhooks and the change feed): every publisher's, by the name the webhooks
+ * service's consumers and readers are known by. A stream added here gets its consumer, its reader and their rights.
+ */
+const PUBLIC_STREAMS = {
+  bookings: BOOKINGS_STREAM,
+  scheduling: SCHEDULING_STREAM,
+  events: EVENTS_STREAM,
+  catalog: CATALOG_STREAM,
+  calendar: CALENDAR_STREAM,
+} as const;
+type PublicStream = keyof typeof PUBLIC_STREAMS;
+
+/** One `make` per public stream, under its name. */
+function perPublicStream<T>(make: (name: PublicStream, stream: StreamContract) => T): Record<PublicStream, T> {
+  const entries = Object.entries(PUBLIC_STREAMS).map(([name, stream]) => [name, make(name as PublicStream, stream)]);
+  return Object.fromEntries(entries) as Record<PublicStream, T>;
+}
 
 export const NATS_TOPOLOGY = {
   // Connects only to report NATS in its readiness.
@@ -70,22 +86,11 @@ export const NATS_TOPOLOGY = {
   webhooks: {
     publishes: null,
     serves: [],
-    calls: PUBLIC_STREAMS.map(watermarkOf),
-    consumes: {
-      bookings: { durable: 'webhooks-bookings', stream: BOOKINGS_STREAM },
-      scheduling: { durable: 'webhooks-scheduling', stream: SCHEDULING_STREAM },
-      events: { durable: 'webhooks-events', stream: EVENTS_STREAM },
-      catalog: { durable: 'webhooks-catalog', stream: CATALOG_STREAM },
-      calendar: { durable: 'webhooks-calendar', stream: CALENDAR_STREAM },
-    },
+    calls: Object.values(PUBLIC_STREAMS).map(watermarkOf),
+    // Durable names stay as they were deployed: `webhooks-<stream>`.
+    consumes: perPublicStream((name, stream): ConsumerTopology => ({ durable: `webhooks-${name}`, stream })),
     // The change feed's ingesters, one per stream, each reading its stream in order (services/webhooks, feed-ingest).
-    reads: {
-      bookings: { name: 'webhooks-feed-bookings', stream: BOOKINGS_STREAM },
-      scheduling: { name: 'webhooks-feed-scheduling', stream: SCHEDULING_STREAM },
-      events: { name: 'webhooks-feed-events', stream: EVENTS_STREAM },
-      catalog: { name: 'webhooks-feed-catalog', stream: CATALOG_STREAM },
-      calendar: { name: 'webhooks-feed-calendar', stream: CALENDAR_STREAM },
-    },
+    reads: perPublicStream((name, stream): ReaderTopology => ({ name: `webhooks-feed-${name}`, stream })),
   },
 } as const satisfies Record<string, ServiceTopology>;
 
