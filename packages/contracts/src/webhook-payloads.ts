@@ -105,6 +105,19 @@ export function webhookPreviousAttributes(subject: string, data: Record<string, 
   return undefined;
 }
 
+/**
+ * A public domain event as its webhook and its change-feed item show it: the webhook type, `data` and (for the types that
+ * carry it) `previous_attributes`; undefined for an internal event (calendar.busy.updated), which neither shows.
+ */
+export function webhookEventOf(
+  subject: string,
+  data: Record<string, unknown>,
+): { type: WebhookEventType; data: unknown; previous_attributes: Record<string, unknown> | undefined } | undefined {
+  const type = WEBHOOK_TYPE_OF_SUBJECT[subject];
+  if (!type) return undefined;
+  return { type, data: webhookData(subject, data), previous_attributes: webhookPreviousAttributes(subject, data) };
+}
+
 /** What `previous_attributes` of `type` can hold: any of its record's fields (updated_at aside), with their types. */
 export function previousAttributesSchemaOf(type: WebhookEventType): z.ZodType {
   const data = webhookDataSchema(type);

@@ -66,7 +66,7 @@ export { DeadLetterHeader, deadLetterStream, deadLetterSubject } from './nats/de
 export { embeddedIPv4, type EmbeddedIPv4, type EmbeddingForm } from './network/embedded-ipv4.js';
 export { ipLiteralOf, isPublicAddress } from './network/public-address.js';
 export { isTransientError } from './transient-errors.js';
-export { eventHandler, type EventHandler } from './nats/event-handler.js';
+export { eventHandler, readEvent, type EventHandler } from './nats/event-handler.js';
 export { outboxInsertSql, outboxRow, recordEvent, type EventContext, type OutboxRow } from './outbox/outbox.js';
 export { registerBrokerLimit } from './outbox/broker-limit.js';
 export { previousAttributes } from './outbox/previous-attributes.js';

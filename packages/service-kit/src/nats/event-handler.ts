@@ -26,13 +26,25 @@ export function eventHandler<Data extends z.ZodType>(
   return {
     contract,
     prepare(envelope) {
-      const version = eventDataOfVersion(contract, envelope.schema_version);
-      const read = version?.data.safeParse(envelope.data);
-      if (!version || !read?.success) return null;
-      const data = contract.data.safeParse(version.upgrade(read.data));
-      return data.success ? (tx) => handle({ ...envelope, schema_version: contract.version, data: data.data }, tx) : null;
+      const current = currentEvent(contract, envelope);
+      return current ? (tx) => handle(current, tx) : null;
     },
   };
+}
+
+/**
+ * The envelope with `contract`'s current data: read with its `schema_version`'s schema and, if that is the previous
+ * one, upgraded (with the current `schema_version`); null when the version is unknown or the data does not match it.
+ */
+function currentEvent<Data extends z.ZodType>(
+  contract: EventContract<Data>,
+  envelope: EventEnvelope,
+): EventEnvelope<z.output<Data>> | null {
+  const version = eventDataOfVersion(contract, envelope.schema_version);
+  const read = version?.data.safeParse(envelope.data);
+  if (!version || !read?.success) return null;
+  const data = contract.data.safeParse(version.upgrade(read.data));
+  return data.success ? { ...envelope, schema_version: contract.version, data: data.data } : null;
 }
 
 /** An event read off the stream and matched to its handler. */
@@ -51,8 +63,8 @@ export interface ReceivedEvent {
  */
 const receivedEnvelopeSchema = eventEnvelopeSchema.extend({ schema_version: z.number().int().min(1).default(1) });
 
-/** The message as an event for `handler`; null when it is not JSON, not an event envelope, or not the contract's data. */
-export function receiveEvent(msg: JsMsg, handler: EventHandler): ReceivedEvent | null {
+/** The message's envelope; null when it is not JSON or not an event envelope. */
+function envelopeOf(msg: JsMsg): EventEnvelope | null {
   let json: unknown;
   try {
     json = msg.json();
@@ -60,10 +72,25 @@ export function receiveEvent(msg: JsMsg, handler: EventHandler): ReceivedEvent |
     return null;
   }
   const envelope = receivedEnvelopeSchema.safeParse(json);
-  const apply = envelope.success ? handler.prepare(envelope.data) : null;
-  if (!envelope.success || !apply) return null;
-  const { id, type, organization_id: organizationId } = envelope.data;
+  return envelope.success ? envelope.data : null;
+}
+
+/** The message as an event for `handler`; null when it is not JSON, not an event envelope, or not the contract's data. */
+export function receiveEvent(msg: JsMsg, handler: EventHandler): ReceivedEvent | null {
+  const envelope = envelopeOf(msg);
+  const apply = envelope && handler.prepare(envelope);
+  if (!envelope || !apply) return null;
+  const { id, type, organization_id: organizationId } = envelope;
   return { id, type, organizationId: organizationId.toLowerCase(), apply };
+}
+
+/**
+ * The message as an event of `contract`, read as the consumers read it (its data upgraded to the current version), for
+ * readers that are no consumer (the change feed's); null when it is not JSON, not an envelope or not the contract's data.
+ */
+export function readEvent<Data extends z.ZodType>(msg: JsMsg, contract: EventContract<Data>): EventEnvelope<z.output<Data>> | null {
+  const envelope = envelopeOf(msg);
+  return envelope && currentEvent(contract, envelope);
 }
 
 /** Why `receiveEvent` refused the message, for its dead letter: the first problem found, in one line. */

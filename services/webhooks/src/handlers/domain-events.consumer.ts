@@ -1,11 +1,4 @@
-import {
-  NATS_TOPOLOGY,
-  WEBHOOK_TYPE_OF_SUBJECT,
-  webhookData,
-  webhookPreviousAttributes,
-  type EventContract,
-  type EventEnvelope,
-} from '@app/contracts';
+import { NATS_TOPOLOGY, WEBHOOK_TYPE_OF_SUBJECT, webhookEventOf, type EventContract, type EventEnvelope } from '@app/contracts';
 import { consumerTask, eventHandler, type BackgroundTask, type Bus, type Queryable, type RetrySchedule } from '@app/service-kit';
 import type pg from 'pg';
 import type { z } from 'zod';
@@ -33,19 +26,12 @@ export function domainEventConsumers(bus: Bus, pool: pg.Pool, wakeDeliveries: ()
 }
 
 function fanOutHandler(contract: EventContract<z.ZodType>, wakeDeliveries: () => void) {
-  const type = WEBHOOK_TYPE_OF_SUBJECT[contract.subject] ?? contract.subject;
   return eventHandler(contract, async (event: EventEnvelope, tx: Queryable) => {
-    // Every domain event's data is an object (the contracts' z.object schemas).
-    const fields = event.data as Record<string, unknown>;
-    const previous_attributes = webhookPreviousAttributes(contract.subject, fields);
-    const body = deliveryBody({
-      id: event.id,
-      type,
-      occurred_at: event.occurred_at,
-      data: webhookData(contract.subject, fields),
-      previous_attributes,
-    });
-    const created = await fanOut(tx, { id: event.id, organizationId: event.organization_id, type, body });
+    // Every domain event's data is an object (the contracts' z.object schemas); the handlers are the public types'.
+    const shown = webhookEventOf(contract.subject, event.data as Record<string, unknown>);
+    if (!shown) return;
+    const body = deliveryBody({ id: event.id, occurred_at: event.occurred_at, ...shown });
+    const created = await fanOut(tx, { id: event.id, organizationId: event.organization_id, type: shown.type, body });
     // The rows are visible once the consumer commits, just after this returns: a short delay saves waiting a poll.
     if (created > 0) setTimeout(wakeDeliveries, 20).unref();
   });
