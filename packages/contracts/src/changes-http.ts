@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuerySchema } from './pagination.js';
+import { LIST_CURSOR_MAX_LENGTH, paginationQuerySchema } from './pagination.js';
 import { nameString } from './safe-text.js';
 import { queryNumber } from './scalars.js';
 import { strictFields } from './strict.js';
@@ -11,9 +11,6 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhooks-http.js';
 /** The types the feed carries: every public event type but `webhook.test` (which is no change). */
 export const CHANGE_TYPES = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'webhook.test') as Exclude<WebhookEventType, 'webhook.test'>[];
 export type ChangeType = (typeof CHANGE_TYPES)[number];
-
-/** The longest cursor the feed writes, with room to spare; a longer `after` is malformed. */
-export const MAX_CURSOR_LENGTH = 512;
 
 /** The longest `wait`, in seconds: a request is held open at most this long. */
 export const MAX_CHANGES_WAIT_SECONDS = 30;
@@ -37,7 +34,7 @@ export const listChangesQuerySchema = z.strictObject(
     // Not refused here: any string that is not one of the feed's cursors, however long, is a 400 CURSOR_INVALID.
     after: z
       .string()
-      .meta({ maxLength: MAX_CURSOR_LENGTH })
+      .meta({ maxLength: LIST_CURSOR_MAX_LENGTH })
       .optional()
       .describe(
         "An item's `cursor` (or `meta.next_cursor`): the feed resumes right after that item. Absent: from the oldest kept. " +

@@ -29,7 +29,7 @@ export {
   type SortKeyType,
 } from './db/list-page.js';
 export { inPageOrder, pageOfIds, pageOfRows, type ListSource } from './db/table-page.js';
-export { cursorInvalid } from './db/list-cursor.js';
+export { cursorInvalid, decodeListCursor, encodeListCursor, type CursorScope } from './db/list-cursor.js';
 export { sqlOf, type Queryable, type SqlResult } from './db/sql.js';
 export { lockedMatch, lockedRead, lockVersion } from './db/record-lock.js';
 export { withTransaction } from './db/transaction.js';

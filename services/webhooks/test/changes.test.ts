@@ -187,7 +187,20 @@ describe('GET /api/v1/changes', { timeout: 60_000 }, () => {
     expect(refused).toMatchObject({ status: 400, body: { code: 'CURSOR_INVALID' } });
   });
 
-  it.each(['garbage', '!!!', 'eyJ2IjoxfQ', Buffer.from('{"v":2}').toString('base64url'), 'x'.repeat(600)])(
+  it('when a cursor of the feed has its position edited, then it is CURSOR_INVALID rather than read as a position', async () => {
+    const api = client(running);
+    await producers.record(bookingCreatedEvent, booked(), api.organizationId);
+    const [item] = await feedOf(api, 1);
+    const payload = JSON.parse(Buffer.from(item?.cursor ?? '', 'base64url').toString('utf8')) as { k: string[] };
+    const edited = { ...payload, k: [payload.k[0], String(Number(payload.k[1]) + 1), payload.k[2]] };
+
+    const answer = await changes(api, { after: Buffer.from(JSON.stringify(edited)).toString('base64url') });
+
+    expect(answer).toMatchObject({ status: 400, body: { code: 'CURSOR_INVALID' } });
+    expect((await changes(api, { after: item?.cursor })).status).toBe(200);
+  });
+
+  it.each(['garbage', '!!!', 'eyJ2IjoxfQ', Buffer.from('{"v":2}').toString('base64url'), 'x'.repeat(1100)])(
     'when after is the malformed %s, then it is a 400 CURSOR_INVALID',
     async (after) => {
       expect(await changes(client(running), { after })).toMatchObject({ status: 400, body: { code: 'CURSOR_INVALID' } });

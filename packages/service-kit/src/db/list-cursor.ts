@@ -67,16 +67,21 @@ function payloadOf(cursor: string): CursorPayload | undefined {
 
 /**
  * The sort key values a cursor holds, each checked by `isKey` (its position and text), so that nothing but
- * a well-formed value of the key's type ever reaches a statement. Throws 400 CURSOR_INVALID for anything
- * that is not a cursor of this scope.
+ * a well-formed value of the key's type ever reaches a statement. Throws 400 CURSOR_INVALID, naming the query
+ * parameter `field` the cursor came in, for anything that is not a cursor of this scope.
  */
-export function decodeListCursor(scope: CursorScope, cursor: string, isKey: readonly ((text: string) => boolean)[]): string[] {
+export function decodeListCursor(
+  scope: CursorScope,
+  cursor: string,
+  isKey: readonly ((text: string) => boolean)[],
+  field = 'cursor',
+): string[] {
   const payload = payloadOf(cursor);
   if (!payload || payload.k.length !== isKey.length || !payload.k.every((key, index) => isKey[index]?.(key) === true)) {
-    throw cursorInvalid('cursor is malformed or unknown');
+    throw cursorInvalid(`${field} is malformed or unknown`);
   }
   if (payload.s !== cursorDigest(scope, payload.k)) {
-    throw cursorInvalid('cursor is unknown, or was made for other filters, another list or another organization');
+    throw cursorInvalid(`${field} is unknown, or was made for other filters, another list or another organization`);
   }
   return payload.k;
 }

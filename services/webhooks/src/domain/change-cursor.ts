@@ -1,5 +1,5 @@
-import { MAX_CURSOR_LENGTH } from '@app/contracts';
-import { z } from 'zod';
+import { isUuid } from '@app/contracts';
+import { decodeListCursor, encodeListCursor, type CursorScope } from '@app/service-kit';
 
 /** Where an item stands in its organization's feed: its transaction id, its sequence in it, and its id. */
 export interface FeedPosition {
@@ -8,34 +8,22 @@ export interface FeedPosition {
   id: string;
 }
 
-/** What a cursor names: an item of one organization, at its position. */
-export interface ChangeCursor extends FeedPosition {
-  organizationId: string;
+/**
+ * A feed cursor is a list cursor of the kit's (versioned, opaque, with a digest of its scope and keys) whose keys are
+ * the item's position: one of another organization, or one whose position was edited, is CURSOR_INVALID. The `types`
+ * filter is no part of it: an item's cursor resumes after that item whatever types are asked for next.
+ */
+const scopeOf = (organizationId: string): CursorScope => ({ list: 'changes', organizationId, filters: {} });
+const isDigits = (text: string) => /^\d{1,20}$/.test(text);
+const POSITION_KEYS = [isDigits, isDigits, isUuid];
+
+/** The opaque cursor after the item at `position` of the organization's feed. */
+export function encodeCursor(organizationId: string, position: FeedPosition): string {
+  return encodeListCursor(scopeOf(organizationId), [position.tx, position.seq, position.id]);
 }
 
-const VERSION = 1;
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const digits = z.string().regex(/^-?\d{1,20}$/);
-
-const encodedSchema = z.strictObject({ v: z.literal(VERSION), o: z.uuid(), t: digits, s: digits, e: z.uuid() });
-
-/** The opaque cursor of an item: versioned JSON in base64url (it says nothing a client should rely on). */
-export function encodeCursor(cursor: ChangeCursor): string {
-  const encoded = { v: VERSION, o: cursor.organizationId, t: cursor.tx, s: cursor.seq, e: cursor.id };
-  return Buffer.from(JSON.stringify(encoded)).toString('base64url');
-}
-
-/** The item a cursor names; null when it is not one this service wrote (wrong alphabet, length, JSON or shape). */
-export function decodeCursor(text: string): ChangeCursor | null {
-  if (text.length === 0 || text.length > MAX_CURSOR_LENGTH || !BASE64URL.test(text)) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    return null;
-  }
-  const parsed = encodedSchema.safeParse(json);
-  if (!parsed.success) return null;
-  const { o, t, s, e } = parsed.data;
-  return { organizationId: o.toLowerCase(), tx: t, seq: s, id: e.toLowerCase() };
+/** The position a client's `after` names in the organization's feed; 400 CURSOR_INVALID when it is none of its cursors. */
+export function decodeCursor(organizationId: string, after: string): FeedPosition {
+  const [tx = '', seq = '', id = ''] = decodeListCursor(scopeOf(organizationId), after, POSITION_KEYS, 'after');
+  return { tx, seq, id: id.toLowerCase() };
 }

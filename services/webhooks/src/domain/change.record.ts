@@ -15,7 +15,7 @@ export function changeRecord(organizationId: string, row: FeedItemRow): Change {
     id: row.id,
     type: row.type,
     occurred_at: row.occurred_at,
-    cursor: encodeCursor({ organizationId, tx: row.tx, seq: row.seq, id: row.id }),
+    cursor: encodeCursor(organizationId, row),
     data: row.data,
     ...(row.previous_attributes !== null && { previous_attributes: row.previous_attributes }),
   };

@@ -1,20 +1,13 @@
-import { AppError, type Caller } from '@app/service-kit';
+import { cursorInvalid, type Caller } from '@app/service-kit';
 import type { Change, ListChangesQuery } from '@app/contracts';
 import { readChanges } from '../db/feed.repository.js';
 import { decodeCursor, type FeedPosition } from '../domain/change-cursor.js';
 import { changeRecord } from '../domain/change.record.js';
 import type { UseCaseContext } from './context.js';
 
-function cursorInvalid(): AppError {
-  return new AppError('CURSOR_INVALID', 'after is not a cursor of this feed, or its change is no longer kept');
-}
-
 /** The item a client's `after` names, if it is one of the caller's organization's cursors (whether kept is read with the page). */
-function positionAfter(caller: Caller, after: string | undefined): FeedPosition | null {
-  if (after === undefined) return null;
-  const cursor = decodeCursor(after);
-  if (!cursor || cursor.organizationId !== caller.organizationId.toLowerCase()) throw cursorInvalid();
-  return cursor;
+function positionAfter(organizationId: string, after: string | undefined): FeedPosition | null {
+  return after === undefined ? null : decodeCursor(organizationId, after);
 }
 
 /**
@@ -37,7 +30,7 @@ export async function listChanges(
   { query, signal }: { query: ListChangesQuery; signal: AbortSignal },
 ): Promise<{ items: Change[]; meta: { next_cursor: string | null; hasMore: boolean } }> {
   const organizationId = caller.organizationId.toLowerCase();
-  const after = positionAfter(caller, query.after);
+  const after = positionAfter(organizationId, query.after);
   const started = Date.now();
   const until = started + query.wait * 1000;
   const catchUpUntil = Math.max(until, started + CATCH_UP_MS);
@@ -51,7 +44,7 @@ export async function listChanges(
       types: query.types ?? null,
       limit: query.limit,
     });
-    if (!page.anchored) throw cursorInvalid();
+    if (!page.anchored) throw cursorInvalid('after names a change that is no longer kept, or never was');
     horizon ??= page.horizon; // the first read's: what had committed when the request came
     const hasMore = page.items.length > query.limit;
     const items = page.items.slice(0, query.limit).map((row) => changeRecord(organizationId, row));
