@@ -72,7 +72,7 @@ export { registerBrokerLimit } from './outbox/broker-limit.js';
 export { previousAttributes } from './outbox/previous-attributes.js';
 export { activeTraceContext, type StoredTraceContext } from './telemetry/trace-context.js';
 export { OutboxRelay, type RelayOptions } from './outbox/relay.js';
-export { RetentionSweeper, retentionOf, type RetentionOptions, type SweepResult } from './outbox/retention-sweeper.js';
+export { RetentionSweeper, retentionOf, type RetainedRows, type RetentionOptions, type SweepResult } from './outbox/retention-sweeper.js';
 export { DUPLICATE_WINDOW_MS, type StreamLimits } from './nats/stream-limits.js';
 export { createLogger } from './runtime/logger.js';
 export { PollingLoop } from './workers/polling-loop.js';

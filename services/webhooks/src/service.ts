@@ -10,7 +10,7 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { domainEventConsumers } from './handlers/domain-events.consumer.js';
 import { FeedIngester } from './handlers/feed-ingest.consumer.js';
 import { FeedFrontier } from './workers/feed-frontier.worker.js';
-import { FeedRetention } from './workers/feed-retention.worker.js';
+import { FEED_ITEMS_RETENTION } from './db/feed-ingest.repository.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'webhooks';
@@ -77,8 +77,9 @@ export function createServiceDefinition({
           deliveries,
           frontier,
           ...ingesters,
-          new FeedRetention(infra.pool, infra.log),
         ],
+        // API.md keeps at least 30 days of the change feed; the kit's sweep deletes what is older.
+        retention: [FEED_ITEMS_RETENTION],
         close: () => prisma.$disconnect(),
       };
     },

@@ -18,12 +18,22 @@ export interface RetentionOptions {
   intervalMs: number;
 }
 
+/** Rows of a service's own table that the sweep deletes beside the kit's (the change feed's items, say). */
+export interface RetainedRows {
+  /** The table's name, in the sweep's result and log. */
+  name: string;
+  /** Deletes up to `batchSize` of its rows past their retention, the oldest first (one short statement); how many. */
+  deleteExpired(db: Queryable, batchSize: number): Promise<number>;
+}
+
 /** What one sweep did. */
 export interface SweepResult {
   outbox: number;
   inbox: number;
   /** Idempotency-Key records past their 24 hours (already ignored when read: this keeps the table small). */
   idempotencyKeys: number;
+  /** Rows deleted from each of the service's own tables (`RetainedRows`), by name. */
+  tables: Record<string, number>;
   /** DELETE statements run (the last of each table finds fewer rows than a batch). */
   batches: number;
   slowestBatchMs: number;
@@ -58,8 +68,8 @@ const SWEEP_INBOX = `DELETE FROM inbox WHERE ctid = ANY(ARRAY(
   AND processed_at < now() - make_interval(hours => $1::int)`;
 
 /**
- * Deletes published outbox rows and inbox rows past their retention, and expired Idempotency-Key records, in every
- * service (startService runs it), a batch per statement: each is short (milliseconds for thousands of rows, far below the role's statement_timeout),
+ * Deletes published outbox rows and inbox rows past their retention, expired Idempotency-Key records, and the rows of
+ * the service's own tables it names (`Built.retention`), in every service (startService runs it), a batch per statement: each is short (milliseconds for thousands of rows, far below the role's statement_timeout),
  * holds no lock beyond its rows and leaves room for the relay and consumers between batches.
  */
 export class RetentionSweeper implements BackgroundTask {
@@ -70,6 +80,7 @@ export class RetentionSweeper implements BackgroundTask {
     private readonly options: RetentionOptions,
     private readonly log: FastifyBaseLogger,
     private readonly idempotency?: IdempotencyStore,
+    private readonly tables: readonly RetainedRows[] = [],
   ) {}
 
   async start(): Promise<void> {
@@ -82,7 +93,7 @@ export class RetentionSweeper implements BackgroundTask {
 
   /** Deletes every row past its retention, a batch at a time. */
   async sweep(): Promise<SweepResult> {
-    const result: SweepResult = { outbox: 0, inbox: 0, idempotencyKeys: 0, batches: 0, slowestBatchMs: 0 };
+    const result: SweepResult = { outbox: 0, inbox: 0, idempotencyKeys: 0, tables: {}, batches: 0, slowestBatchMs: 0 };
     const { batchSize } = this.options;
     const batchOf = (statement: string, hours: number) => async () =>
       (await this.db.query(namedStatement(statement, [hours, batchSize]))).rowCount ?? 0;
@@ -90,6 +101,9 @@ export class RetentionSweeper implements BackgroundTask {
     result.inbox = await this.sweepInBatches(batchOf(SWEEP_INBOX, this.options.inboxRetentionHours), result);
     const idempotency = this.idempotency;
     if (idempotency) result.idempotencyKeys = await this.sweepInBatches(() => idempotency.deleteExpired(batchSize), result);
+    for (const table of this.tables) {
+      result.tables[table.name] = await this.sweepInBatches(() => table.deleteExpired(this.db, batchSize), result);
+    }
     return result;
   }
 
@@ -109,7 +123,8 @@ export class RetentionSweeper implements BackgroundTask {
   private async tick(): Promise<number> {
     try {
       const result = await this.sweep();
-      if (result.outbox + result.inbox + result.idempotencyKeys > 0)
+      const own = Object.values(result.tables).reduce((sum, rows) => sum + rows, 0);
+      if (result.outbox + result.inbox + result.idempotencyKeys + own > 0)
         this.log.info({ ...result, slowestBatchMs: Math.round(result.slowestBatchMs) }, 'retention sweep');
     } catch (error) {
       this.log.warn({ err: error }, 'retention sweep failed; will retry');

@@ -6,7 +6,7 @@ import { useCallerAssertionKeys } from '../http/caller-assertion.js';
 import { addMetrics } from '../http/metrics.js';
 import { useIdempotencyStore } from '../http/idempotency/idempotency-hooks.js';
 import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
-import { RetentionSweeper, retentionOf } from '../outbox/retention-sweeper.js';
+import { RetentionSweeper, retentionOf, type RetainedRows, type SweepResult } from '../outbox/retention-sweeper.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { createLogger } from './logger.js';
 import { kitTuning, type KitTuningOverrides } from '../tuning.js';
@@ -19,6 +19,8 @@ export interface Built {
   background?: BackgroundTask[];
   /** Closes what `build` opened beyond the infrastructure (the Prisma client). */
   close?: () => Promise<void>;
+  /** The service's own tables whose old rows the kit's retention sweep deletes, beside its outbox and inbox. */
+  retention?: readonly RetainedRows[];
 }
 
 /** What a service is: its name, its schema and migrations, and how to build its app from the infrastructure. */
@@ -37,6 +39,8 @@ export interface RunningService<C extends BaseConfig> extends Built {
   metricsUrl?: string;
   /** Reports not-ready on `/readyz` and keeps serving for `ms`, so traffic moves away before `stop`. */
   drain(ms: number): Promise<void>;
+  /** Runs the retention sweep now (it runs by itself at the tuning's pace), as its next tick would. */
+  sweepRetention(): Promise<SweepResult>;
   stop(): Promise<void>;
 }
 
@@ -77,11 +81,10 @@ export async function startService<C extends BaseConfig>(
   useIdempotencyStore(built.app, idempotency);
   addMetrics(built.app, infra.metrics.registry);
   // Every schema has the kit's outbox and inbox (migration 0001): their old rows, and expired Idempotency-Keys, are
-  // swept beside the relay and consumers.
-  const background = [
-    ...(built.background ?? []),
-    new RetentionSweeper(infra.pool, retentionOf(config, tuning.retentionSweep), log, idempotency),
-  ];
+  // swept beside the relay and consumers, and so are the rows of the service's own tables it names.
+  const retention = retentionOf(config, tuning.retentionSweep);
+  const sweeper = new RetentionSweeper(infra.pool, retention, log, idempotency, built.retention);
+  const background = [...(built.background ?? []), sweeper];
   for (const task of background) await task.start();
   const server = await configureServer(built.app, config, tuning.httpTimeouts);
   let url: string | undefined;
@@ -91,6 +94,7 @@ export async function startService<C extends BaseConfig>(
     infra,
     url,
     metricsUrl: server.metricsUrl,
+    sweepRetention: () => sweeper.sweep(),
     async drain(ms) {
       infra.startDraining();
       await new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,4 +1,4 @@
-import { namedStatement, withTransaction, type Queryable } from '@app/service-kit';
+import { namedStatement, withTransaction, type Queryable, type RetainedRows } from '@app/service-kit';
 import type pg from 'pg';
 
 /** Where a stream's ingestion stands: the last stream sequence stored, of the stream created at `created`. */
@@ -148,15 +148,27 @@ async function insertItems(tx: Queryable, items: readonly NewFeedItem[]): Promis
   );
 }
 
-/** Deletes up to `batch` items stored more than `days` ago, the oldest first (from feed_items_stored_idx); how many. */
-export async function sweepFeedItems(db: Queryable, days: number, batch: number): Promise<number> {
-  const { rowCount } = await db.query(
-    namedStatement(
-      `DELETE FROM feed_items WHERE ctid = ANY(ARRAY(
-          SELECT ctid FROM feed_items WHERE stored_at < now() - make_interval(days => $1::int) ORDER BY stored_at LIMIT $2::int))
-        AND stored_at < now() - make_interval(days => $1::int)`,
-      [days, batch],
-    ),
-  );
-  return rowCount ?? 0;
-}
+/**
+ * How long the change feed keeps an item after storing it: API.md promises at least 30 days, and an item is stored
+ * after its event occurred, so a day more covers clocks and a stream that was read late.
+ */
+const FEED_RETENTION_DAYS = 31;
+
+/**
+ * The feed's items past their retention, for the kit's retention sweep (`Built.retention`): a batch per statement, the
+ * oldest first (from feed_items_stored_idx).
+ */
+export const FEED_ITEMS_RETENTION: RetainedRows = {
+  name: 'feed_items',
+  async deleteExpired(db, batchSize) {
+    const { rowCount } = await db.query(
+      namedStatement(
+        `DELETE FROM feed_items WHERE ctid = ANY(ARRAY(
+            SELECT ctid FROM feed_items WHERE stored_at < now() - make_interval(days => $1::int) ORDER BY stored_at LIMIT $2::int))
+          AND stored_at < now() - make_interval(days => $1::int)`,
+        [FEED_RETENTION_DAYS, batchSize],
+      ),
+    );
+    return rowCount ?? 0;
+  },
+};
