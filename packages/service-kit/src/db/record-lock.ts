@@ -34,10 +34,7 @@ export async function lockedMatch(
   ifMatch: IfMatch | undefined,
 ): Promise<boolean> {
   if (ifMatch === undefined) return true;
-  const version = await lockVersion(db, table, organizationId, id);
-  if (version === null) return false;
-  requireMatch(ifMatch, { id, version });
-  return true;
+  return (await lockedRead(db, table, { organizationId, id, ifMatch }, async () => true)) ?? false;
 }
 
 /**
