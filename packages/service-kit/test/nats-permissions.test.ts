@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { PermissionViolationError, type NatsConnection } from '@nats-io/nats-core';
+import type pg from 'pg';
 import {
   availabilityCheckRequest,
   BOOKING_EVENTS,
@@ -74,6 +75,25 @@ async function rawAs(
       if (status.type === 'error' && status.error instanceof PermissionViolationError) refusals.push(status.error);
   })();
   return { nc, refusals };
+}
+
+/** A booking's state as bookings records it, for the events these tests publish. */
+const pendingBooking = (): BookingState => ({
+  booking_id: randomUUID(),
+  schedule_id: randomUUID(),
+  event_type_id: null,
+  status: 'PENDING',
+  start_time: '2030-01-07T09:00:00.000Z',
+  end_time: '2030-01-07T09:30:00.000Z',
+  version: 1,
+});
+
+/** Bookings' outbox relay under bookings' user, stopped after the test. */
+async function bookingsRelay(pool: pg.Pool): Promise<OutboxRelay> {
+  const relay = new OutboxRelay({ pool, bus: await busOf('bookings'), stream: NATS_TOPOLOGY.bookings.publishes, pollMs: 100 });
+  await relay.start();
+  opened.push({ close: () => relay.stop() });
+  return relay;
 }
 
 const refused = (refusals: PermissionViolationError[], operation: string, subject: string) =>
@@ -173,19 +193,8 @@ describe('NATS users generated from the topology', () => {
     await consumer.start(); // the stream is not there yet: the start returns, the consumer waits
     opened.push({ close: () => consumer.stop() });
 
-    const bookings = await busOf('bookings');
-    const relay = new OutboxRelay({ pool: schema.pool, bus: bookings, stream: NATS_TOPOLOGY.bookings.publishes, pollMs: 100 });
-    await relay.start();
-    opened.push({ close: () => relay.stop() });
-    const booking: BookingState = {
-      booking_id: randomUUID(),
-      schedule_id: randomUUID(),
-      event_type_id: null,
-      status: 'PENDING',
-      start_time: '2030-01-07T09:00:00.000Z',
-      end_time: '2030-01-07T09:30:00.000Z',
-      version: 1,
-    };
+    const relay = await bookingsRelay(schema.pool);
+    const booking = pendingBooking();
     await withTransaction(schema.pool, (tx) => recordEvent(tx, bookingCreatedEvent, booking, { organizationId: randomUUID() }));
     relay.wake();
     expect(await eventually(async () => (received.length > 0 ? received : undefined))).toEqual([booking.booking_id]);
@@ -200,19 +209,8 @@ describe('NATS users generated from the topology', () => {
   it("when webhooks' user reads bookings' stream in order and asks bookings for its watermark, then it gets each event, before the sequence the watermark came with, under its reader's name only", async () => {
     const schema = await kitSchema();
     opened.push(schema);
-    const bookings = await busOf('bookings');
-    const relay = new OutboxRelay({ pool: schema.pool, bus: bookings, stream: NATS_TOPOLOGY.bookings.publishes, pollMs: 100 });
-    await relay.start();
-    opened.push({ close: () => relay.stop() });
-    const booking: BookingState = {
-      booking_id: randomUUID(),
-      schedule_id: randomUUID(),
-      event_type_id: null,
-      status: 'PENDING',
-      start_time: '2030-01-07T09:00:00.000Z',
-      end_time: '2030-01-07T09:30:00.000Z',
-      version: 1,
-    };
+    const relay = await bookingsRelay(schema.pool);
+    const booking = pendingBooking();
     const event = await withTransaction(schema.pool, (tx) =>
       recordEvent(tx, bookingCreatedEvent, booking, { organizationId: randomUUID() }),
     );
