@@ -26,6 +26,7 @@ const DISCARD_LIMIT = 64 * 1024;
  * not followed (undici's `request` never does): a 3xx is a failed attempt like any other non-2xx.
  */
 export class WebhookSender {
+  private closed: Promise<void> | undefined;
   private readonly agent: Agent;
 
   constructor(private readonly settings: SenderSettings) {
@@ -61,8 +62,10 @@ export class WebhookSender {
     }
   }
 
+  /** Closes its connections, once: a loop stopped again (a test stops it early, then the service) closes nothing more. */
   close(): Promise<void> {
-    return this.agent.close();
+    this.closed ??= this.agent.close();
+    return this.closed;
   }
 }
 

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileDatabase } from '@app/service-testing';
 import { claimDueDeliveries } from '../../src/db/delivery.repository.js';
+import { DeliveryLoop } from '../../src/workers/delivery.worker.js';
 import { client, data, startWebhooks, type Running } from '../support/harness.js';
 
 /**
  * The claim shares the replica's attempts between organizations: one with a backlog spread over many endpoints
- * cannot keep another's fresh delivery waiting. The loop polls only at start here (a poll an hour), so the claims
- * below are the test's own; the database is this file's own, so no other file's due deliveries take part in them.
+ * cannot keep another's fresh delivery waiting. The service's own delivery loop is stopped, so the claims below are
+ * the test's own; the database is this file's own, so no other file's due deliveries take part in them.
  */
 describe('claiming due deliveries', () => {
   let running: Running;
@@ -15,9 +16,9 @@ describe('claiming due deliveries', () => {
 
   beforeAll(async () => {
     await database.ensure();
-    running = await startWebhooks({ DATABASE_URL: database.url }, { tuning: { pollMs: 3_600_000 } });
-    // Its one poll runs just after the start; on a loaded machine it could come after the rows below and take them.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    running = await startWebhooks({ DATABASE_URL: database.url });
+    // Its polls would claim the rows below too (on a loaded machine a start poll can come after them): no loop but the test.
+    await Promise.all((running.background ?? []).filter((task) => task instanceof DeliveryLoop).map((loop) => loop.stop()));
   });
   afterAll(async () => {
     await running.stop();
@@ -41,7 +42,8 @@ describe('claiming due deliveries', () => {
   it("when one organization's backlog spans many endpoints, then another organization's newer delivery is in the next claim", async () => {
     const busy = randomUUID();
     for (let endpoint = 0; endpoint < 8; endpoint += 1) await endpointWithBacklog(busy, 200, 60);
-    const quiet = await endpointWithBacklog(randomUUID(), 1, 0);
+    // Due a second ago: one due only a millisecond after its insert may not be due yet when the claim's statement starts.
+    const quiet = await endpointWithBacklog(randomUUID(), 1, 1);
 
     const claimed = await claimDueDeliveries(running.infra.pool, 4, 4, 30_000);
 
