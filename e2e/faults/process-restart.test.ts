@@ -24,9 +24,7 @@ describe('a service killed and restarted under load', () => {
     const clients = Promise.all([client(), client(), client(), client()]);
 
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const events = stack.children.find((child) => child.name === 'events');
-    if (!events) throw new Error('no events process');
-    events.child.kill('SIGKILL');
+    const events = await stack.kill('events');
     await new Promise((resolve) => setTimeout(resolve, 2000));
     await stack.restart(events);
     await new Promise((resolve) => setTimeout(resolve, 1000));

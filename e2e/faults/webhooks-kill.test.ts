@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { bookingRecordSchema, createdWebhookEndpointSchema, dataEnvelope, listEnvelope, webhookDeliverySchema } from '@app/contracts';
 import { startedForTests } from '@app/service-testing';
@@ -72,11 +71,7 @@ describe('the webhooks service killed (SIGKILL) mid-delivery', () => {
     const answeredBeforeKill = receiver.answered.size;
     expect(receiver.abandoned).toEqual([]); // no attempt timed out: those held are the ones in flight
 
-    const webhooks = stack.children.find((child) => child.name === 'webhooks');
-    if (!webhooks) throw new Error('no webhooks process');
-    const exited = once(webhooks.child, 'exit');
-    webhooks.child.kill('SIGKILL');
-    await exited;
+    const webhooks = await stack.kill('webhooks');
     bookings.push(...(await book(WHILE_DOWN)));
     receiver.resume(50);
     await stack.restart(webhooks);

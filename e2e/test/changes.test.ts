@@ -205,9 +205,7 @@ describe('GET /api/v1/changes through the gateway', () => {
       }
     })();
     await feedOf(key, 10);
-    const webhooks = stack.children.find((entry) => entry.name === 'webhooks');
-    if (!webhooks) throw new Error('no webhooks process in the stack');
-    webhooks.child.kill('SIGKILL');
+    const webhooks = await stack.kill('webhooks');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await stack.restart(webhooks);
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -2,6 +2,7 @@
 // does; also used by the end-to-end tests, the benchmarks and the OpenAPI snapshot. Build first (`npx turbo run build`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { once } from 'node:events';
 import { callerAssertionKeys } from './caller-assertion-keys.ts';
 import { holdPort, type HeldPort } from './held-port.ts';
 import { waitReady } from './readiness.ts';
@@ -24,6 +25,8 @@ export interface StackChild {
 export interface Stack {
   gatewayUrl: string;
   children: StackChild[];
+  /** Kills the (first) process of `name` with SIGKILL, as a crash would, and resolves once it has exited; `restart` it after. */
+  kill(name: string): Promise<StackChild>;
   /** Starts a child again on its port (after it was killed; with `port: 0` the stack held it) and waits until it is ready. */
   restart(child: StackChild): Promise<StackChild>;
   /** One more gateway on `port`, with some upstream URLs overridden (EVENTS_URL, …); resolves to its URL once ready. */
@@ -133,6 +136,16 @@ export async function startStack({
     return {
       gatewayUrl: urlOf(gatewayPort),
       children,
+      kill: async (name) => {
+        const entry = children.find((candidate) => candidate.name === name);
+        if (!entry) throw new Error(`no ${name} process in the stack`);
+        if (entry.child.exitCode === null && entry.child.signalCode === null) {
+          const exited = once(entry.child, 'exit');
+          entry.child.kill('SIGKILL');
+          await exited;
+        }
+        return entry;
+      },
       // The gateway's upstream URLs stay right, and with `port: 0` the stack held the port all along.
       restart: async (entry) => {
         const index = children.indexOf(entry);
