@@ -4,6 +4,8 @@ export * from './scalars.js';
 export * from './pagination.js';
 export * from './messaging.js';
 export * from './identity.js';
+export * from './api-key-kinds.js';
+export * from './api-key-operations.js';
 export * from './booking-status.js';
 export * from './location-type.js';
 export * from './bookings.js';

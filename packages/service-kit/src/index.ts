@@ -4,7 +4,7 @@ export { KIT_TUNING, kitTuning, type KitTuning, type KitTuningOverrides, type Sw
 export { buildService, type ServiceApp, type ServiceOptions } from './http/build-service.js';
 export { buildServiceApp, type AppDeps, type RouteRegistrar } from './http/service-app.js';
 export { errorHandler, notFoundHandler } from './http/error-handler.js';
-export { callerOf, eventContextOf, messageCallerOf, optionalCallerOf, type Caller } from './http/caller.js';
+export { callerOf, eventContextOf, isPublishable, messageCallerOf, optionalCallerOf, type Caller } from './http/caller.js';
 export { idParamsSchema, recordId } from './http/record-id.js';
 export { answerRecord, ifMatchOf, requireMatch, type IfMatch, type Versioned } from './http/conditional-requests.js';
 export type { RecordVersion } from './http/entity-tags.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createPublicKey } from 'node:crypto';
 import { createDecoder, createVerifier, TokenError } from 'fast-jwt';
-import { CALLER_ASSERTION_HEADER } from '@app/contracts';
+import { CALLER_ASSERTION_HEADER, keyRefusal } from '@app/contracts';
 import {
   assertedCallerOf,
   CALLER_ASSERTION_ALGORITHM,
@@ -66,7 +66,19 @@ export function registerCallerAssertion(app: FastifyInstance): void {
       throw unauthorized();
     }
     asserted.set(request, caller);
+    refuseKeyKind(request, caller);
   });
+}
+
+/**
+ * A restricted or publishable key calling what it may not: 403 FORBIDDEN, by the same table of operations the
+ * gateway checks (API_KEY_OPERATIONS), so a request that reached the service some other way is refused here too.
+ */
+function refuseKeyKind(request: FastifyRequest, caller: AssertedCaller): void {
+  if (caller.keyType === undefined || caller.keyType === 'secret') return;
+  const operationId = (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+  const refusal = keyRefusal(caller, operationId);
+  if (refusal !== null) throw new AppError('FORBIDDEN', refusal);
 }
 
 /**

@@ -67,6 +67,7 @@ export async function completeAuthorization(
   }
   const tokens = await oauth.exchangeCode(input.code);
   // The organization's zone does not travel in the state, and nothing here depends on it.
-  const caller: Caller = { organizationId: state.organizationId, timezone: 'UTC', requestId };
+  // The state was signed for a secret key's authorize call (a publishable key cannot start one).
+  const caller: Caller = { organizationId: state.organizationId, timezone: 'UTC', keyType: 'secret', requestId };
   return createConnection(ctx, caller, { provider, scheduleId: state.scheduleId, calendarIds: state.calendarIds, tokens });
 }
