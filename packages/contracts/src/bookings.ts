@@ -17,6 +17,8 @@ export const bookingStateSchema = z.object({
   start_time: z.iso.datetime(),
   end_time: z.iso.datetime(),
   version: z.number().int().min(1),
+  /** Seats the booking takes (1 unless its schedule has more per slot); absent from events older than seats. */
+  seats: z.number().int().min(1).default(1),
   record: publicRecord(bookingRecordSchema),
 });
 export type BookingState = z.infer<typeof bookingStateSchema>;
@@ -49,11 +51,38 @@ export const bookingUpdatedEvent = defineEvent(
   bookingStateSchema.extend({ changed: z.array(z.string()), previous_attributes: previousAttributesSchema }),
 );
 
+export const HOLD_STATUSES = ['active', 'released', 'expired', 'used'] as const;
+export const holdStatusSchema = z.enum(HOLD_STATUSES);
+
+/**
+ * A hold's state, for the slot projection only: holds are not bookings, so these subjects reach no webhook and no
+ * change feed (they have no webhook type). An active hold takes `seats` of its interval until `expires_at`; the
+ * projection stops counting it then on its own, with no event (an expiry sends none).
+ */
+export const holdStateSchema = z.object({
+  hold_id: z.uuid(),
+  schedule_id: z.uuid(),
+  start_time: z.iso.datetime(),
+  end_time: z.iso.datetime(),
+  seats: z.number().int().min(1),
+  status: holdStatusSchema,
+  expires_at: z.iso.datetime(),
+  booking_id: z.uuid().nullable(),
+});
+export type HoldState = z.infer<typeof holdStateSchema>;
+
+/** A hold was placed (status active). */
+export const holdCreatedEvent = defineEvent('bookings.hold.created', holdStateSchema);
+/** A hold was released (DELETE) or used by a booking (status used, booking_id set): its seats are free of it. */
+export const holdEndedEvent = defineEvent('bookings.hold.ended', holdStateSchema);
+
 export const BOOKING_EVENTS = [
   bookingCreatedEvent,
   bookingStatusChangedEvent,
   bookingRescheduledEvent,
   bookingCancelledEvent,
   bookingUpdatedEvent,
+  holdCreatedEvent,
+  holdEndedEvent,
 ] as const;
 export const BOOKINGS_STREAM = defineStream('BOOKINGS', BOOKING_EVENTS);

@@ -19,8 +19,11 @@ export const scheduleGetRequest = defineRequest(
 
 /**
  * `scheduling.availability.check`: is [start_time, end_time) inside the schedule's availability, past its
- * minimum notice, and clear of calendar busy windows? Overlap with other bookings is the bookings
- * service's own check (its exclusion constraint), so it is not part of the answer.
+ * minimum notice, within its booking horizon, and clear of calendar busy windows? Seats taken by other bookings and
+ * holds, and the day limit, are the bookings service's own check (its database guard), so the answer carries what that
+ * guard needs: the schedule's seats and day limit, and the local day of start_time as UTC instants
+ * [day_start, day_end) (DST-correct: a local day is 23, 24 or 25 hours). The new fields have defaults, so a bookings
+ * service reads the answer of a scheduling service older than them as a one-seat, unlimited, private schedule.
  */
 export const availabilityCheckRequest = defineRequest(
   'scheduling.availability.check',
@@ -32,9 +35,15 @@ export const availabilityCheckRequest = defineRequest(
   }),
   z.object({
     available: z.boolean(),
-    reason: z.enum(['outside_availability', 'minimum_notice', 'calendar_busy']).nullable(),
+    reason: z.enum(['outside_availability', 'minimum_notice', 'calendar_busy', 'beyond_horizon']).nullable(),
     /** The schedule's own zone: the one question a booking has of its schedule, answered in the same trip. */
     timezone: z.string(),
+    seats_per_slot: z.number().int().min(1).default(1),
+    max_bookings_per_day: z.number().int().min(1).nullable().default(null),
+    public_booking: z.boolean().default(false),
+    /** The local day of start_time in the schedule's zone, as UTC instants; null from an older scheduling service. */
+    day_start: z.iso.datetime().nullable().default(null),
+    day_end: z.iso.datetime().nullable().default(null),
   }),
 );
 

@@ -49,6 +49,7 @@ export function bookingState(booking: Booking): BookingState {
     start_time: booking.startTime.toISOString(),
     end_time: booking.endTime.toISOString(),
     version: booking.version,
+    seats: 1,
   };
 }
 

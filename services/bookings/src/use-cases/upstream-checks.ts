@@ -6,6 +6,7 @@ const UNAVAILABLE_MESSAGES = {
   outside_availability: "The requested time is outside the schedule's availability",
   minimum_notice: "The requested time is within the schedule's minimum notice",
   calendar_busy: 'The requested time overlaps a busy time of a connected calendar',
+  beyond_horizon: "The requested time is beyond the schedule's booking horizon",
 } as const;
 
 export interface BookableSlot {
