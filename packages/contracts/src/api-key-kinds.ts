@@ -48,3 +48,11 @@ export const KEY_REFUSALS = {
   /** An operation missing from API_KEY_OPERATIONS (a test keeps the table complete): only secret keys call it. */
   unclassified: 'Only secret keys can call this operation',
 } as const;
+
+/**
+ * The query of a publishable key's call on one booking or registration: its `client_secret` (any other caller may
+ * send none). A wrong or missing one is a 404, as for a record of another organization.
+ */
+export const clientSecretQuerySchema = z.strictObject({
+  client_secret: z.string().max(200).optional().describe("The record's `client_secret` (from its 201): required with a publishable key"),
+});

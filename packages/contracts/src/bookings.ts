@@ -76,13 +76,14 @@ export const holdCreatedEvent = defineEvent('bookings.hold.created', holdStateSc
 /** A hold was released (DELETE) or used by a booking (status used, booking_id set): its seats are free of it. */
 export const holdEndedEvent = defineEvent('bookings.hold.ended', holdStateSchema);
 
-export const BOOKING_EVENTS = [
+/** The events of a booking's state: each carries the whole of it, so a projection applies them all the same way. */
+export const BOOKING_STATE_EVENTS = [
   bookingCreatedEvent,
   bookingStatusChangedEvent,
   bookingRescheduledEvent,
   bookingCancelledEvent,
   bookingUpdatedEvent,
-  holdCreatedEvent,
-  holdEndedEvent,
 ] as const;
+export const HOLD_EVENTS = [holdCreatedEvent, holdEndedEvent] as const;
+export const BOOKING_EVENTS = [...BOOKING_STATE_EVENTS, ...HOLD_EVENTS] as const;
 export const BOOKINGS_STREAM = defineStream('BOOKINGS', BOOKING_EVENTS);

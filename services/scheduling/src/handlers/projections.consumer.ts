@@ -1,4 +1,4 @@
-import { BOOKING_EVENTS, calendarBusyUpdatedEvent, calendarConnectionRemovedEvent, NATS_TOPOLOGY, type BookingState } from '@app/contracts';
+import { BOOKING_STATE_EVENTS, calendarBusyUpdatedEvent, calendarConnectionRemovedEvent, NATS_TOPOLOGY, type BookingState } from '@app/contracts';
 import type pg from 'pg';
 import { consumerTask, eventHandler, type BackgroundTask, type Bus, type ConsumerOptions, type Queryable } from '@app/service-kit';
 import type { z } from 'zod';
@@ -33,7 +33,7 @@ export function bookingsProjection(bus: Bus, pool: pg.Pool, tuning: ConsumerTuni
     ...bookings,
     ...tuning,
     // The ownership check is inside the upsert's statement: one round trip per booking event.
-    handlers: BOOKING_EVENTS.map((contract) =>
+    handlers: BOOKING_STATE_EVENTS.map((contract) =>
       eventHandler<z.ZodType<BookingState>>(contract, async (event, tx) => {
         if (!(await applyBookingState(tx, event.organization_id, event.data))) logRefusal(bus, event);
       }),
