@@ -12,7 +12,7 @@ import {
   type ServiceApp,
 } from '../src/index.js';
 import { useCallerAssertionKeys } from '../src/http/caller-assertion.js';
-import { anonymousHeaders, callerAssertion, generateCallerAssertionKeys, organizationHeaders } from '@app/service-testing';
+import { anonymousHeaders, callerAssertion, generateCallerAssertionKeys, keyKindHeaders, organizationHeaders } from '@app/service-testing';
 import { silentLog, useRunCallerKeys } from './support/kit-env.js';
 
 const UNAUTHORIZED = { error: 'Missing or invalid API key', code: 'UNAUTHORIZED' };
@@ -26,9 +26,42 @@ describe('caller assertions on a service', () => {
     app = await buildService({ name: 'kit-assert', log: silentLog, readiness: [{ name: 'database', check: async () => undefined }] });
     useRunCallerKeys(app);
     app.get('/public', async (request) => ({ caller: optionalCallerOf(request) }));
+    // Two operations of the key table: one of the publishable keys' public ones, and one that needs bookings:read.
+    app.get('/kit-public', { schema: { operationId: 'getSchedule' } }, async () => ({ ok: true }));
+    app.get('/kit-bookings', { schema: { operationId: 'listBookings' } }, async () => ({ ok: true }));
+    app.post('/kit-bookings', { schema: { operationId: 'createBooking' } }, async () => ({ ok: true }));
     await app.ready();
   });
   afterAll(() => app.close());
+
+  describe('the kind of the key (the same table as the gateway: a request that reached the service some other way)', () => {
+    const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>) => app.inject({ method, url, headers });
+    const forbidden = (error: string) => ({ error, code: 'FORBIDDEN' });
+
+    it('when a publishable key calls a public operation, then it runs; any other, 403 FORBIDDEN', async () => {
+      const publishable = keyKindHeaders(organization, 'publishable');
+      expect((await call('GET', '/kit-public', publishable)).statusCode).toBe(200);
+      const refused = await call('GET', '/kit-bookings', publishable);
+      expect([refused.statusCode, refused.json()]).toEqual([403, forbidden('Publishable keys cannot call this operation')]);
+      // The ping is no public operation.
+      expect((await ping(publishable)).statusCode).toBe(403);
+    });
+
+    it('when a restricted key calls, then its scopes decide (write includes read), and a secret key may call all', async () => {
+      expect((await call('GET', '/kit-bookings', keyKindHeaders(organization, 'restricted', ['bookings:read']))).statusCode).toBe(200);
+      expect((await call('POST', '/kit-bookings', keyKindHeaders(organization, 'restricted', ['bookings:write']))).statusCode).toBe(200);
+      const readOnly = await call('POST', '/kit-bookings', keyKindHeaders(organization, 'restricted', ['bookings:read']));
+      expect([readOnly.statusCode, readOnly.json()]).toEqual([403, forbidden('This key lacks the bookings:write scope')]);
+      const other = await call('GET', '/kit-bookings', keyKindHeaders(organization, 'restricted', ['products:write']));
+      expect(other.json()).toEqual(forbidden('This key lacks the bookings:read scope'));
+      expect((await call('POST', '/kit-bookings', keyKindHeaders(organization, 'secret'))).statusCode).toBe(200);
+    });
+
+    it('when scopes come with a key that is not restricted, then the assertion is refused as malformed', async () => {
+      const headers = assertion(callerAssertion({ organizationId: organization, keyType: 'publishable', scopes: ['bookings:read'] }));
+      expect((await call('GET', '/kit-public', headers)).statusCode).toBe(401);
+    });
+  });
 
   const ping = (headers: Record<string, string>) => app.inject({ url: '/api/v1/ping/kit-assert', headers });
 

@@ -6,7 +6,7 @@ export { OwnNatsServer } from './nats-server.js';
 export { NatsBinary } from './nats-binary.js';
 // A port of the test's own for as long as it runs, forwarding to a backend that may move (or to nothing: a service that is down).
 export { PortForwarder } from '@app/testkit';
-export { startTestService, organizationClient, organizationHeaders, type InjectedReply } from './service-harness.js';
+export { startTestService, organizationClient, organizationHeaders, keyKindHeaders, type InjectedReply } from './service-harness.js';
 export { FileDatabase } from './file-database.js';
 export { analyzeTables } from './analyze.js';
 export { preparedPlans, type PreparedPlans } from './prepared-statements.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER } from '@app/contracts';
+import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER, type ApiKeyScope, type ApiKeyType } from '@app/contracts';
 import { inject } from 'vitest';
 import { serviceDatabaseEnv } from '@app/testkit';
 import {
@@ -45,6 +45,22 @@ export function organizationHeaders(organizationId: string = randomUUID(), timez
     [ORGANIZATION_HEADER]: organizationId,
     [ORGANIZATION_TIMEZONE_HEADER]: timezone,
     [CALLER_ASSERTION_HEADER]: callerAssertion({ organizationId, timezone }),
+  };
+}
+
+/**
+ * The headers of a call by a restricted or publishable key of the organization: the assertion names the key's kind
+ * (and a restricted key's scopes), as the gateway signs it.
+ */
+export function keyKindHeaders(
+  organizationId: string,
+  keyType: ApiKeyType,
+  scopes?: ApiKeyScope[],
+  timezone = 'UTC',
+): Record<string, string> {
+  return {
+    ...organizationHeaders(organizationId, timezone),
+    [CALLER_ASSERTION_HEADER]: callerAssertion({ organizationId, timezone, keyType, ...(scopes ? { scopes } : {}) }),
   };
 }
 
