@@ -33,18 +33,21 @@ describe('products with a publishable key', () => {
     expect(response.json().data).toMatchObject({ status: 'published', featured_image: { id: media.id } });
   });
 
-  it.each(['draft', 'archived'])('when a product is %s, then it is a 404 like an unknown one, and the secret key reads it', async (status) => {
-    const { secret, publishable } = keys();
-    const product = await secret.product({ status });
+  it.each(['draft', 'archived'])(
+    'when a product is %s, then it is a 404 like an unknown one, and the secret key reads it',
+    async (status) => {
+      const { secret, publishable } = keys();
+      const product = await secret.product({ status });
 
-    const hidden = await publishable.get(`/api/v1/products/${product.id}`);
-    const unknown = await publishable.get(`/api/v1/products/${randomUUID()}`);
+      const hidden = await publishable.get(`/api/v1/products/${product.id}`);
+      const unknown = await publishable.get(`/api/v1/products/${randomUUID()}`);
 
-    expect(hidden.statusCode).toBe(404);
-    expect(hidden.json()).toEqual(unknown.json());
-    expect(hidden.json()).toMatchObject({ code: 'NOT_FOUND' });
-    expect((await secret.get(`/api/v1/products/${product.id}`)).statusCode).toBe(200);
-  });
+      expect(hidden.statusCode).toBe(404);
+      expect(hidden.json()).toEqual(unknown.json());
+      expect(hidden.json()).toMatchObject({ code: 'NOT_FOUND' });
+      expect((await secret.get(`/api/v1/products/${product.id}`)).statusCode).toBe(200);
+    },
+  );
 
   it('when products are listed page by page, then only published ones, with totals and cursors of that list', async () => {
     const { secret, publishable } = keys();

@@ -92,7 +92,11 @@ describe('event types with a publishable key', () => {
   ] as const)('when it calls %s %s, then 403 FORBIDDEN', async (method, url) => {
     const { publishable } = keys();
     const reply =
-      method === 'POST' ? await publishable.post(url, {}) : method === 'PATCH' ? await publishable.patch(url, {}) : await publishable.delete(url);
+      method === 'POST'
+        ? await publishable.post(url, {})
+        : method === 'PATCH'
+          ? await publishable.patch(url, {})
+          : await publishable.delete(url);
     expect(reply.status).toBe(403);
     expect(reply.body).toEqual({ code: 'FORBIDDEN', error: 'Publishable keys cannot call this operation' });
   });
@@ -156,7 +160,7 @@ describe('events with a publishable key', () => {
     await eventOf(secret, { start_date: '2031-07-03' });
 
     const drafts = await publishable.get('/api/v1/events?status=draft');
-    const secretCursor = String((((await secret.get('/api/v1/events?limit=1')).body.meta as { next_cursor: string }).next_cursor));
+    const secretCursor = String(((await secret.get('/api/v1/events?limit=1')).body.meta as { next_cursor: string }).next_cursor);
     const replayed = await publishable.get(`/api/v1/events?limit=1&cursor=${encodeURIComponent(secretCursor)}`);
 
     expect(list(drafts)).toEqual([]);
@@ -194,8 +198,16 @@ describe('registrations with a publishable key', () => {
     const reply = await publishable.post(`/api/v1/events/${id}/registrations`, { ...attendee, quantity: 2 });
 
     expect(reply.status).toBe(201);
-    expect(reply.body.data).toMatchObject({ event_id: id, ...attendee, quantity: 2, status: 'active', client_secret: expect.stringMatching(CLIENT_SECRET) });
-    expect((await secret.get(`/api/v1/events/${id}?include_counts=true`)).body.data).toMatchObject({ counts: { registrations: 2, remaining: 1 } });
+    expect(reply.body.data).toMatchObject({
+      event_id: id,
+      ...attendee,
+      quantity: 2,
+      status: 'active',
+      client_secret: expect.stringMatching(CLIENT_SECRET),
+    });
+    expect((await secret.get(`/api/v1/events/${id}?include_counts=true`)).body.data).toMatchObject({
+      counts: { registrations: 2, remaining: 1 },
+    });
   });
 
   it.each(['draft', 'cancelled'])('when the event is %s, then 404 NOT_FOUND (not 409) and no place is taken', async (status) => {
@@ -231,14 +243,19 @@ describe('registrations with a publishable key', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ id: registered.id, status: 'cancelled' });
     expect(reply.body.data).not.toHaveProperty('client_secret');
-    expect((await secret.get(`/api/v1/events/${id}?include_counts=true`)).body.data).toMatchObject({ counts: { registrations: 0, remaining: 2 } });
+    expect((await secret.get(`/api/v1/events/${id}?include_counts=true`)).body.data).toMatchObject({
+      counts: { registrations: 0, remaining: 2 },
+    });
   });
 
   it('when it cancels without a client_secret, with another registration’s, or with a guess, then 404 and nothing changes', async () => {
     const { secret, publishable } = keys();
     const id = await eventOf(secret, { slots: 5 });
     const target = (await publishable.post(`/api/v1/events/${id}/registrations`, attendee)).body.data as Record<string, string>;
-    const other = (await publishable.post(`/api/v1/events/${id}/registrations`, { ...attendee, name: 'Eve' })).body.data as Record<string, string>;
+    const other = (await publishable.post(`/api/v1/events/${id}/registrations`, { ...attendee, name: 'Eve' })).body.data as Record<
+      string,
+      string
+    >;
     const elsewhere = await eventOf(secret);
     const elsewhereSecret = String(
       ((await publishable.post(`/api/v1/events/${elsewhere}/registrations`, attendee)).body.data as Record<string, string>).client_secret,
@@ -260,7 +277,9 @@ describe('registrations with a publishable key', () => {
       expect(reply.body, query).toEqual(unknown.body);
     }
     // Another event's path with the right secret is not this registration either.
-    expect((await publishable.delete(`/api/v1/events/${elsewhere}/registrations/${target.id}?client_secret=${target.client_secret}`)).status).toBe(404);
+    expect(
+      (await publishable.delete(`/api/v1/events/${elsewhere}/registrations/${target.id}?client_secret=${target.client_secret}`)).status,
+    ).toBe(404);
     expect(unknown.body).toMatchObject(notFound('Registration'));
     const stored = list(await secret.get(`/api/v1/events/${id}/registrations`));
     expect(stored.map((registration) => registration.status)).toEqual(['active', 'active']);
@@ -272,7 +291,9 @@ describe('registrations with a publishable key', () => {
     const registered = data(await secret.post(`/api/v1/events/${id}/registrations`, attendee));
     await running.infra.pool.query('UPDATE registrations SET client_secret_hash = NULL WHERE id = $1::uuid', [registered.id]);
 
-    const reply = await publishable.delete(`/api/v1/events/${id}/registrations/${String(registered.id)}?client_secret=${String(registered.client_secret)}`);
+    const reply = await publishable.delete(
+      `/api/v1/events/${id}/registrations/${String(registered.id)}?client_secret=${String(registered.client_secret)}`,
+    );
 
     expect(reply.status).toBe(404);
   });
@@ -291,6 +312,8 @@ describe('registrations with a publishable key', () => {
     expect(replay.status).toBe(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
+    // Shown once: no browser cache or proxy may keep either answer.
+    expect([first.headers['cache-control'], replay.headers['cache-control']]).toEqual(['no-store', 'no-store']);
     expect(list(await secret.get(`/api/v1/events/${id}/registrations`))).toHaveLength(1);
     // Keys are per organization: another organization's same key is not a replay (and this event is not its).
     expect(elsewhere.status).toBe(404);
@@ -306,8 +329,12 @@ describe('client_secret with a secret key', () => {
     const created = data(await secret.post(`/api/v1/events/${id}/registrations`, attendee));
     const clientSecret = String(created.client_secret);
     const listed = list(await secret.get(`/api/v1/events/${id}/registrations`));
-    const [envelope] = (await listener.forOrganization(secret.organizationId, 2)).filter((event) => event.type === 'events.registration.created');
-    const { rows } = await running.infra.pool.query<Record<string, unknown>>('SELECT * FROM registrations WHERE id = $1::uuid', [created.id]);
+    const [envelope] = (await listener.forOrganization(secret.organizationId, 2)).filter(
+      (event) => event.type === 'events.registration.created',
+    );
+    const { rows } = await running.infra.pool.query<Record<string, unknown>>('SELECT * FROM registrations WHERE id = $1::uuid', [
+      created.id,
+    ]);
 
     expect(clientSecret).toMatch(CLIENT_SECRET);
     const { client_secret: _shown, ...record } = created;
@@ -335,7 +362,9 @@ describe('client_secret with a secret key', () => {
     const second = data(await secret.post(`/api/v1/events/${id}/registrations`, attendee));
 
     const plain = await secret.delete(`/api/v1/events/${id}/registrations/${String(first.id)}`);
-    const withOther = await secret.delete(`/api/v1/events/${id}/registrations/${String(second.id)}?client_secret=${String(first.client_secret)}`);
+    const withOther = await secret.delete(
+      `/api/v1/events/${id}/registrations/${String(second.id)}?client_secret=${String(first.client_secret)}`,
+    );
 
     expect(plain.status).toBe(200);
     expect(withOther.status).toBe(200);
