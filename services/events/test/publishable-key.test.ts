@@ -231,6 +231,19 @@ describe('registrations with a publishable key', () => {
     expect((await publishable.post(`/api/v1/events/${full}/registrations`, attendee)).body).toMatchObject({ code: 'EVENT_FULL' });
   });
 
+  it('when many publishable registrations race for the last places, then exactly as many as fit get a 201', async () => {
+    const { secret, publishable } = keys();
+    const id = await eventOf(secret, { slots: 3 });
+
+    const replies = await Promise.all(Array.from({ length: 20 }, () => publishable.post(`/api/v1/events/${id}/registrations`, attendee)));
+
+    expect(replies.filter((reply) => reply.status === 201)).toHaveLength(3);
+    expect(replies.filter((reply) => reply.status === 409).map((reply) => reply.body.code)).toEqual(Array(17).fill('EVENT_FULL'));
+    expect((await secret.get(`/api/v1/events/${id}?include_counts=true`)).body.data).toMatchObject({
+      counts: { registrations: 3, remaining: 0 },
+    });
+  });
+
   it('when it cancels with the registration’s own client_secret, then 200 cancelled, the places freed', async () => {
     const { secret, publishable } = keys();
     const id = await eventOf(secret, { slots: 2 });
