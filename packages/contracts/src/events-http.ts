@@ -137,3 +137,17 @@ export const registrationRecordSchema = z
   })
   .meta({ id: 'Registration' });
 export type RegistrationRecord = z.infer<typeof registrationRecordSchema>;
+
+/**
+ * The 201 of POST /api/v1/events/{id}/registrations: the record and its `client_secret` (API.md "Keys"), shown in this
+ * answer only and stored as a hash. With a publishable key it is what lets the attendee cancel this registration;
+ * no list, GET, event or webhook ever shows it again.
+ */
+export const createdRegistrationSchema = registrationRecordSchema
+  .extend({
+    client_secret: z
+      .string()
+      .describe('`cs_` and 32 or more random characters: shown only here; send it as `?client_secret=` to cancel with a publishable key'),
+  })
+  .meta({ id: 'CreatedRegistration' });
+export type CreatedRegistration = z.infer<typeof createdRegistrationSchema>;

@@ -12,6 +12,8 @@ import { escapeLike, productViewColumns, type PresentedProductView } from './pro
 
 export interface ProductFilters {
   status?: ProductStatus | undefined;
+  /** Only published products, whatever `status` asks (a publishable key's list): with another status, none. */
+  publishedOnly?: true | undefined;
   /** Case-insensitive substring of the name; `%` and `_` match literally. */
   search?: string | undefined;
   minPriceCents?: number | undefined;
@@ -37,6 +39,7 @@ const COLUMNS = productViewColumns(isoInstantSql);
 function conditions(organizationId: string, filters: ProductFilters, params: SqlParams): string {
   const parts = [`p.organization_id = ${params.add(organizationId)}::uuid`];
   if (filters.status) parts.push(`p.status = ${params.add(filters.status)}`);
+  if (filters.publishedOnly) parts.push(`p.status = 'published'`);
   // name_folded is lower(name): this is `name ILIKE pattern`, served by the trigram index on name_folded.
   // The pattern is lowered once, in a sub-select: a named statement is soon run with a generic plan, and
   // there a bare lower($n) is evaluated again for every candidate row (measured: twice the execution time).

@@ -7,6 +7,7 @@ import * as images from '../db/product-image.repository.js';
 import { findProduct, lockProduct, updateProduct, type LockedProduct } from '../db/product.repository.js';
 import { insertPosition, movePosition } from '../domain/image-order.js';
 import { productImageRecord, productImageVersion } from '../domain/product-image.record.js';
+import { visibleTo } from '../domain/product-visibility.js';
 import { imageNotFound, mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
 import { readProductRecord, recordProductState } from './product-events.js';
 
@@ -125,7 +126,7 @@ export async function deleteImage(
 export async function listImages(ctx: UseCaseContext, caller: Caller, rawProductId: string): Promise<ProductImageRecord[]> {
   const productId = recordId(rawProductId, productNotFound);
   const product = await findProduct(ctx.prisma, caller.organizationId, productId);
-  if (!product) throw productNotFound();
+  if (!product || !visibleTo(caller, product)) throw productNotFound();
   const rows = await images.listImages(ctx.prisma, productId);
   return rows.map((row) => productImageRecord(row, product.featured_image_id, ctx.publicBaseUrl));
 }

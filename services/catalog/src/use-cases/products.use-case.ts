@@ -15,6 +15,7 @@ import {
   eventContextOf,
   invalidInput,
   isForeignKeyViolation,
+  isPublishable,
   isUniqueViolation,
   listPage,
   recordEvent,
@@ -28,6 +29,7 @@ import { findMedia } from '../db/media.repository.js';
 import type { Db } from '../db/prisma.js';
 import { listProducts as queryProducts, PRODUCT_LIST } from '../db/product-list.repository.js';
 import * as products from '../db/product.repository.js';
+import { visibleTo } from '../domain/product-visibility.js';
 import { productRecord, productVersion } from '../domain/product.record.js';
 import { nextFreeSlug, slugFromName } from '../domain/slug.js';
 import { mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
@@ -82,15 +84,18 @@ export async function listProducts(
     minPriceCents: query.min_price === undefined ? undefined : dollarsToCents(query.min_price),
     maxPriceCents: query.max_price === undefined ? undefined : dollarsToCents(query.max_price),
     inStock: query.in_stock,
+    // A publishable key (a shop front) lists published products only: its totals and cursors are that list's.
+    publishedOnly: isPublishable(caller) || undefined,
   };
   const page = listPage(PRODUCT_LIST, { organizationId: caller.organizationId, filters }, query);
   const { rows, meta } = await queryProducts(ctx.pool, caller.organizationId, filters, page);
   return { items: rows.map((row) => productRecord(row, ctx.publicBaseUrl)), meta };
 }
 
+/** A product of the organization; a publishable key sees published ones only (a draft or archived one is its 404). */
 export async function getProduct(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<ProductRecord>> {
   const view = await products.findProduct(ctx.prisma, caller.organizationId, recordId(rawId, productNotFound));
-  if (!view) throw productNotFound();
+  if (!view || !visibleTo(caller, view)) throw productNotFound();
   return { record: productRecord(view, ctx.publicBaseUrl), version: productVersion(view) };
 }
 

@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { organizationHeaders, png, startTestService, type RunningService } from '@app/service-testing';
+import { CALLER_ASSERTION_HEADER, type ApiKeyType } from '@app/contracts';
+import { callerAssertion, organizationHeaders, png, startTestService, type RunningService } from '@app/service-testing';
 import { configSchema, type Config } from '../../src/config.js';
 import { service } from '../../src/service.js';
 
@@ -37,11 +38,14 @@ export function storedFiles(mediaDir: string): string[] {
 export class Client {
   readonly headers: Record<string, string>;
 
+  /** `keyType`: call through a key of that kind (the caller assertion names it, as the gateway's does); a secret key by default. */
   constructor(
     private readonly running: RunningService<Config>,
     readonly organizationId: string = randomUUID(),
+    keyType?: ApiKeyType,
   ) {
     this.headers = organizationHeaders(organizationId);
+    if (keyType) this.headers[CALLER_ASSERTION_HEADER] = callerAssertion({ organizationId, timezone: 'UTC', keyType });
   }
 
   request(method: InjectOptions['method'], url: string, payload?: unknown): Promise<LightMyRequestResponse> {

@@ -6,6 +6,8 @@ export interface EventFilters {
   organizationId: string;
   siteId?: string | undefined;
   status?: EventStatus | undefined;
+  /** Only published events, whatever `status` asks (a publishable key's list): with another status, none. */
+  publishedOnly?: true | undefined;
   /** Only events whose end (or start) is at or after `now`; ascending. */
   upcoming?: boolean | undefined;
   /** Only the others; descending. */
@@ -72,7 +74,7 @@ export async function listEvents(
  * rows each time; after a cursor, the rows before it are then counted alone, in the index from the start to the cursor.
  */
 function countsOf(filters: EventFilters, page: ListPage, where: string, sql: PageSql, params: SqlParams): string {
-  const filtered = [filters.siteId, filters.status, filters.startDate, filters.endDate, page.updatedSince].some(
+  const filtered = [filters.siteId, filters.status, filters.publishedOnly, filters.startDate, filters.endDate, page.updatedSince].some(
     (value) => value !== undefined,
   );
   if (filtered || filters.upcoming || filters.past)
@@ -91,6 +93,7 @@ function whereClause(filters: EventFilters, params: SqlParams): string {
   const conditions = [`e.organization_id = ${params.add(filters.organizationId)}::uuid`];
   if (filters.siteId !== undefined) conditions.push(`e.site_id = ${params.add(filters.siteId)}`);
   if (filters.status !== undefined) conditions.push(`e.status = ${params.add(filters.status)}`);
+  if (filters.publishedOnly) conditions.push(`e.status = 'published'`);
   if (filters.upcoming) conditions.push(`COALESCE(e.ends_at, e.starts_at) >= ${params.add(filters.now)}::timestamptz`);
   if (filters.past) conditions.push(`COALESCE(e.ends_at, e.starts_at) < ${params.add(filters.now)}::timestamptz`);
   if (filters.startDate !== undefined) conditions.push(`e.start_date >= ${params.add(filters.startDate)}::date`);

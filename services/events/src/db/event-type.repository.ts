@@ -53,11 +53,12 @@ export const EVENT_TYPE_LIST: ListDefinition = {
 export async function listEventTypes(
   db: { pool: Queryable; prisma: Db },
   organizationId: string,
-  filter: { active: boolean },
+  filter: { active: boolean; activeOnly?: true },
   page: ListPage,
 ): Promise<{ rows: EventTypeRow[]; meta: ListMeta }> {
   const params = new SqlParams();
   const conditions = [`t.organization_id = ${params.add(organizationId)}::uuid`, `t.is_active = ${params.add(filter.active)}`];
+  if (filter.activeOnly) conditions.push('t.is_active');
   const { ids, meta } = await pageOfIds(db.pool, page, { table: 'event_types', conditions, params });
   const rows = await db.prisma.eventType.findMany({ where: { organizationId, id: { in: ids } } });
   return { rows: inPageOrder(ids, rows), meta };

@@ -8,9 +8,10 @@ export type RegistrationRow = Registration;
 
 export async function insertRegistration(
   db: Db,
-  input: { organizationId: string; eventId: string; name: string; email: string; quantity: number },
+  input: { organizationId: string; eventId: string; name: string; email: string; quantity: number; clientSecretHash: Uint8Array },
 ): Promise<RegistrationRow> {
-  return db.registration.create({ data: { id: randomUUID(), ...input } });
+  // Prisma's Bytes wants a Uint8Array of its own ArrayBuffer: a Buffer may be a view of Node's shared pool.
+  return db.registration.create({ data: { id: randomUUID(), ...input, clientSecretHash: new Uint8Array(input.clientSecretHash) } });
 }
 
 /** Oldest first, then by id: served by registrations_event_idx (event, created_at, id). */

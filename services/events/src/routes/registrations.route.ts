@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  clientSecretQuerySchema,
+  createdRegistrationSchema,
   createRegistrationBodySchema,
   errorResponses,
   dataEnvelope,
@@ -28,7 +30,7 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
         tags,
         params: idParamsSchema,
         body: createRegistrationBodySchema,
-        response: { 201: dataEnvelope(registrationRecordSchema), ...errorResponses('NOT_FOUND', 'EVENT_FULL', 'EVENT_NOT_OPEN') },
+        response: { 201: dataEnvelope(createdRegistrationSchema), ...errorResponses('NOT_FOUND', 'EVENT_FULL', 'EVENT_NOT_OPEN') },
       },
     },
     async (request, reply) => {
@@ -61,9 +63,10 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
     {
       schema: {
         operationId: 'cancelRegistration',
-        summary: 'Cancel a registration (its places are freed)',
+        summary: 'Cancel a registration (its places are freed); a publishable key needs its client_secret',
         tags,
         params: registrationParamsSchema,
+        querystring: clientSecretQuerySchema,
         headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(registrationRecordSchema), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION') },
       },
@@ -74,6 +77,7 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
         eventId: id,
         id: registrationId,
         ifMatch: ifMatchOf(request),
+        clientSecret: request.query.client_secret,
       });
       return { data: registration };
     },

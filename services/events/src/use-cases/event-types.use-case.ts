@@ -11,6 +11,7 @@ import {
 import {
   AppError,
   eventContextOf,
+  isPublishable,
   isUniqueViolation,
   listPage,
   lockedMatch,
@@ -91,11 +92,14 @@ async function insertWithGeneratedSlug(tx: Db, organizationId: string, state: Om
   throw new AppError('CONFLICT', 'Could not generate a unique slug; send one explicitly');
 }
 
-/** GET /api/v1/event-types/{id}: an event type of the organization, active or not, with its version. */
+/**
+ * GET /api/v1/event-types/{id}: an event type of the organization, active or not, with its version; a publishable
+ * key (a booking page) sees active ones only, an inactive one is its 404 as an unknown one is.
+ */
 export async function readEventType(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<EventTypeRecord>> {
   const id = recordId(rawId, 'Event type');
   const eventType = await findEventType(ctx.prisma, caller.organizationId, id);
-  if (!eventType) throw notFound('Event type');
+  if (!eventType || (isPublishable(caller) && !eventType.isActive)) throw notFound('Event type');
   return { record: eventTypeRecord(eventType), version: eventType.version };
 }
 
@@ -112,7 +116,8 @@ export async function listEventTypes(
   caller: Caller,
   query: ListEventTypesQuery,
 ): Promise<{ items: EventTypeRecord[]; meta: ListMeta }> {
-  const filter = { active: query.active };
+  // A publishable key lists active ones only: `active=false` is then an empty list, not the inactive ones.
+  const filter = { active: query.active, ...(isPublishable(caller) ? { activeOnly: true as const } : {}) };
   const page = listPage(EVENT_TYPE_LIST, { organizationId: caller.organizationId, filters: filter }, query);
   const { rows, meta } = await listEventTypeRows(ctx, caller.organizationId, filter, page);
   return { items: rows.map(eventTypeRecord), meta };

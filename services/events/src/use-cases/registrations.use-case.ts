@@ -1,6 +1,7 @@
 import {
   registrationCancelledEvent,
   registrationCreatedEvent,
+  type CreatedRegistration,
   type CreateRegistrationBody,
   type ListMeta,
   type ListRegistrationsQuery,
@@ -8,7 +9,10 @@ import {
 } from '@app/contracts';
 import {
   AppError,
+  clientSecretOpens,
   eventContextOf,
+  isPublishable,
+  issueClientSecret,
   listPage,
   notFound,
   recordEvent,
@@ -38,19 +42,27 @@ const REFUSALS = {
 /**
  * Takes `quantity` places. The event row stays locked from the capacity check to the commit, so
  * concurrent registrations queue on it and never take more than `slots` places together.
+ * A publishable key sees published events only: any other is its 404, not a 409 that would tell a draft exists.
+ * Every registration gets a `client_secret`, answered here only (its hash is stored; the event carries the record).
  */
 export async function register(
   ctx: UseCaseContext,
   caller: Caller,
   { eventId: rawEventId, registration: body }: { eventId: string; registration: CreateRegistrationBody },
-): Promise<RegistrationRecord> {
+): Promise<CreatedRegistration> {
   const eventId = recordId(rawEventId, 'Event');
+  const clientSecret = issueClientSecret();
   return write(ctx, async (tx) => {
     const event = await lockEvent(tx, caller.organizationId, eventId);
-    if (!event) throw notFound('Event');
+    if (!event || (isPublishable(caller) && event.status !== 'published')) throw notFound('Event');
     const refusal = registrationRefusal(event, event.placesTaken, body.quantity, ctx.now());
     if (refusal) throw new AppError(refusal, REFUSALS[refusal]);
-    const registration = await insertRegistration(tx, { organizationId: caller.organizationId, eventId, ...body });
+    const registration = await insertRegistration(tx, {
+      organizationId: caller.organizationId,
+      eventId,
+      ...body,
+      clientSecretHash: clientSecret.hash,
+    });
     const record = registrationRecord(registration);
     await recordEvent(
       tx,
@@ -58,7 +70,7 @@ export async function register(
       { id: registration.id, event_id: eventId, quantity: registration.quantity, record },
       eventContextOf(caller),
     );
-    return record;
+    return { ...record, client_secret: clientSecret.secret };
   });
 }
 
@@ -75,15 +87,28 @@ export async function listRegistrations(
   return { items: rows.map(registrationRecord), meta };
 }
 
-/** Frees the registration's places; cancelling one twice is an invalid transition, as for bookings. */
+/**
+ * Frees the registration's places; cancelling one twice is an invalid transition, as for bookings. A publishable key
+ * must bring the registration's own `client_secret`: without it, or with any other, the registration is a 404 (as
+ * an unknown one), so a guess learns nothing. Other keys may cancel any registration of the organization.
+ */
 export async function cancelRegistration(
   ctx: UseCaseContext,
   caller: Caller,
-  { eventId: rawEventId, id: rawId, ifMatch }: { eventId: string; id: string; ifMatch?: IfMatch | undefined },
+  {
+    eventId: rawEventId,
+    id: rawId,
+    ifMatch,
+    clientSecret,
+  }: { eventId: string; id: string; ifMatch?: IfMatch | undefined; clientSecret?: string | undefined },
 ): Promise<RegistrationRecord> {
   const eventId = recordId(rawEventId, 'Registration');
   const id = recordId(rawId, 'Registration');
   return write(ctx, async (tx) => {
+    if (isPublishable(caller)) {
+      const own = await findRegistration(tx, caller.organizationId, eventId, id);
+      if (!own || !clientSecretOpens(own.clientSecretHash, clientSecret)) throw notFound('Registration');
+    }
     if (ifMatch) {
       // Checked under the registration's row lock, which the cancel then keeps.
       const locked = await lockRegistration(tx, caller.organizationId, eventId, id);
