@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { CALLER_ASSERTION_HEADER, type ApiKeyType } from '@app/contracts';
-import { callerAssertion, organizationHeaders, png, startTestService, type RunningService } from '@app/service-testing';
+import type { ApiKeyType } from '@app/contracts';
+import { keyKindHeaders, organizationHeaders, png, startTestService, type RunningService } from '@app/service-testing';
 import { configSchema, type Config } from '../../src/config.js';
 import { service } from '../../src/service.js';
 
@@ -44,8 +44,7 @@ export class Client {
     readonly organizationId: string = randomUUID(),
     keyType?: ApiKeyType,
   ) {
-    this.headers = organizationHeaders(organizationId);
-    if (keyType) this.headers[CALLER_ASSERTION_HEADER] = callerAssertion({ organizationId, timezone: 'UTC', keyType });
+    this.headers = keyType ? keyKindHeaders(organizationId, keyType) : organizationHeaders(organizationId);
   }
 
   request(method: InjectOptions['method'], url: string, payload?: unknown): Promise<LightMyRequestResponse> {

@@ -1,5 +1,5 @@
-import { CALLER_ASSERTION_HEADER, type ApiKeyScope, type ApiKeyType } from '@app/contracts';
-import { callerAssertion, organizationHeaders } from '@app/service-testing';
+import type { ApiKeyScope, ApiKeyType } from '@app/contracts';
+import { keyKindHeaders } from '@app/service-testing';
 import type { Reply, Running } from './harness.js';
 
 /**
@@ -7,10 +7,7 @@ import type { Reply, Running } from './harness.js';
  * kind, as it does for a browser's publishable key. Extra headers (Idempotency-Key) per call.
  */
 export function keyClient(running: Running, organizationId: string, keyType: ApiKeyType, scopes?: ApiKeyScope[]) {
-  const headers = {
-    ...organizationHeaders(organizationId),
-    [CALLER_ASSERTION_HEADER]: callerAssertion({ organizationId, timezone: 'UTC', keyType, ...(scopes ? { scopes } : {}) }),
-  };
+  const headers = keyKindHeaders(organizationId, keyType, scopes);
   async function call(
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
