@@ -64,6 +64,10 @@ export const scheduleStateSchema = z.object({
   buffer_before: z.number().int(),
   buffer_after: z.number().int(),
   minimum_notice: z.number().int(),
+  seats_per_slot: z.number().int(),
+  max_bookings_per_day: z.number().int().nullable(),
+  booking_horizon_days: z.number().int().nullable(),
+  public_booking: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });
