@@ -212,7 +212,7 @@ export const slotsQuerySchema = z.object({
   endDate: localDateSchema.optional().meta({ example: '2030-01-11' }),
   timezone: zoneNameSchema.optional().meta({ example: 'Europe/Berlin' }),
   /** Slots as long as this event type's duration (an active event type of the schedule's organization). */
-  eventTypeId: nameString(TEXT_LIMITS.id, 'must be an event type id').optional(),
+  eventTypeId: nameString(TEXT_LIMITS.id).optional(),
 });
 export type SlotsQuery = z.infer<typeof slotsQuerySchema>;
 
