@@ -19,6 +19,13 @@ const minutes = (min: number, max: number) =>
     .min(min, { message: `must be from ${min} to ${max} minutes` })
     .max(max, { message: `must be from ${min} to ${max} minutes` });
 
+const integerFrom = (min: number, max: number) =>
+  z
+    .number({ message: `must be an integer from ${min} to ${max}` })
+    .int({ message: `must be an integer from ${min} to ${max}` })
+    .min(min, { message: `must be an integer from ${min} to ${max}` })
+    .max(max, { message: `must be an integer from ${min} to ${max}` });
+
 /** Minutes since local midnight of `HH:MM` (`24:00` → 1440). */
 export function minutesOfDay(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
@@ -111,6 +118,14 @@ const scheduleFields = {
   buffer_before: minutes(0, 1440),
   buffer_after: minutes(0, 1440),
   minimum_notice: minutes(0, 525_600),
+  seats_per_slot: integerFrom(1, 1000),
+  max_bookings_per_day: z
+    .number({ message: 'must be an integer of at least 1, or null' })
+    .int({ message: 'must be an integer of at least 1, or null' })
+    .min(1, { message: 'must be an integer of at least 1, or null' })
+    .nullable(),
+  booking_horizon_days: integerFrom(1, 730).nullable(),
+  public_booking: z.boolean({ message: 'must be true or false' }),
 };
 
 /** POST /api/v1/schedules (timezone defaults to the organization's; slot_interval to slot_duration). */
@@ -127,6 +142,10 @@ export const createScheduleBodySchema = z
       buffer_before: scheduleFields.buffer_before.default(0),
       buffer_after: scheduleFields.buffer_after.default(0),
       minimum_notice: scheduleFields.minimum_notice.default(0),
+      seats_per_slot: scheduleFields.seats_per_slot.default(1),
+      max_bookings_per_day: scheduleFields.max_bookings_per_day.default(null),
+      booking_horizon_days: scheduleFields.booking_horizon_days.default(null),
+      public_booking: scheduleFields.public_booking.default(false),
     },
     strictFields,
   )
@@ -150,6 +169,10 @@ export const updateScheduleBodySchema = z
       buffer_before: scheduleFields.buffer_before.optional(),
       buffer_after: scheduleFields.buffer_after.optional(),
       minimum_notice: scheduleFields.minimum_notice.optional(),
+      seats_per_slot: scheduleFields.seats_per_slot.optional(),
+      max_bookings_per_day: scheduleFields.max_bookings_per_day.optional(),
+      booking_horizon_days: scheduleFields.booking_horizon_days.optional(),
+      public_booking: scheduleFields.public_booking.optional(),
     },
     strictFields,
   )
@@ -158,6 +181,24 @@ export type UpdateScheduleBody = z.infer<typeof updateScheduleBodySchema>;
 
 export const scheduleRecordSchema = scheduleStateSchema.meta({ id: 'Schedule' });
 export type ScheduleRecord = z.infer<typeof scheduleRecordSchema>;
+
+/**
+ * `GET /api/v1/schedules/{id}` with a publishable key (a booking page in a browser): a schedule with
+ * `public_booking: true` only, and exactly these fields, so nothing of the back office reaches the browser.
+ */
+export const publicScheduleRecordSchema = z
+  .strictObject({
+    id: z.uuid(),
+    name: z.string(),
+    timezone: z.string(),
+    slot_duration: z.number().int(),
+    seats_per_slot: z.number().int(),
+  })
+  .meta({
+    id: 'PublicSchedule',
+    description: 'A public schedule (public_booking: true) as a publishable key reads it: these fields only',
+  });
+export type PublicScheduleRecord = z.infer<typeof publicScheduleRecordSchema>;
 
 /** GET /api/v1/schedules (`active` narrows to active or inactive ones; default all). */
 export const listSchedulesQuerySchema = listQuerySchema({ active: queryBooleanSchema.optional() });
@@ -170,6 +211,8 @@ export const slotsQuerySchema = z.object({
   startDate: localDateSchema.optional().meta({ example: '2030-01-07' }),
   endDate: localDateSchema.optional().meta({ example: '2030-01-11' }),
   timezone: zoneNameSchema.optional().meta({ example: 'Europe/Berlin' }),
+  /** Slots as long as this event type's duration (an active event type of the schedule's organization). */
+  eventTypeId: nameString(TEXT_LIMITS.id).optional(),
 });
 export type SlotsQuery = z.infer<typeof slotsQuerySchema>;
 
@@ -179,6 +222,8 @@ export const slotSchema = z.object({
   status: z.literal('available'),
   /** Local start `HH:MM` in the requested timezone. */
   label: z.string(),
+  /** Seats still free over the whole slot (seats_per_slot less the most taken at any instant of it); at least 1. */
+  seats_remaining: z.number().int().min(1),
 });
 export type Slot = z.infer<typeof slotSchema>;
 

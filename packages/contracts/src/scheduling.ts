@@ -64,6 +64,11 @@ export const scheduleStateSchema = z.object({
   buffer_before: z.number().int(),
   buffer_after: z.number().int(),
   minimum_notice: z.number().int(),
+  // Defaults: an event written before these fields reads as a one-seat, unlimited, private schedule (not breaking).
+  seats_per_slot: z.number().int().default(1),
+  max_bookings_per_day: z.number().int().nullable().default(null),
+  booking_horizon_days: z.number().int().nullable().default(null),
+  public_booking: z.boolean().default(false),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -77,6 +77,8 @@ export const NATS_TOPOLOGY = {
     consumes: {
       bookings: { durable: 'scheduling-bookings', stream: BOOKINGS_STREAM },
       calendar: { durable: 'scheduling-calendar', stream: CALENDAR_STREAM },
+      // Event types' durations and activity, for slots by event type (`eventTypeId`), with no request per slot call.
+      eventTypes: { durable: 'scheduling-event-types', stream: EVENTS_STREAM },
     },
   },
   catalog: { publishes: CATALOG_STREAM, serves: [watermarkOf(CATALOG_STREAM)], calls: [], consumes: {} },

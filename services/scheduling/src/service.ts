@@ -4,7 +4,7 @@ import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } fr
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { bookingsProjection, calendarProjection } from './handlers/projections.consumer.js';
+import { bookingsProjection, calendarProjection, eventTypesProjection } from './handlers/projections.consumer.js';
 import { serveRequests } from './handlers/requests.handler.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
@@ -27,7 +27,12 @@ export function createServiceDefinition({ now = () => new Date() }: { now?: () =
       const tuning = { retry: infra.tuning.consumerRetry };
       return {
         app,
-        background: [relay, bookingsProjection(infra.bus, infra.pool, tuning), calendarProjection(infra.bus, infra.pool, tuning)],
+        background: [
+          relay,
+          bookingsProjection(infra.bus, infra.pool, tuning),
+          calendarProjection(infra.bus, infra.pool, tuning),
+          eventTypesProjection(infra.bus, infra.pool, tuning),
+        ],
         close: () => prisma.$disconnect(),
       };
     },

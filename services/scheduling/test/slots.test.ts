@@ -22,6 +22,7 @@ describe('GET /api/bookings/slots', () => {
             end: `2026-03-02T${String(Number(hour) + 1).padStart(2, '0')}:00:00.000Z`,
             status: 'available',
             label: `${hour}:00`,
+            seats_remaining: 1,
           })),
         },
       ],

@@ -1,4 +1,4 @@
-import type { BookingState, BusyWindow } from '@app/contracts';
+import type { BookingState, BusyWindow, EventTypeRecord, HoldState } from '@app/contracts';
 import type { Queryable } from '@app/service-kit';
 
 /*
@@ -30,11 +30,11 @@ export async function applyBookingState(tx: Queryable, organizationId: string, b
     text: `
       WITH owned AS (SELECT 1 FROM schedules WHERE id = $2::uuid AND organization_id = $7::uuid),
       applied AS (
-        INSERT INTO booking_intervals (booking_id, schedule_id, status, start_time, end_time, version, updated_at)
-        SELECT $1::uuid, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6, now() FROM owned
+        INSERT INTO booking_intervals (booking_id, schedule_id, status, start_time, end_time, version, seats, updated_at)
+        SELECT $1::uuid, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6, $8, now() FROM owned
         ON CONFLICT (booking_id) DO UPDATE
            SET schedule_id = EXCLUDED.schedule_id, status = EXCLUDED.status, start_time = EXCLUDED.start_time,
-               end_time = EXCLUDED.end_time, version = EXCLUDED.version, updated_at = now()
+               end_time = EXCLUDED.end_time, version = EXCLUDED.version, seats = EXCLUDED.seats, updated_at = now()
          WHERE booking_intervals.version < EXCLUDED.version
         RETURNING 1)
       SELECT EXISTS (SELECT 1 FROM owned) AS owned`,
@@ -46,9 +46,62 @@ export async function applyBookingState(tx: Queryable, organizationId: string, b
       booking.end_time,
       booking.version,
       organizationId,
+      booking.seats,
     ],
   });
   return rows[0]?.owned === true;
+}
+
+/**
+ * Upserts a hold's state when its schedule is the organization's, in one statement. A hold only ever leaves
+ * 'active' (released or used; expiry needs no event, the reader compares expires_at with its clock), so a row that is
+ * no longer active is never changed again: a duplicate or late `created` cannot bring an ended hold back.
+ */
+export async function applyHoldState(tx: Queryable, organizationId: string, hold: HoldState): Promise<boolean> {
+  const { rows } = await tx.query<{ owned: boolean }>({
+    name: 'scheduling-apply-hold-state',
+    text: `
+      WITH owned AS (SELECT 1 FROM schedules WHERE id = $2::uuid AND organization_id = $8::uuid),
+      applied AS (
+        INSERT INTO hold_intervals (hold_id, schedule_id, status, start_time, end_time, seats, expires_at, updated_at)
+        SELECT $1::uuid, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6, $7::timestamptz, now() FROM owned
+        ON CONFLICT (hold_id) DO UPDATE
+           SET status = EXCLUDED.status, start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time,
+               seats = EXCLUDED.seats, expires_at = EXCLUDED.expires_at, updated_at = now()
+         WHERE hold_intervals.status = 'active' AND hold_intervals.schedule_id = EXCLUDED.schedule_id
+        RETURNING 1)
+      SELECT EXISTS (SELECT 1 FROM owned) AS owned`,
+    values: [hold.hold_id, hold.schedule_id, hold.status, hold.start_time, hold.end_time, hold.seats, hold.expires_at, organizationId],
+  });
+  return rows[0]?.owned === true;
+}
+
+/**
+ * Upserts an event type's duration and activity, unless the projection holds a newer state of it (by the record's
+ * updated_at) or its tombstone, or it is another organization's.
+ */
+export async function applyEventType(tx: Queryable, organizationId: string, record: EventTypeRecord): Promise<void> {
+  await tx.query({
+    name: 'scheduling-apply-event-type',
+    text: `
+      INSERT INTO event_types (id, organization_id, duration, is_active, source_updated_at)
+      VALUES ($1::uuid, $2::uuid, $3, $4, $5::timestamptz)
+      ON CONFLICT (id) DO UPDATE
+         SET duration = EXCLUDED.duration, is_active = EXCLUDED.is_active, source_updated_at = EXCLUDED.source_updated_at
+       WHERE NOT event_types.deleted AND event_types.organization_id = EXCLUDED.organization_id
+         AND event_types.source_updated_at <= EXCLUDED.source_updated_at`,
+    values: [record.id, organizationId, record.duration, record.is_active, record.updated_at],
+  });
+}
+
+/** A deleted event type leaves a tombstone: no slots by it, and no late event brings it back. */
+export async function removeEventType(tx: Queryable, organizationId: string, id: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO event_types (id, organization_id, duration, is_active, deleted, source_updated_at)
+     VALUES ($1::uuid, $2::uuid, 1, false, true, now())
+     ON CONFLICT (id) DO UPDATE SET deleted = true, is_active = false WHERE event_types.organization_id = EXCLUDED.organization_id`,
+    [id, organizationId],
+  );
 }
 
 export interface BusySync {

@@ -1,4 +1,4 @@
-import type { ScheduleRecord } from '@app/contracts';
+import type { PublicScheduleRecord, ScheduleRecord } from '@app/contracts';
 
 /** The fields of a stored schedule that its record shows; the JSON columns as stored. */
 export interface ScheduleRecordSource {
@@ -13,6 +13,10 @@ export interface ScheduleRecordSource {
   bufferBefore: number;
   bufferAfter: number;
   minimumNotice: number;
+  seatsPerSlot: number;
+  maxBookingsPerDay: number | null;
+  bookingHorizonDays: number | null;
+  publicBooking: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -34,7 +38,22 @@ export function scheduleRecord(row: ScheduleRecordSource): ScheduleRecord {
     buffer_before: row.bufferBefore,
     buffer_after: row.bufferAfter,
     minimum_notice: row.minimumNotice,
+    seats_per_slot: row.seatsPerSlot,
+    max_bookings_per_day: row.maxBookingsPerDay,
+    booking_horizon_days: row.bookingHorizonDays,
+    public_booking: row.publicBooking,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** What a publishable key may see of a public schedule (API.md, Keys): these five fields and nothing else. */
+export function publicScheduleRecord(record: ScheduleRecord): PublicScheduleRecord {
+  return {
+    id: record.id,
+    name: record.name,
+    timezone: record.timezone,
+    slot_duration: record.slot_duration,
+    seats_per_slot: record.seats_per_slot,
   };
 }

@@ -1,6 +1,7 @@
 import type { SlotDay } from '@app/contracts';
 import { Availability, type Interval, type ScheduleRules } from './availability.js';
 import { FreeTimeCursor, mergeBlockers } from './blockers.js';
+import { SeatCursor, seatSteps, type SeatTaker } from './seats.js';
 import { MINUTE_MS, Zone, dateOfDayNumber, dayNumberOf, isoOf, labelOf } from './time.js';
 
 export interface SlotRequest {
@@ -14,6 +15,15 @@ export interface SlotRequest {
   endDate: string;
   /** The zone the days are grouped and labelled in. */
   timezone: string;
+  /**
+   * Seats per slot above one, with the bookings and active holds that take them (a one-seat schedule passes its
+   * bookings and holds as blockers instead: any of them fills a slot, and the sweep stays as cheap as ever).
+   */
+  seats?: { perSlot: number; takers: readonly SeatTaker[] } | undefined;
+  /** The day limit: local days of the schedule's zone (day numbers) that have reached it offer nothing. */
+  fullDays?: ReadonlySet<number> | undefined;
+  /** Epoch ms after which no slot starts (the booking horizon). */
+  latestStart?: number | undefined;
 }
 
 /**
@@ -42,6 +52,10 @@ export function generateSlots(request: SlotRequest): SlotDay[] {
   const step = rules.slotInterval * MINUTE_MS;
   const earliest = Math.max(from, request.now + rules.minimumNotice * MINUTE_MS);
   const free = new FreeTimeCursor(mergeBlockers(request.blockers, rules.bufferBefore, rules.bufferAfter));
+  const perSlot = request.seats?.perSlot ?? 1;
+  const seats = request.seats && new SeatCursor(seatSteps(request.seats.takers, rules.bufferBefore, rules.bufferAfter));
+  const { fullDays } = request;
+  const latest = Math.min(to, (request.latestStart ?? Number.POSITIVE_INFINITY) + 1);
   const zone = availability.zone;
   let dayIndex = 0;
   let previous = Number.NEGATIVE_INFINITY;
@@ -49,15 +63,18 @@ export function generateSlots(request: SlotRequest): SlotDay[] {
   for (const interval of availability.intervals(zone.dayOf(from), zone.dayOf(to - 1))) {
     let start = interval.start;
     if (start < earliest) start += Math.ceil((earliest - start) / step) * step; // first grid point in time
-    for (; start + duration <= interval.end && start < to; start += step) {
+    for (; start + duration <= interval.end && start < latest; start += step) {
       // Starts never go back, which the sweep relies on (intervals overlap only around a DST gap).
       if (start <= previous || !free.isFree(start, start + duration)) continue;
+      const remaining = seats ? perSlot - seats.mostTaken(start, start + duration) : 1;
+      if (remaining < 1 || fullDays?.has(zone.dayOf(start))) continue;
       while (start >= (boundaries[dayIndex + 1] ?? Number.POSITIVE_INFINITY)) dayIndex += 1;
       days[dayIndex]?.slots.push({
         start: isoOf(start),
         end: isoOf(start + duration),
         status: 'available',
         label: labelOf(view.localOf(start).minutes),
+        seats_remaining: remaining,
       });
       previous = start;
     }

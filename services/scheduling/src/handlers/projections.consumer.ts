@@ -1,11 +1,31 @@
-import { BOOKING_STATE_EVENTS, calendarBusyUpdatedEvent, calendarConnectionRemovedEvent, NATS_TOPOLOGY, type BookingState } from '@app/contracts';
+import {
+  BOOKING_STATE_EVENTS,
+  calendarBusyUpdatedEvent,
+  calendarConnectionRemovedEvent,
+  eventTypeCreatedEvent,
+  eventTypeDeletedEvent,
+  eventTypeUpdatedEvent,
+  HOLD_EVENTS,
+  NATS_TOPOLOGY,
+  type BookingState,
+  type EventTypeRecord,
+  type HoldState,
+} from '@app/contracts';
 import type pg from 'pg';
 import { consumerTask, eventHandler, type BackgroundTask, type Bus, type ConsumerOptions, type Queryable } from '@app/service-kit';
 import type { z } from 'zod';
-import { applyBookingState, applyBusySync, ownsSchedule, removeConnection } from '../db/projection.repository.js';
+import {
+  applyBookingState,
+  applyBusySync,
+  applyEventType,
+  applyHoldState,
+  ownsSchedule,
+  removeConnection,
+  removeEventType,
+} from '../db/projection.repository.js';
 
 // Durable names and streams come from the topology, which the service's NATS user's rights are generated from.
-const { bookings, calendar } = NATS_TOPOLOGY.scheduling.consumes;
+const { bookings, calendar, eventTypes } = NATS_TOPOLOGY.scheduling.consumes;
 
 type ProjectedEvent<Data> = { id: string; type: string; organization_id: string; data: Data };
 
@@ -27,17 +47,47 @@ function forOwnSchedule<Data extends { schedule_id: string }>(
 /** How both consumers retry transient failures (the kit's schedule, or a test's). */
 type ConsumerTuning = Pick<ConsumerOptions, 'retry'>;
 
-/** Every booking event carries the booking's whole state and version: all of them apply the same way. */
+/**
+ * Every booking event carries the booking's whole state and version: all of them apply the same way. Holds come on
+ * the same stream, in the same order as the bookings that use them, and take seats the same way until they expire.
+ */
 export function bookingsProjection(bus: Bus, pool: pg.Pool, tuning: ConsumerTuning = {}): BackgroundTask {
   return consumerTask(bus, {
     ...bookings,
     ...tuning,
-    // The ownership check is inside the upsert's statement: one round trip per booking event.
-    handlers: BOOKING_STATE_EVENTS.map((contract) =>
-      eventHandler<z.ZodType<BookingState>>(contract, async (event, tx) => {
-        if (!(await applyBookingState(tx, event.organization_id, event.data))) logRefusal(bus, event);
-      }),
-    ),
+    // The ownership check is inside the upsert's statement: one round trip per booking or hold event.
+    handlers: [
+      ...BOOKING_STATE_EVENTS.map((contract) =>
+        eventHandler<z.ZodType<BookingState>>(contract, async (event, tx) => {
+          if (!(await applyBookingState(tx, event.organization_id, event.data))) logRefusal(bus, event);
+        }),
+      ),
+      ...HOLD_EVENTS.map((contract) =>
+        eventHandler<z.ZodType<HoldState>>(contract, async (event, tx) => {
+          if (!(await applyHoldState(tx, event.organization_id, event.data))) logRefusal(bus, event);
+        }),
+      ),
+    ],
+    pool,
+  });
+}
+
+/**
+ * Event types' durations and activity (the events service's), so slots by event type need no request. An event
+ * written before events carried the record says nothing of the duration: acked with no effect.
+ */
+export function eventTypesProjection(bus: Bus, pool: pg.Pool, tuning: ConsumerTuning = {}): BackgroundTask {
+  const apply = async (event: { organization_id: string; data: { record?: EventTypeRecord | undefined } }, tx: Queryable) => {
+    if (event.data.record) await applyEventType(tx, event.organization_id, event.data.record);
+  };
+  return consumerTask(bus, {
+    ...eventTypes,
+    ...tuning,
+    handlers: [
+      eventHandler(eventTypeCreatedEvent, apply),
+      eventHandler(eventTypeUpdatedEvent, apply),
+      eventHandler(eventTypeDeletedEvent, (event, tx) => removeEventType(tx, event.organization_id, event.data.id)),
+    ],
     pool,
   });
 }

@@ -7,12 +7,14 @@ import {
   ifNoneMatchHeadersSchema,
   listEnvelope,
   listSchedulesQuerySchema,
+  publicScheduleRecordSchema,
   scheduleRecordSchema,
   updateScheduleBodySchema,
 } from '@app/contracts';
+import { z } from 'zod';
 import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { changeSchedule, createSchedule, deactivateSchedule, getSchedule, listOwnSchedules } from '../use-cases/schedules.use-case.js';
+import { changeSchedule, createSchedule, deactivateSchedule, listOwnSchedules, readSchedule } from '../use-cases/schedules.use-case.js';
 
 const tags = ['schedules'];
 const notFound = errorResponses('NOT_FOUND');
@@ -59,13 +61,15 @@ export function registerScheduleRoutes(app: ServiceApp, ctx: UseCaseContext): vo
       schema: {
         operationId: 'getSchedule',
         summary: 'Get a schedule',
+        description:
+          'With a secret or restricted key: the whole schedule. With a publishable key: only a schedule with public_booking: true (any other is a 404), as a PublicSchedule with exactly id, name, timezone, slot_duration and seats_per_slot.',
         tags,
         params: idParamsSchema,
         headers: ifNoneMatchHeadersSchema,
-        response: { 200: dataEnvelope(scheduleRecordSchema), ...notFound },
+        response: { 200: dataEnvelope(z.union([scheduleRecordSchema, publicScheduleRecordSchema])), ...notFound },
       },
     },
-    async (request, reply) => answerRecord(request, reply, await getSchedule(ctx, callerOf(request), request.params.id)),
+    async (request, reply) => answerRecord(request, reply, await readSchedule(ctx, callerOf(request), request.params.id)),
   );
 
   app.patch(

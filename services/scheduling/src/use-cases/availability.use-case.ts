@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { loadScheduleWithBusyTime } from '../db/busy-time.repository.js';
 import { findSchedule } from '../db/schedule.repository.js';
 import { whyUnavailable } from '../domain/availability-check.js';
-import { DAY_MS } from '../domain/time.js';
+import { localDayOf } from '../domain/day-limit.js';
+import { DAY_MS, Zone } from '../domain/time.js';
 import type { UseCaseContext } from './context.js';
 import { recordId, scheduleNotFound, type Caller } from '@app/service-kit';
 
@@ -28,8 +29,9 @@ export async function activeSchedule(ctx: UseCaseContext, caller: Caller, reques
 }
 
 /**
- * `scheduling.availability.check`: is [start, end) inside the schedule's hours, past its minimum notice and
- * clear of calendar busy time (with buffers)? Other bookings are the bookings service's own check. An
+ * `scheduling.availability.check`: is [start, end) inside the schedule's hours, past its minimum notice, within its
+ * booking horizon and clear of calendar busy time (with buffers)? With the answer go the schedule's seats, day limit and
+ * public_booking, and the local day of start (for the day limit). Other bookings are the bookings service's own check. An
  * unknown, inactive or foreign schedule is SCHEDULE_NOT_FOUND, so this one request also answers
  * `scheduling.schedule.get`'s question for a booking.
  */
@@ -41,9 +43,22 @@ export async function checkAvailability(ctx: UseCaseContext, caller: Caller, req
     scheduleId: request.schedule_id,
     organizationId: caller.organizationId,
     window: { start: start - DAY_MS, end: Math.max(end, start) + DAY_MS },
-    includeBookings: false,
+    bookingsAt: null,
   });
   if (!schedule) throw scheduleNotFound();
-  const reason = whyUnavailable({ now: ctx.now().getTime(), rules: schedule.rules, busy: schedule.blockers, start, end });
-  return { available: reason === null, reason, timezone: schedule.rules.timezone };
+  const { limits, rules } = schedule;
+  const now = ctx.now().getTime();
+  const reason = whyUnavailable({ now, rules, busy: schedule.blockers, start, end, horizonDays: limits.bookingHorizonDays });
+  // What the bookings service's guard needs for seats and the day limit, in the same trip.
+  const day = localDayOf(start, Zone.of(rules.timezone));
+  return {
+    available: reason === null,
+    reason,
+    timezone: rules.timezone,
+    seats_per_slot: limits.seatsPerSlot,
+    max_bookings_per_day: limits.maxBookingsPerDay,
+    public_booking: limits.publicBooking,
+    day_start: new Date(day.start).toISOString(),
+    day_end: new Date(day.end).toISOString(),
+  };
 }

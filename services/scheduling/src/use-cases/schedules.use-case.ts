@@ -5,11 +5,13 @@ import {
   type CreateScheduleBody,
   type ListMeta,
   type ListSchedulesQuery,
+  type PublicScheduleRecord,
   type ScheduleRecord,
   type UpdateScheduleBody,
 } from '@app/contracts';
 import {
   eventContextOf,
+  isPublishable,
   listPage,
   lockedMatch,
   lockedRead,
@@ -30,6 +32,7 @@ import {
   SCHEDULE_LIST,
   updateSchedule,
 } from '../db/schedule.repository.js';
+import { publicScheduleRecord } from '../domain/schedule.record.js';
 import type { UseCaseContext } from './context.js';
 
 /** A new schedule is in the organization's default zone unless the body names one. */
@@ -48,6 +51,22 @@ export async function getSchedule(ctx: UseCaseContext, caller: Caller, rawId: st
   const schedule = await findSchedule(ctx.prisma, caller.organizationId, recordId(rawId, 'Schedule'));
   if (!schedule) throw notFound('Schedule');
   return schedule;
+}
+
+/**
+ * `GET /api/v1/schedules/{id}` for any caller: a publishable key (a browser) sees only a schedule with
+ * public_booking, and only its public fields; any other schedule is not found for it, so a private one is not even
+ * confirmed to exist.
+ */
+export async function readSchedule(
+  ctx: UseCaseContext,
+  caller: Caller,
+  rawId: string,
+): Promise<Versioned<ScheduleRecord> | Versioned<PublicScheduleRecord>> {
+  const schedule = await getSchedule(ctx, caller, rawId);
+  if (!isPublishable(caller)) return schedule;
+  if (!schedule.record.public_booking) throw notFound('Schedule');
+  return { record: publicScheduleRecord(schedule.record), version: schedule.version };
 }
 
 export async function listOwnSchedules(

@@ -1,9 +1,11 @@
 import type { SlotsQuery, SlotsResponse } from '@app/contracts';
-import { invalidInput, recordId, scheduleNotFound, type AppError, type Caller } from '@app/service-kit';
-import { loadScheduleWithBusyTime } from '../db/busy-time.repository.js';
+import { invalidInput, notFound, recordId, scheduleNotFound, type AppError, type Caller } from '@app/service-kit';
+import { loadScheduleWithBusyTime, type ScheduleWithBusyTime } from '../db/busy-time.repository.js';
+import type { ScheduleRules } from '../domain/availability.js';
+import { fullDays } from '../domain/day-limit.js';
 import { explicitRangeProblem, fetchWindow, resolveRange } from '../domain/slot-range.js';
 import { generateSlots } from '../domain/slots.js';
-import { Zone } from '../domain/time.js';
+import { DAY_MS, Zone } from '../domain/time.js';
 import type { UseCaseContext } from './context.js';
 
 /**
@@ -14,29 +16,49 @@ export async function findSlots(ctx: UseCaseContext, caller: Caller | null, quer
   const problem = explicitRangeProblem(query);
   if (problem) throw invalidRange(problem);
   const scheduleId = recordId(query.scheduleId, scheduleNotFound);
+  const eventTypeId = query.eventTypeId === undefined ? undefined : recordId(query.eventTypeId, 'Event type');
   const now = ctx.now().getTime();
   const schedule = await loadScheduleWithBusyTime(ctx.pool, {
     scheduleId,
     organizationId: caller?.organizationId ?? null,
     window: fetchWindow(query, now),
-    includeBookings: true,
+    bookingsAt: now,
+    eventTypeId,
   });
   if (!schedule) throw scheduleNotFound();
+  if (eventTypeId !== undefined && schedule.eventTypeDuration === null) throw notFound('Event type');
   const timezone = query.timezone ?? schedule.rules.timezone;
   const range = resolveRange(query, Zone.of(timezone), now);
   if (!range.ok) throw invalidRange(range.message);
+  const rules = slotRules(schedule);
+  const { seatsPerSlot, maxBookingsPerDay, bookingHorizonDays } = schedule.limits;
+  // One seat: any booking or hold fills its slots, so they join the blockers and the sweep is the one-seat one.
+  const oneSeat = seatsPerSlot === 1;
   const days = generateSlots({
     now,
-    rules: schedule.rules,
-    blockers: schedule.blockers,
+    rules,
+    blockers: oneSeat ? [...schedule.blockers, ...schedule.takers] : schedule.blockers,
+    seats: oneSeat ? undefined : { perSlot: seatsPerSlot, takers: schedule.takers },
+    fullDays: maxBookingsPerDay === null ? undefined : fullDays(schedule.takers, Zone.of(rules.timezone), maxBookingsPerDay),
+    latestStart: bookingHorizonDays === null ? undefined : now + bookingHorizonDays * DAY_MS,
     timezone,
     startDate: range.startDate,
     endDate: range.endDate,
   });
   return {
-    schedule: { id: schedule.id, name: schedule.name, timezone: schedule.rules.timezone, slotDuration: schedule.rules.slotDuration },
+    schedule: { id: schedule.id, name: schedule.name, timezone: rules.timezone, slotDuration: rules.slotDuration },
     days,
   };
+}
+
+/**
+ * An event type's slots are as long as its duration and step by the schedule's slot_interval when that was set
+ * explicitly, else by the duration (a schedule's default step follows the slot length, whichever it is).
+ */
+function slotRules(schedule: ScheduleWithBusyTime): ScheduleRules {
+  const duration = schedule.eventTypeDuration;
+  if (duration === null) return schedule.rules;
+  return { ...schedule.rules, slotDuration: duration, slotInterval: schedule.limits.intervalSet ? schedule.rules.slotInterval : duration };
 }
 
 function invalidRange(message: string): AppError {

@@ -48,6 +48,9 @@ const fiveIntervals = schedule(
 );
 const fortnightBusy = [...busy(200, 15, 7), ...busy(50, 15, 11)];
 const twoMonthsBusy = [...busy(500, 63, 13), ...busy(200, 63, 17)];
+/** The fortnight's 50 bookings again, each taking 1–20 of a 50-seat schedule's seats (calendar windows still block). */
+const fortnightWindows = busy(200, 15, 7);
+const fortnightSeats = busy(50, 15, 11).map((interval, i) => ({ ...interval, seats: 1 + ((i * 7) % 20) }));
 
 test('generateSlots', async ({ bench }) => {
   await bench.compare(
@@ -56,6 +59,17 @@ test('generateSlots', async ({ bench }) => {
         now: NOW,
         rules: workWeek,
         blockers: fortnightBusy,
+        startDate: '2026-03-02',
+        endDate: '2026-03-16',
+        timezone: 'America/New_York',
+      });
+    }),
+    bench('14 days as above, 50 seats per slot (200 busy windows + 50 bookings of 1–20 seats)', () => {
+      generateSlots({
+        now: NOW,
+        rules: workWeek,
+        blockers: fortnightWindows,
+        seats: { perSlot: 50, takers: fortnightSeats },
         startDate: '2026-03-02',
         endDate: '2026-03-16',
         timezone: 'America/New_York',

@@ -69,6 +69,7 @@ describe('generateSlots with hours, overrides and intervals', () => {
       end: '2026-03-03T00:00:00.000Z',
       status: 'available',
       label: '23:30',
+      seats_remaining: 1,
     });
   });
 });
