@@ -59,4 +59,12 @@ describe('the table of operations and the scopes they need', () => {
     );
     expect(keyRefusal({ keyType: 'publishable' }, 'listBookings')).toBe('Publishable keys cannot call this operation');
   });
+
+  it('lets only secret keys manage keys, and tells the other two kinds so', () => {
+    for (const operationId of ['createApiKey', 'listApiKeys', 'getApiKey', 'revokeApiKey']) {
+      expect(keyRefusal({ keyType: 'secret' }, operationId)).toBeNull();
+      expect(keyRefusal({ keyType: 'publishable' }, operationId)).toBe('This key cannot manage API keys');
+      expect(keyRefusal({ keyType: 'restricted', scopes: ['webhooks:write'] }, operationId)).toBe('This key cannot manage API keys');
+    }
+  });
 });

@@ -21,7 +21,7 @@ export function createServiceDefinition({ tuning = {} }: { tuning?: Partial<Tuni
       const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
       const app = await buildApp({
         config: infra.config,
-        identity: new IdentityRepository(prisma),
+        identity: new IdentityRepository(prisma, infra.pool),
         log: infra.log,
         readiness: infra.readiness,
         redis,
