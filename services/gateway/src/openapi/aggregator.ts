@@ -19,7 +19,7 @@ interface OpenApiDocument {
 const CACHE_MS = 30_000;
 
 /** The API's version: bumped (with a CHANGELOG entry) whenever a change breaks existing clients. */
-const API_VERSION = '2.1.0';
+const API_VERSION = '2.2.0';
 
 /**
  * One OpenAPI document for the whole API: the gateway's own (admin) paths plus every service's,
