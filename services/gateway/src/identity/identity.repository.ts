@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiKeyRecord, ApiKeyScope, ApiKeyType, ListMeta } from '@app/contracts';
-import { inPageOrder, pageOfIds, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import { apiKeyCreatedEvent, apiKeyRevokedEvent, type ApiKeyRecord, type ApiKeyScope, type ApiKeyType, type ListMeta } from '@app/contracts';
+import { inPageOrder, pageOfIds, recordEvent, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.js';
 
 /** What an API key stands for: its id, kind and limits, its organization and the organization's default time zone. */
@@ -79,11 +79,38 @@ const RECORD_COLUMNS = {
   lastUsedAt: true,
 } as const;
 
-/** Organizations and API keys in schema `identity`. */
+/** The event of a key's change: its record, never the key nor its hash. */
+const keyEventData = (record: ApiKeyRecord) => ({ id: record.id, type: record.type, record });
+
+/** Inserts a key and its `api_key.created` event, in the caller's transaction. */
+async function insertKey(tx: Prisma.TransactionClient, organizationId: string, key: string, fields: NewApiKey): Promise<ApiKeyRecord> {
+  const row = await tx.apiKey.create({
+    data: {
+      id: randomUUID(),
+      organizationId,
+      name: fields.name,
+      type: fields.type,
+      keyHash: hashApiKey(key),
+      prefix: displayPrefix(key),
+      ...(fields.scopes === null ? {} : { scopes: fields.scopes }),
+      ...(fields.allowedOrigins === null ? {} : { allowedOrigins: fields.allowedOrigins }),
+    },
+    select: RECORD_COLUMNS,
+  });
+  const created = apiKeyRecord(row);
+  await recordEvent(tx, apiKeyCreatedEvent, keyEventData(created), { organizationId });
+  return created;
+}
+
+/**
+ * Organizations and API keys in schema `identity`. A key's creation and revocation record their event in the same
+ * transaction (the kit's outbox), and `relay` is woken after the commit, so webhooks and the change feed hear of it.
+ */
 export class IdentityRepository {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly pool?: Queryable,
+    private readonly relay: { wake(): void } = { wake: () => undefined },
   ) {}
 
   async createOrganization(
@@ -91,14 +118,12 @@ export class IdentityRepository {
     timezone: string,
   ): Promise<{ id: string; name: string; timezone: string; createdAt: Date; apiKey: string }> {
     const key = generateApiKey('secret');
-    const organization = await this.prisma.organization.create({
-      data: {
-        id: randomUUID(),
-        name,
-        timezone,
-        apiKeys: { create: { id: randomUUID(), name: 'default', keyHash: hashApiKey(key), prefix: displayPrefix(key) } },
-      },
+    const organization = await this.prisma.$transaction(async (tx) => {
+      const created = await tx.organization.create({ data: { id: randomUUID(), name, timezone } });
+      await insertKey(tx, created.id, key, { name: 'default', type: 'secret', scopes: null, allowedOrigins: null });
+      return created;
     });
+    this.relay.wake();
     return { ...organization, apiKey: key };
   }
 
@@ -108,30 +133,25 @@ export class IdentityRepository {
 
   async createApiKey(organizationId: string, fields: NewApiKey): Promise<CreatedKey> {
     const key = generateApiKey(fields.type);
-    const row = await this.prisma.apiKey.create({
-      data: {
-        id: randomUUID(),
-        organizationId,
-        name: fields.name,
-        type: fields.type,
-        keyHash: hashApiKey(key),
-        prefix: displayPrefix(key),
-        ...(fields.scopes === null ? {} : { scopes: fields.scopes }),
-        ...(fields.allowedOrigins === null ? {} : { allowedOrigins: fields.allowedOrigins }),
-      },
-      select: RECORD_COLUMNS,
-    });
-    return { record: apiKeyRecord(row), key };
+    const record = await this.prisma.$transaction((tx) => insertKey(tx, organizationId, key, fields));
+    this.relay.wake();
+    return { record, key };
   }
 
   /** Marks a live key revoked (of `organizationId` only, when given); null when there is no such live key. */
   async revokeApiKey(id: string, organizationId?: string): Promise<ApiKeyRecord | null> {
     const now = new Date();
     const where = { id, revokedAt: null, ...(organizationId === undefined ? {} : { organizationId }) };
-    const { count } = await this.prisma.apiKey.updateMany({ where, data: { revokedAt: now, updatedAt: now } });
-    if (count !== 1) return null;
-    const row = await this.prisma.apiKey.findUniqueOrThrow({ where: { id }, select: RECORD_COLUMNS });
-    return apiKeyRecord(row);
+    const record = await this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.apiKey.updateMany({ where, data: { revokedAt: now, updatedAt: now } });
+      if (count !== 1) return null;
+      const row = await tx.apiKey.findUniqueOrThrow({ where: { id }, select: RECORD_COLUMNS });
+      const revoked = apiKeyRecord(row);
+      await recordEvent(tx, apiKeyRevokedEvent, keyEventData(revoked), { organizationId: row.organizationId });
+      return revoked;
+    });
+    if (record) this.relay.wake();
+    return record;
   }
 
   /** A live key of the organization; null for a revoked one, another organization's, or none. */
