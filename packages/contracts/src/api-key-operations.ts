@@ -57,7 +57,12 @@ export const API_KEY_OPERATIONS = {
   deleteEvent: { method: 'DELETE', path: '/api/v1/events/{id}', resource: 'events' },
   createRegistration: { method: 'POST', path: '/api/v1/events/{id}/registrations', resource: 'registrations', publishable: true },
   listRegistrations: { method: 'GET', path: '/api/v1/events/{id}/registrations', resource: 'registrations' },
-  cancelRegistration: { method: 'DELETE', path: '/api/v1/events/{id}/registrations/{registrationId}', resource: 'registrations', publishable: true },
+  cancelRegistration: {
+    method: 'DELETE',
+    path: '/api/v1/events/{id}/registrations/{registrationId}',
+    resource: 'registrations',
+    publishable: true,
+  },
   listEventTypes: { method: 'GET', path: '/api/v1/event-types', resource: 'event_types', publishable: true },
   createEventType: { method: 'POST', path: '/api/v1/event-types', resource: 'event_types' },
   getEventType: { method: 'GET', path: '/api/v1/event-types/{id}', resource: 'event_types', publishable: true },

@@ -27,7 +27,8 @@ export const organizationSchema = z.object({
 export const createdOrganizationSchema = organizationSchema.extend({ api_key: z.string() });
 
 /** An entry of a publishable key's `allowed_origins`: `https://host[:port]`, `http://localhost[:port]` (or the single `*`). */
-const ORIGIN_SHAPE = /^(https:\/\/[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*|http:\/\/localhost)(:([1-9][0-9]{0,4}))?$/i;
+const ORIGIN_SHAPE =
+  /^(https:\/\/[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*|http:\/\/localhost)(:([1-9][0-9]{0,4}))?$/i;
 export const ANY_ORIGIN = '*';
 const MAX_ALLOWED_ORIGINS = 20;
 
@@ -65,12 +66,19 @@ const originsField = z
  * The kinds' rules of API.md "Keys": scopes (at least one) only on a restricted key and required there;
  * allowed_origins (1–20) only on a publishable key and required there.
  */
-function kindRules(body: { type?: ApiKeyType | undefined; scopes?: unknown[] | null | undefined; allowed_origins?: unknown[] | null | undefined }, ctx: z.RefinementCtx): void {
+function kindRules(
+  body: { type?: ApiKeyType | undefined; scopes?: unknown[] | null | undefined; allowed_origins?: unknown[] | null | undefined },
+  ctx: z.RefinementCtx,
+): void {
   const type = body.type ?? 'secret';
   const hasScopes = body.scopes !== undefined && body.scopes !== null;
   const hasOrigins = body.allowed_origins !== undefined && body.allowed_origins !== null;
   if (type === 'restricted' && (!hasScopes || body.scopes!.length === 0)) {
-    ctx.addIssue({ code: 'custom', path: ['scopes'], message: hasScopes ? 'must name at least one scope' : 'is required for a restricted key' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['scopes'],
+      message: hasScopes ? 'must name at least one scope' : 'is required for a restricted key',
+    });
   } else if (type !== 'restricted' && hasScopes) {
     ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'is only for restricted keys' });
   }

@@ -31,7 +31,11 @@ describe('api_key.created and api_key.revoked', () => {
 
   it('when a key is created and revoked, then both events are published with its record and never the key', async () => {
     const org = await createOrganization(fixture.gateway);
-    const created = await createKey(fixture.gateway, org.api_key, { name: 'shop', type: 'publishable', allowed_origins: ['https://shop.example.com'] });
+    const created = await createKey(fixture.gateway, org.api_key, {
+      name: 'shop',
+      type: 'publishable',
+      allowed_origins: ['https://shop.example.com'],
+    });
     const { key, ...record } = created;
     const revoked = await fixture.gateway.app.inject({
       method: 'DELETE',
@@ -40,10 +44,9 @@ describe('api_key.created and api_key.revoked', () => {
     });
     expect(revoked.statusCode).toBe(200);
 
-    await expect.poll(async () => (await eventsOf(fixture.gateway, created.id)).map((event) => event.type), POLL).toEqual([
-      'identity.api_key.created',
-      'identity.api_key.revoked',
-    ]);
+    await expect
+      .poll(async () => (await eventsOf(fixture.gateway, created.id)).map((event) => event.type), POLL)
+      .toEqual(['identity.api_key.created', 'identity.api_key.revoked']);
     const events = await eventsOf(fixture.gateway, created.id);
     for (const event of events) {
       expect(event.organization_id).toBe(org.id);
@@ -59,14 +62,21 @@ describe('api_key.created and api_key.revoked', () => {
   it('when an organization is created or the admin makes or revokes a key, then those are published too', async () => {
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const org = await createOrganization(fixture.gateway);
-    const first = (await fixture.gateway.infra.pool.query('SELECT id FROM identity.api_keys WHERE organization_id = $1', [org.id])).rows[0].id;
-    await expect.poll(async () => (await eventsOf(fixture.gateway, first)).map((event) => event.type), POLL).toEqual(['identity.api_key.created']);
-    const made = await fixture.gateway.app.inject({ method: 'POST', url: `/admin/v1/organizations/${org.id}/api-keys`, headers: admin, payload: {} });
+    const first = (await fixture.gateway.infra.pool.query('SELECT id FROM identity.api_keys WHERE organization_id = $1', [org.id])).rows[0]
+      .id;
+    await expect
+      .poll(async () => (await eventsOf(fixture.gateway, first)).map((event) => event.type), POLL)
+      .toEqual(['identity.api_key.created']);
+    const made = await fixture.gateway.app.inject({
+      method: 'POST',
+      url: `/admin/v1/organizations/${org.id}/api-keys`,
+      headers: admin,
+      payload: {},
+    });
     const id = made.json().data.id;
     await fixture.gateway.app.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${id}`, headers: admin });
-    await expect.poll(async () => (await eventsOf(fixture.gateway, id)).map((event) => event.type), POLL).toEqual([
-      'identity.api_key.created',
-      'identity.api_key.revoked',
-    ]);
+    await expect
+      .poll(async () => (await eventsOf(fixture.gateway, id)).map((event) => event.type), POLL)
+      .toEqual(['identity.api_key.created', 'identity.api_key.revoked']);
   });
 });

@@ -28,7 +28,10 @@ describe('managing keys with a secret key (/api/v1/api-keys)', () => {
       expect(created.allowed_origins).toEqual(type === 'publishable' ? bodies.publishable.allowed_origins : null);
       expect(created.last_used_at).toBeNull();
 
-      const read = await fixture.gateway.app.inject({ url: `/api/v1/api-keys/${created.id}`, headers: { authorization: `Bearer ${org.api_key}` } });
+      const read = await fixture.gateway.app.inject({
+        url: `/api/v1/api-keys/${created.id}`,
+        headers: { authorization: `Bearer ${org.api_key}` },
+      });
       expect(read.statusCode).toBe(200);
       const { key: _key, ...record } = created;
       expect(read.json().data).toEqual(record);
@@ -48,7 +51,10 @@ describe('managing keys with a secret key (/api/v1/api-keys)', () => {
       [{ name: 'x', type: 'publishable' }, 'allowed_origins is required'],
       [{ name: 'x', type: 'publishable', allowed_origins: [] }, 'allowed_origins must list at least one origin'],
       [{ name: 'x', type: 'publishable', allowed_origins: ['http://shop.example.com'] }, 'allowed_origins has http://shop.example.com'],
-      [{ name: 'x', type: 'publishable', allowed_origins: ['https://shop.example.com/path'] }, 'allowed_origins has https://shop.example.com/path'],
+      [
+        { name: 'x', type: 'publishable', allowed_origins: ['https://shop.example.com/path'] },
+        'allowed_origins has https://shop.example.com/path',
+      ],
       [{ name: 'x', type: 'publishable', allowed_origins: ['*', 'https://a.example'] }, 'allowed_origins must be the single entry *'],
       [
         { name: 'x', type: 'publishable', allowed_origins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example.com`) },
@@ -63,7 +69,9 @@ describe('managing keys with a secret key (/api/v1/api-keys)', () => {
       expect(response.json().error).toContain(message);
     }
     for (const origins of [['*'], ['https://shop.example.com:8443', 'http://localhost']]) {
-      expect((await postApiKey(fixture.gateway, org.api_key, { name: 'ok', type: 'publishable', allowed_origins: origins })).statusCode).toBe(201);
+      expect(
+        (await postApiKey(fixture.gateway, org.api_key, { name: 'ok', type: 'publishable', allowed_origins: origins })).statusCode,
+      ).toBe(201);
     }
   });
 
@@ -110,7 +118,9 @@ describe('managing keys with a secret key (/api/v1/api-keys)', () => {
         expect(response.json()).toEqual({ error: 'This key cannot manage API keys', code: 'FORBIDDEN' });
       }
     }
-    const count = await fixture.gateway.infra.pool.query('SELECT count(*)::int AS n FROM identity.api_keys WHERE organization_id = $1', [org.id]);
+    const count = await fixture.gateway.infra.pool.query('SELECT count(*)::int AS n FROM identity.api_keys WHERE organization_id = $1', [
+      org.id,
+    ]);
     expect(count.rows[0].n).toBe(3);
   });
 
@@ -163,11 +173,13 @@ describe('last_used_at', () => {
     const used = await createKey(fixture.gateway, org.api_key, { name: 'used', type: 'restricted', scopes: ['events:read'] });
     const before = Date.now();
     for (let i = 0; i < 20; i += 1) {
-      expect((await fixture.gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${used.key}` } })).statusCode).toBe(200);
+      expect(
+        (await fixture.gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${used.key}` } })).statusCode,
+      ).toBe(200);
     }
     const read = async () =>
-      (await fixture.gateway.app.inject({ url: `/api/v1/api-keys/${used.id}`, headers: { authorization: `Bearer ${org.api_key}` } })).json().data
-        .last_used_at as string | null;
+      (await fixture.gateway.app.inject({ url: `/api/v1/api-keys/${used.id}`, headers: { authorization: `Bearer ${org.api_key}` } })).json()
+        .data.last_used_at as string | null;
     let lastUsed = await read();
     while (lastUsed === null && Date.now() - before < 10_000) {
       await sleep(200);
@@ -185,7 +197,8 @@ describe('last_used_at', () => {
     const gateway = await startGateway(fixture.upstreams.env, { tuning: { lastUsedFlushMs: 60_000 } });
     const org = await createOrganization(gateway);
     await gateway.app.inject({ url: '/api/v1/events', headers: { authorization: `Bearer ${org.api_key}` } });
-    const lastUsed = () => fixture.gateway.infra.pool.query('SELECT last_used_at FROM identity.api_keys WHERE organization_id = $1', [org.id]);
+    const lastUsed = () =>
+      fixture.gateway.infra.pool.query('SELECT last_used_at FROM identity.api_keys WHERE organization_id = $1', [org.id]);
     expect((await lastUsed()).rows[0].last_used_at).toBeNull();
     await gateway.stop();
     expect((await lastUsed()).rows[0].last_used_at).toBeInstanceOf(Date);
@@ -199,7 +212,12 @@ describe('the admin API takes the same body', () => {
   it('when the admin creates keys of each kind (secret by default, no body at all too), then they are as /api/v1 makes them', async () => {
     const org = await createOrganization(fixture.gateway);
     const post = (payload?: object) =>
-      fixture.gateway.app.inject({ method: 'POST', url: `/admin/v1/organizations/${org.id}/api-keys`, headers: admin, ...(payload ? { payload } : {}) });
+      fixture.gateway.app.inject({
+        method: 'POST',
+        url: `/admin/v1/organizations/${org.id}/api-keys`,
+        headers: admin,
+        ...(payload ? { payload } : {}),
+      });
     const bare = await post();
     expect(bare.statusCode).toBe(201);
     expect(bare.json().data).toMatchObject({ type: 'secret', name: null, scopes: null, allowed_origins: null });

@@ -25,7 +25,12 @@ describe('restricted keys at the gateway', () => {
       scopes: ['bookings:read', 'products:write'],
     });
     const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string) =>
-      fixture.gateway.app.inject({ method, url, headers: { authorization: `Bearer ${restricted.key}` }, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }) });
+      fixture.gateway.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${restricted.key}` },
+        ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }),
+      });
     const served: [Parameters<typeof call>[0], string][] = [
       ['GET', '/api/v1/bookings'],
       ['GET', `/api/v1/bookings/${ID}`],
@@ -90,7 +95,12 @@ describe('publishable keys at the gateway', () => {
       ['GET', '/api/v1/ping/bookings'],
       ['GET', `/api/v1/events/${ID}/registrations`],
     ] as const) {
-      const response = await fixture.gateway.app.inject({ method, url, headers: { ...auth, origin: SHOP }, ...(method === 'GET' ? {} : { payload: {} }) });
+      const response = await fixture.gateway.app.inject({
+        method,
+        url,
+        headers: { ...auth, origin: SHOP },
+        ...(method === 'GET' ? {} : { payload: {} }),
+      });
       expect(response.statusCode, `${method} ${url}`).toBe(403);
       expect(response.json()).toEqual({ error: 'Publishable keys cannot call this operation', code: 'FORBIDDEN' });
       // From a listed origin: the page can read why.
@@ -107,7 +117,12 @@ describe('publishable keys at the gateway', () => {
       ['DELETE', `/api/v1/events/${ID}/registrations/${ID}`],
       ['GET', `/api/bookings/slots?scheduleId=${ID}`],
     ] as const) {
-      const response = await fixture.gateway.app.inject({ method, url, headers: auth, ...(method === 'POST' || method === 'PATCH' ? { payload: {} } : {}) });
+      const response = await fixture.gateway.app.inject({
+        method,
+        url,
+        headers: auth,
+        ...(method === 'POST' || method === 'PATCH' ? { payload: {} } : {}),
+      });
       expect(response.statusCode, `${method} ${url}`).toBe(200);
     }
   });
@@ -116,7 +131,12 @@ describe('publishable keys at the gateway', () => {
     const key = await publishableKey([SHOP, 'http://localhost:5173']);
     const get = (headers: Record<string, string>) =>
       fixture.gateway.app.inject({ url: '/api/v1/event-types', headers: { authorization: `Bearer ${key.key}`, ...headers } });
-    for (const origin of ['https://evil.example.com', 'https://shop.example.com:8443', 'http://shop.example.com', 'http://localhost:3000']) {
+    for (const origin of [
+      'https://evil.example.com',
+      'https://shop.example.com:8443',
+      'http://shop.example.com',
+      'http://localhost:3000',
+    ]) {
       const refused = await get({ origin });
       expect(refused.statusCode, origin).toBe(403);
       expect(refused.json()).toEqual({ error: 'This key may not be used from this origin', code: 'ORIGIN_NOT_ALLOWED' });
@@ -146,14 +166,20 @@ describe('publishable keys at the gateway', () => {
       fixture.gateway.app.inject({
         method: 'OPTIONS',
         url,
-        headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type, idempotency-key' },
+        headers: {
+          origin,
+          'access-control-request-method': method,
+          'access-control-request-headers': 'authorization, content-type, idempotency-key',
+        },
       });
     const booking = await preflight(`/api/v1/bookings/${ID}`, 'PATCH');
     expect(booking.statusCode).toBe(204);
     expect(booking.headers['access-control-allow-origin']).toBe('https://anyone.example.net');
     expect(String(booking.headers['access-control-allow-methods']).split(/,\s*/).sort()).toEqual(['DELETE', 'GET', 'HEAD', 'PATCH']);
     const allowedHeaders = String(booking.headers['access-control-allow-headers']).split(/,\s*/);
-    expect(allowedHeaders).toEqual(expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'if-match', 'if-none-match']));
+    expect(allowedHeaders).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'if-match', 'if-none-match']),
+    );
     expect(String(booking.headers.vary)).toMatch(/origin/i);
 
     const create = await preflight('/api/v1/bookings', 'POST');

@@ -38,8 +38,7 @@ export function registerApiKeyRoutes(app: ServiceApp, deps: { identity: Identity
       schema: {
         operationId: 'createApiKey',
         summary: 'Create an API key of the organization (the key is shown once, in this answer)',
-        description:
-          '`type` is secret (default), restricted (with `scopes`) or publishable (with `allowed_origins`). Secret keys only.',
+        description: '`type` is secret (default), restricted (with `scopes`) or publishable (with `allowed_origins`). Secret keys only.',
         tags,
         body: createApiKeyBodySchema,
         response: { 201: dataEnvelope(createdApiKeySchema), ...errorResponses('FORBIDDEN') },

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { apiKeyCreatedEvent, apiKeyRevokedEvent, type ApiKeyRecord, type ApiKeyScope, type ApiKeyType, type ListMeta } from '@app/contracts';
+import {
+  apiKeyCreatedEvent,
+  apiKeyRevokedEvent,
+  type ApiKeyRecord,
+  type ApiKeyScope,
+  type ApiKeyType,
+  type ListMeta,
+} from '@app/contracts';
 import { inPageOrder, pageOfIds, recordEvent, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.js';

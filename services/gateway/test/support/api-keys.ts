@@ -2,7 +2,12 @@ import type { Gateway } from './harness.js';
 
 /** `POST /api/v1/api-keys` with a secret key: the whole answer, for tests that judge refusals too. */
 export function postApiKey(gateway: Gateway, secretKey: string, body: unknown) {
-  return gateway.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: { authorization: `Bearer ${secretKey}` }, payload: body as object });
+  return gateway.app.inject({
+    method: 'POST',
+    url: '/api/v1/api-keys',
+    headers: { authorization: `Bearer ${secretKey}` },
+    payload: body as object,
+  });
 }
 
 /** A key of `body`'s kind, created by the organization's secret key: its record and the key. */
