@@ -124,6 +124,26 @@ describe('managing keys with a secret key (/api/v1/api-keys)', () => {
     expect(count.rows[0].n).toBe(3);
   });
 
+  it('when one key is revoked by many requests at once, then exactly one revokes it and the others are 404', async () => {
+    const org = await createOrganization(fixture.gateway);
+    const doomed = await createKey(fixture.gateway, org.api_key, { name: 'doomed' });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        fixture.gateway.app.inject({
+          method: 'DELETE',
+          url: `/api/v1/api-keys/${doomed.id}`,
+          headers: { authorization: `Bearer ${org.api_key}` },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, ...Array.from({ length: 11 }, () => 404)]);
+    const events = await fixture.gateway.infra.pool.query(
+      `SELECT count(*)::int AS n FROM identity.outbox WHERE subject = 'identity.api_key.revoked' AND payload->'data'->>'id' = $1`,
+      [doomed.id],
+    );
+    expect(events.rows[0].n).toBe(1);
+  });
+
   it('when the same Idempotency-Key is sent twice, then one key is created and the first answer replayed', async () => {
     const org = await createOrganization(fixture.gateway);
     const headers = { authorization: `Bearer ${org.api_key}`, 'idempotency-key': `k-${org.id}` };

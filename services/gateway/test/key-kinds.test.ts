@@ -194,6 +194,15 @@ describe('publishable keys at the gateway', () => {
     ]) {
       expect((await preflight(url as string, method as string)).headers['access-control-allow-origin'], `${method} ${url}`).toBeUndefined();
     }
+    // The public slots too, though this origin is not in CORS_ORIGINS (a key-less GET from it still gets no CORS).
+    const slots = await preflight(`/api/bookings/slots?scheduleId=${ID}`, 'GET');
+    expect(slots.statusCode).toBe(204);
+    expect(slots.headers['access-control-allow-origin']).toBe('https://anyone.example.net');
+    const keyless = await fixture.gateway.app.inject({
+      url: `/api/bookings/slots?scheduleId=${ID}`,
+      headers: { origin: 'https://anyone.example.net' },
+    });
+    expect(keyless.headers['access-control-allow-origin']).toBeUndefined();
     // An origin of CORS_ORIGINS keeps its wider answer on /api/v1.
     const backOffice = await preflight('/api/v1/schedules', 'POST', 'https://backoffice.example.com');
     expect(backOffice.headers['access-control-allow-origin']).toBe('https://backoffice.example.com');

@@ -58,12 +58,12 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
       const path = decodedPath(request.url); // as authentication judges it: `/%61pi/…` is `/api/…`
       const origin = request.headers.origin;
       const common = { allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS, maxAge: 600, strictPreflight: false };
-      if (path === PUBLIC_SLOTS) {
-        callback(null, {
-          ...common,
-          methods: ['GET', 'HEAD'],
-          origin: anyOrigin ? '*' : origin !== undefined && listed.has(origin) ? origin : false,
-        });
+      const slotsOrigin = anyOrigin ? '*' : origin !== undefined && listed.has(origin) ? origin : false;
+      if (path === PUBLIC_SLOTS && slotsOrigin !== false) {
+        callback(null, { ...common, methods: ['GET', 'HEAD'], origin: slotsOrigin });
+      } else if (path === PUBLIC_SLOTS && !(origin !== undefined && isPublicPreflight(request, path, operations))) {
+        // Outside CORS_ORIGINS the slots answer no CORS, but a publishable key's preflight (next branch below).
+        callback(null, NO_CORS);
       } else if (requiresApiKey(path) && origin !== undefined && listed.has(origin)) {
         callback(null, { ...common, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], origin });
       } else if (origin !== undefined && isPublicPreflight(request, path, operations)) {
