@@ -57,7 +57,12 @@ export const API_KEY_OPERATIONS = {
   deleteEvent: { method: 'DELETE', path: '/api/v1/events/{id}', resource: 'events' },
   createRegistration: { method: 'POST', path: '/api/v1/events/{id}/registrations', resource: 'registrations', publishable: true },
   listRegistrations: { method: 'GET', path: '/api/v1/events/{id}/registrations', resource: 'registrations' },
-  cancelRegistration: { method: 'DELETE', path: '/api/v1/events/{id}/registrations/{registrationId}', resource: 'registrations', publishable: true },
+  cancelRegistration: {
+    method: 'DELETE',
+    path: '/api/v1/events/{id}/registrations/{registrationId}',
+    resource: 'registrations',
+    publishable: true,
+  },
   listEventTypes: { method: 'GET', path: '/api/v1/event-types', resource: 'event_types', publishable: true },
   createEventType: { method: 'POST', path: '/api/v1/event-types', resource: 'event_types' },
   getEventType: { method: 'GET', path: '/api/v1/event-types/{id}', resource: 'event_types', publishable: true },
@@ -84,6 +89,10 @@ export const API_KEY_OPERATIONS = {
   retryWebhookDelivery: { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry', resource: 'webhooks' },
   testWebhookEndpoint: { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/test', resource: 'webhooks' },
   listChanges: { method: 'GET', path: '/api/v1/changes', resource: 'changes' },
+  createApiKey: { method: 'POST', path: '/api/v1/api-keys', resource: null, secretOnly: true },
+  listApiKeys: { method: 'GET', path: '/api/v1/api-keys', resource: null, secretOnly: true },
+  getApiKey: { method: 'GET', path: '/api/v1/api-keys/{id}', resource: null, secretOnly: true },
+  revokeApiKey: { method: 'DELETE', path: '/api/v1/api-keys/{id}', resource: null, secretOnly: true },
 } as const satisfies Record<string, OperationRule>;
 
 export type RuledOperationId = keyof typeof API_KEY_OPERATIONS;
@@ -112,9 +121,10 @@ export function keyRefusal(key: KeyOfCaller, operationId: string | undefined): s
   const type = key.keyType ?? 'secret';
   if (type === 'secret') return null;
   const rule = operationId === undefined ? undefined : operationRuleOf(operationId);
+  // API.md: restricted and publishable keys alike are told they cannot manage keys.
+  if (rule?.secretOnly) return KEY_REFUSALS.manageKeys;
   if (type === 'publishable') return rule?.publishable ? null : KEY_REFUSALS.publishable;
   if (!rule) return KEY_REFUSALS.unclassified;
-  if (rule.secretOnly) return KEY_REFUSALS.manageKeys;
   if (rule.resource === null) return null;
   const access = accessOf(rule.method);
   return scopesAllow(key.scopes ?? [], rule.resource, access) ? null : KEY_REFUSALS.scope(rule.resource, access);

@@ -4,6 +4,7 @@ export * from './scalars.js';
 export * from './pagination.js';
 export * from './messaging.js';
 export * from './identity.js';
+export * from './identity-events.js';
 export * from './api-key-kinds.js';
 export * from './api-key-operations.js';
 export * from './booking-status.js';

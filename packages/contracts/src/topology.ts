@@ -3,6 +3,7 @@ import { BOOKINGS_STREAM } from './bookings.js';
 import { CALENDAR_STREAM } from './calendar.js';
 import { CATALOG_STREAM } from './catalog.js';
 import { EVENTS_STREAM, eventTypeGetRequest } from './events.js';
+import { IDENTITY_STREAM } from './identity-events.js';
 import type { RequestContract, StreamContract } from './messaging.js';
 import { availabilityCheckRequest, scheduleGetRequest, SCHEDULING_STREAM } from './scheduling.js';
 
@@ -52,6 +53,7 @@ const PUBLIC_STREAMS = {
   events: EVENTS_STREAM,
   catalog: CATALOG_STREAM,
   calendar: CALENDAR_STREAM,
+  identity: IDENTITY_STREAM,
 } as const;
 type PublicStream = keyof typeof PUBLIC_STREAMS;
 
@@ -62,8 +64,8 @@ function perPublicStream<T>(make: (name: PublicStream, stream: StreamContract) =
 }
 
 export const NATS_TOPOLOGY = {
-  // Connects only to report NATS in its readiness.
-  gateway: { publishes: null, serves: [], calls: [], consumes: {} },
+  // Publishes its keys' creations and revocations (its outbox relay); NATS is also in its readiness.
+  gateway: { publishes: IDENTITY_STREAM, serves: [watermarkOf(IDENTITY_STREAM)], calls: [], consumes: {} },
   bookings: {
     publishes: BOOKINGS_STREAM,
     serves: [watermarkOf(BOOKINGS_STREAM)],

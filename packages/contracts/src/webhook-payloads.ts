@@ -18,6 +18,7 @@ import {
   registrationCancelledEvent,
   registrationCreatedEvent,
 } from './events.js';
+import { apiKeyCreatedEvent, apiKeyRevokedEvent } from './identity-events.js';
 import type { EventContract } from './messaging.js';
 import { UNCOMPARED_FIELDS } from './previous-attributes.js';
 import { scheduleCreatedEvent, scheduleDeactivatedEvent, scheduleUpdatedEvent } from './scheduling.js';
@@ -49,6 +50,8 @@ const SOURCES = {
   'calendar_connection.created': calendarConnectionCreatedEvent,
   'calendar_connection.status_changed': calendarConnectionStatusChangedEvent,
   'calendar_connection.removed': calendarConnectionRemovedEvent,
+  'api_key.created': apiKeyCreatedEvent,
+  'api_key.revoked': apiKeyRevokedEvent,
 } as const satisfies Record<Exclude<WebhookEventType, 'webhook.test'>, EventContract<z.ZodType>>;
 
 /**

@@ -32,6 +32,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'calendar_connection.created',
   'calendar_connection.status_changed',
   'calendar_connection.removed',
+  'api_key.created',
+  'api_key.revoked',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -20,7 +20,9 @@ const documented = Object.entries(document.paths).flatMap(([path, item]) =>
 
 describe('the table of operations and the scopes they need', () => {
   it('has a rule for every /api operation of the OpenAPI document, with its method and path', () => {
-    const rules = Object.fromEntries(Object.entries(API_KEY_OPERATIONS).map(([id, rule]) => [id, { method: rule.method, path: rule.path }]));
+    const rules = Object.fromEntries(
+      Object.entries(API_KEY_OPERATIONS).map(([id, rule]) => [id, { method: rule.method, path: rule.path }]),
+    );
     expect(rules).toEqual(Object.fromEntries(documented.map(({ operationId, method, path }) => [operationId, { method, path }])));
   });
 
@@ -29,7 +31,9 @@ describe('the table of operations and the scopes they need', () => {
     expect(keyRefusal({}, 'listBookings')).toBeNull();
     expect(keyRefusal({ keyType: 'restricted', scopes: ['bookings:read'] }, 'listBookings')).toBeNull();
     expect(keyRefusal({ keyType: 'restricted', scopes: ['bookings:write'] }, 'listBookings')).toBeNull();
-    expect(keyRefusal({ keyType: 'restricted', scopes: ['bookings:read'] }, 'createBooking')).toBe('This key lacks the bookings:write scope');
+    expect(keyRefusal({ keyType: 'restricted', scopes: ['bookings:read'] }, 'createBooking')).toBe(
+      'This key lacks the bookings:write scope',
+    );
     expect(keyRefusal({ keyType: 'restricted', scopes: ['bookings:write'] }, 'createRegistration')).toBe(
       'This key lacks the registrations:write scope',
     );
@@ -58,5 +62,13 @@ describe('the table of operations and the scopes they need', () => {
       ].sort(),
     );
     expect(keyRefusal({ keyType: 'publishable' }, 'listBookings')).toBe('Publishable keys cannot call this operation');
+  });
+
+  it('lets only secret keys manage keys, and tells the other two kinds so', () => {
+    for (const operationId of ['createApiKey', 'listApiKeys', 'getApiKey', 'revokeApiKey']) {
+      expect(keyRefusal({ keyType: 'secret' }, operationId)).toBeNull();
+      expect(keyRefusal({ keyType: 'publishable' }, operationId)).toBe('This key cannot manage API keys');
+      expect(keyRefusal({ keyType: 'restricted', scopes: ['webhooks:write'] }, operationId)).toBe('This key cannot manage API keys');
+    }
   });
 });

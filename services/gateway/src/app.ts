@@ -8,10 +8,15 @@ import { authHook } from './auth/request-auth.js';
 import { KeyCache } from './auth/key-cache.js';
 import { RecentKeys } from './auth/recent-keys.js';
 import { registerRateLimit } from './auth/rate-limit.js';
+import { keyKindHook } from './auth/key-kind.js';
+import { OperationMatcher } from './auth/operation-matcher.js';
+import { PublishableLimit } from './auth/publishable-limit.js';
 import { registerCors } from './http/cors.js';
 import { refuseMalformedPath } from './http/request-path.js';
 import { TUNING, type Config, type Tuning } from './config.js';
 import { registerAdminRoutes } from './identity/admin.route.js';
+import { registerApiKeyRoutes } from './identity/api-keys.route.js';
+import { LastUsedWriter } from './identity/last-used.js';
 import type { IdentityRepository } from './identity/identity.repository.js';
 import { OpenApiAggregator } from './openapi/aggregator.js';
 import { bodyLimitHook } from './proxy/body-limits.js';
@@ -46,8 +51,14 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   const cache = new KeyCache((key) => deps.identity.findKeyIdentity(key), tuning.authCacheTtlMs);
   const upstreams = upstreamsOf(config);
 
+  // The table of operations → what each key kind may call, compiled once: CORS and the key-kind check read it.
+  const operations = new OperationMatcher();
+  const lastUsed = new LastUsedWriter((ids) => deps.identity.touchKeys(ids), tuning.lastUsedFlushMs, deps.log);
+  app.addHook('onReady', async () => lastUsed.start());
+  app.addHook('onClose', async () => lastUsed.stop());
+
   app.addHook('onRequest', refuseMalformedPath);
-  await registerCors(app, config.CORS_ORIGINS);
+  await registerCors(app, config.CORS_ORIGINS, operations);
   await registerRateLimit(app, {
     max: config.RATE_LIMIT_MAX,
     windowMs: tuning.rateLimitWindowMs,
@@ -56,8 +67,14 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   });
   const failures = new AuthFailures(app, config.AUTH_FAILURES_MAX);
   app.addHook('onRequest', authHook({ cache, failures, recent: new RecentKeys() }));
+  app.addHook('onRequest', async (request) => {
+    if (request.apiKey) lastUsed.used(request.apiKey.apiKeyId);
+  });
+  const publishableLimit = new PublishableLimit(app, { max: config.PUBLISHABLE_RATE_LIMIT_MAX, windowMs: tuning.rateLimitWindowMs });
+  app.addHook('onRequest', keyKindHook({ matcher: operations, publishableLimit }));
   app.addHook('onRequest', bodyLimitHook({ maxBodyBytes: tuning.maxBodyBytes, maxUploadBytes: config.MAX_UPLOAD_BYTES }));
   registerAdminRoutes(app, { identity: deps.identity, cache, failures, adminToken: config.ADMIN_TOKEN });
+  registerApiKeyRoutes(app, { identity: deps.identity, cache });
   const replicas = replicaPools(upstreams, tuning.upstreamProbeMs);
   app.addHook('onReady', async () => Object.values(replicas).forEach((pool) => pool.start()));
   app.addHook('onClose', async () => Object.values(replicas).forEach((pool) => pool.stop()));

@@ -67,6 +67,10 @@ export const configSchema = baseConfigSchema
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200).meta({
       description: 'requests per API key (per IP without a key) per minute → 429 `RATE_LIMITED` + `Retry-After`',
     }),
+    PUBLISHABLE_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(120).meta({
+      description:
+        "requests per publishable key and client IP together per minute (on top of `RATE_LIMIT_MAX` per key), so one visitor cannot spend a shop's budget → 429 `RATE_LIMITED` + `Retry-After`; in the rate limiter's store (shared through `RATE_LIMIT_REDIS_URL`)",
+    }),
     RATE_LIMIT_REDIS_URL: z
       .url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' })
       .optional()
@@ -166,6 +170,8 @@ export interface Tuning {
   upstreamProbeMs: number;
   /** Declared JSON bodies over this are refused with 413 before anything is proxied. */
   maxBodyBytes: number;
+  /** How often the keys used since are written to `last_used_at` (each at most once a minute). */
+  lastUsedFlushMs: number;
 }
 
 export const TUNING: Tuning = {
@@ -180,4 +186,7 @@ export const TUNING: Tuning = {
   upstreamProbeMs: 500,
   // API.md: JSON bodies are limited to 1 MB, which is also every service's own limit (the kit's buildService).
   maxBodyBytes: 1024 * 1024,
+  // Off the request path: one UPDATE of every key used since, however many requests; a gateway that stops writes
+  // its last batch on close, so a crash loses at most this much of `last_used_at`, which is at minute precision anyway.
+  lastUsedFlushMs: 5000,
 };

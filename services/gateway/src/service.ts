@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { prismaAdapter, type ServiceDefinition } from '@app/service-kit';
+import { NATS_TOPOLOGY } from '@app/contracts';
+import { OutboxRelay, prismaAdapter, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import { connectRateLimitRedis } from './auth/rate-limit-redis.js';
 import { TUNING, type Config, type Tuning } from './config.js';
@@ -19,9 +20,11 @@ export function createServiceDefinition({ tuning = {} }: { tuning?: Partial<Tuni
       const url = infra.config.RATE_LIMIT_REDIS_URL;
       const redis = url === undefined ? undefined : await connectRateLimitRedis(url, infra.log);
       const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
+      // The keys' creations and revocations leave through the outbox (API.md: api_key.created / api_key.revoked).
+      const relay = new OutboxRelay({ pool: infra.pool, bus: infra.bus, stream: NATS_TOPOLOGY.gateway.publishes });
       const app = await buildApp({
         config: infra.config,
-        identity: new IdentityRepository(prisma),
+        identity: new IdentityRepository(prisma, infra.pool, relay),
         log: infra.log,
         readiness: infra.readiness,
         redis,
@@ -29,6 +32,7 @@ export function createServiceDefinition({ tuning = {} }: { tuning?: Partial<Tuni
       });
       return {
         app,
+        background: [relay],
         close: async () => {
           await prisma.$disconnect();
           redis?.disconnect();

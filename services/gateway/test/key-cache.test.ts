@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyCache } from '../src/auth/key-cache.js';
 import type { KeyIdentity } from '../src/identity/identity.repository.js';
 
-const KNOWN = { apiKeyId: 'k1', organizationId: 'o1', timezone: 'UTC' };
+const KNOWN: KeyIdentity = { apiKeyId: 'k1', organizationId: 'o1', timezone: 'UTC', type: 'secret', scopes: null, allowedOrigins: null };
 
 /** A lookup whose answers the test releases one by one (`answer`), counting the lookups begun. */
 function heldLookup() {

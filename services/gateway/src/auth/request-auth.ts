@@ -23,7 +23,8 @@ export function authHook(deps: AuthDeps) {
       request.headers[ORGANIZATION_TIMEZONE_HEADER] = request.apiKey.timezone;
       // The gateway's own routes (ping, the kit's idempotency scope) read the caller as services do; upstream,
       // only the signed caller assertion counts (proxy/caller-assertion.ts), these headers are informational.
-      trustCaller(request, { organizationId: request.apiKey.organizationId, timezone: request.apiKey.timezone, requestId: request.id });
+      const { organizationId, timezone, apiKeyId, type, scopes } = request.apiKey;
+      trustCaller(request, { organizationId, timezone, apiKeyId, keyType: type, ...(scopes ? { scopes } : {}), requestId: request.id });
     }
   };
 }

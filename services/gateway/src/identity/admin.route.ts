@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  createApiKeyBodySchema,
+  createAdminApiKeyBodySchema,
   createdApiKeySchema,
   createdOrganizationSchema,
   createOrganizationBodySchema,
@@ -14,6 +14,7 @@ import { notFound, type ServiceApp } from '@app/service-kit';
 import { requireAdmin } from '../auth/admin-token.js';
 import type { AuthFailures } from '../auth/auth-failures.js';
 import type { KeyCache } from '../auth/key-cache.js';
+import { newApiKeyOf } from './api-keys.route.js';
 import type { IdentityRepository } from './identity.repository.js';
 
 const idParams = z.object({ id: z.string() });
@@ -52,21 +53,22 @@ export function registerAdminRoutes(
     {
       onRequest,
       schema: {
-        operationId: 'createApiKey',
+        operationId: 'adminCreateApiKey',
         summary: 'Create another API key for an organization (shown once)',
         tags: ['admin'],
         security,
         params: idParams,
-        body: createApiKeyBodySchema.nullish(), // `{name?}`: no body at all is fine too
+        description: 'The body of `POST /api/v1/api-keys`, `name` optional; `type` defaults to secret.',
+        body: createAdminApiKeyBodySchema.nullish(), // no body at all is fine too: an unnamed secret key
         response: { 201: dataEnvelope(createdApiKeySchema), ...errorResponses('UNAUTHORIZED', 'NOT_FOUND') },
       },
     },
     async (request, reply) => {
       const { id } = request.params;
       if (!isUuid(id) || !(await deps.identity.organizationExists(id))) throw notFound('Organization');
-      const key = await deps.identity.createApiKey(id, request.body?.name ?? null);
+      const { record, key } = await deps.identity.createApiKey(id, newApiKeyOf(request.body));
       void reply.code(201);
-      return { data: { id: key.id, key: key.key, name: key.name, created_at: key.createdAt.toISOString() } };
+      return { data: { ...record, key } };
     },
   );
 
@@ -75,7 +77,7 @@ export function registerAdminRoutes(
     {
       onRequest,
       schema: {
-        operationId: 'revokeApiKey',
+        operationId: 'adminRevokeApiKey',
         summary: 'Revoke an API key (refused everywhere within 5 s)',
         tags: ['admin'],
         security,

@@ -23,7 +23,7 @@ async function main(args: string[]): Promise<number> {
   await migrate({ databaseUrl: config.DATABASE_URL, schema: SCHEMA, dir: MIGRATIONS_DIR });
   const pool = createPool(config.DATABASE_URL, { max: 2, log: console, schema: SCHEMA });
   const prisma = new PrismaClient({ adapter: prismaAdapter(pool, SCHEMA) });
-  const identity = new IdentityRepository(prisma);
+  const identity = new IdentityRepository(prisma, pool);
   try {
     switch (command) {
       case 'create-org': {
@@ -35,8 +35,8 @@ async function main(args: string[]): Promise<number> {
       }
       case 'create-key': {
         if (!(await identity.organizationExists(first))) throw new Error(`No organization ${first}`);
-        const key = await identity.createApiKey(first, second ?? null);
-        console.log(`api key ${key.id}: ${key.key}`);
+        const created = await identity.createApiKey(first, { name: second ?? null, type: 'secret', scopes: null, allowedOrigins: null });
+        console.log(`api key ${created.record.id}: ${created.key}`);
         return 0;
       }
       case 'revoke':

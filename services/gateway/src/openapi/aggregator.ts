@@ -18,8 +18,11 @@ interface OpenApiDocument {
 
 const CACHE_MS = 30_000;
 
+/** The gateway's own operations (its other paths are the proxies' catch-alls). */
+const OWN_PATHS = ['/admin/', '/api/v1/api-keys'];
+
 /** The API's version: bumped (with a CHANGELOG entry) whenever a change breaks existing clients. */
-const API_VERSION = '2.1.0';
+const API_VERSION = '2.2.0';
 
 /**
  * One OpenAPI document for the whole API: the gateway's own (admin) paths plus every service's,
@@ -38,8 +41,8 @@ export class OpenApiAggregator {
     if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.document;
     const merged = structuredClone(this.own());
     // The gateway's own document also holds its proxy catch-alls (`/api/v1/bookings/{*}` …), which are not
-    // operations of the API: of its own paths only the admin API is real. The services' paths follow.
-    merged.paths = Object.fromEntries(Object.entries(merged.paths ?? {}).filter(([path]) => path.startsWith('/admin/')));
+    // operations of the API: of its own paths only the admin API and the keys' API are real. The services' paths follow.
+    merged.paths = Object.fromEntries(Object.entries(merged.paths ?? {}).filter(([path]) => OWN_PATHS.some((own) => path.startsWith(own))));
     merged.info = {
       title: 'Scheduling and shop API',
       version: API_VERSION,

@@ -14,8 +14,8 @@ import type { Config } from '../config.js';
 export type AssertionSigner = (request: Pick<FastifyRequest, 'id' | 'apiKey'>) => string;
 
 /**
- * The assertion says what the gateway verified: the key's organization and its time zone and the key's id (none of
- * the three for an anonymous call of a public route), and the request id. EdDSA over Ed25519, `kid` in the header
+ * The assertion says what the gateway verified: the key's organization and its time zone, the key's id and kind and,
+ * for a restricted key, its scopes (none of them for an anonymous call of a public route), and the request id. EdDSA over Ed25519, `kid` in the header
  * so that the services can hold the old and the new public key during a rotation. fast-jwt signs synchronously
  * with node:crypto: about half the CPU of a WebCrypto signature (a thread-pool job and its copies) on every request.
  */
@@ -40,7 +40,16 @@ export function assertionSigner(config: Pick<Config, 'CALLER_ASSERTION_PRIVATE_K
     return sign(
       callerAssertionClaims({
         requestId: request.id,
-        ...(identity ? { organizationId: identity.organizationId, timezone: identity.timezone, apiKeyId: identity.apiKeyId } : {}),
+        ...(identity
+          ? {
+              organizationId: identity.organizationId,
+              timezone: identity.timezone,
+              apiKeyId: identity.apiKeyId,
+              keyType: identity.type,
+              // Only a restricted key has scopes: the services refuse an assertion with scopes on another kind.
+              ...(identity.type === 'restricted' ? { scopes: identity.scopes ?? [] } : {}),
+            }
+          : {}),
       }),
     );
   };
