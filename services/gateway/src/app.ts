@@ -8,6 +8,7 @@ import { authHook } from './auth/request-auth.js';
 import { KeyCache } from './auth/key-cache.js';
 import { RecentKeys } from './auth/recent-keys.js';
 import { registerRateLimit } from './auth/rate-limit.js';
+import { registerBookingWidget } from './http/booking-widget.js';
 import { registerCors } from './http/cors.js';
 import { refuseMalformedPath } from './http/request-path.js';
 import { TUNING, type Config, type Tuning } from './config.js';
@@ -68,6 +69,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   // The domain events (AsyncAPI 3), written from the contracts this gateway was built with: public, like /openapi.json.
   const asyncApi = asyncApiDocument();
   app.get('/asyncapi.json', { schema: { hide: true } }, async () => asyncApi);
+  await registerBookingWidget(app, { demo: config.NODE_ENV === 'development' || config.NODE_ENV === 'test' });
   let latest: Record<string, unknown> = {};
   await app.register(swaggerUi, {
     routePrefix: '/docs',
