@@ -32,7 +32,7 @@ export async function uploadFile(source: UploadSource, options: UploadOptions): 
 /** A stream's bytes as one Blob, without Node's built-ins (the browser build has none). */
 async function blobOf(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>): Promise<Blob> {
   if (source instanceof ReadableStream) return new Response(source).blob();
-  const parts: BlobPart[] = [];
+  const parts: (Uint8Array<ArrayBuffer> | string)[] = [];
   for await (const chunk of source) parts.push(typeof chunk === 'string' ? chunk : new Uint8Array(chunk));
   return new Blob(parts);
 }
