@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { widgetDemoUrl } from '@app/dev-stack';
 import { launchChromium } from '../support/chromium.js';
 import { serveEmbeddingPage, type EmbeddingPage } from '../support/embedding-page.js';
 import { startE2eStack, type E2eStack } from '../support/e2e-stack.js';
@@ -214,5 +217,23 @@ describe('the booking widget on another origin', () => {
     expect(direct.status).toBe(403);
     expect(direct.body).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });
     await context.close();
+  });
+
+  it("when npm start's demo page is set up for an organization, then it embeds the widget and a visitor books on it", async () => {
+    const state = await mkdtemp(join(tmpdir(), 'widget-demo-'));
+    const url = await widgetDemoUrl(stack.gatewayUrl, { apiKey: secretKey, stateFile: join(state, 'demo.json') });
+    const again = await widgetDemoUrl(stack.gatewayUrl, { apiKey: secretKey, stateFile: join(state, 'demo.json') });
+    expect(again).toBe(url); // a second start reuses the key and schedule
+
+    const context = await browser.newContext({ timezoneId: VISITOR_ZONE });
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.locator(SLOTS).first().waitFor();
+    await screenshot(page, '10-demo');
+    await expectAccessible(page, 'demo page');
+    await bookFirstSlot(page, 'Demo Visitor', 'demo@example.com');
+    await screenshot(page, '11-demo-booked');
+    await context.close();
+    await rm(state, { recursive: true, force: true });
   });
 });
