@@ -7,7 +7,7 @@ const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'goo
 const PATHS = ['/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium'];
 
 /** The Chromium executable: CHROMIUM_BIN, else the first of the usual names on PATH, else the usual paths. */
-export function chromiumExecutable(): string {
+function chromiumExecutable(): string {
   const fromEnv = process.env.CHROMIUM_BIN;
   if (fromEnv) return onPath(fromEnv) ?? fromEnv;
   for (const name of CANDIDATES) {

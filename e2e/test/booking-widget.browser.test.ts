@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { widgetDemoUrl } from '@app/dev-stack';
 import { launchChromium } from '../support/chromium.js';
@@ -17,7 +17,7 @@ import { createOrganization } from '../support/organization.js';
  * e2e/artifacts/booking-widget/ (gitignored; CI keeps the folder), and axe-core checks each step's page.
  */
 const ARTIFACTS = new URL('../artifacts/booking-widget/', import.meta.url);
-const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE = axe.source;
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const VISITOR_ZONE = 'America/New_York';
 const SLOTS = 'booking-widget button[part="slot"]';
@@ -35,7 +35,9 @@ beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   stack = await startE2eStack();
   const widget = await fetch(`${stack.gatewayUrl}/widget/booking.js`);
-  const integrity = `sha384-${createHash('sha384').update(Buffer.from(await widget.arrayBuffer())).digest('base64')}`;
+  const integrity = `sha384-${createHash('sha384')
+    .update(Buffer.from(await widget.arrayBuffer()))
+    .digest('base64')}`;
   allowed = await serveEmbeddingPage({ gatewayUrl: stack.gatewayUrl, integrity });
   refused = await serveEmbeddingPage({ gatewayUrl: stack.gatewayUrl, integrity });
   secretKey = (await createOrganization(stack, 'Widget shop')).key;
@@ -137,11 +139,15 @@ describe('the booking widget on another origin', () => {
     await page.keyboard.type('Ada Lovelace');
     await page.keyboard.press('Tab');
     await page.keyboard.type('ada@');
-    const refusal = page.waitForResponse((response) => response.url().includes('/api/v1/bookings') && response.request().method() === 'POST');
+    const refusal = page.waitForResponse(
+      (response) => response.url().includes('/api/v1/bookings') && response.request().method() === 'POST',
+    );
     await page.keyboard.press('Enter');
     const answer = await refusal;
     expect(answer.status()).toBe(400);
-    const detail = ((await answer.json()) as { details: { path: string; message: string }[] }).details.find((d) => d.path === 'attendee.email');
+    const detail = ((await answer.json()) as { details: { path: string; message: string }[] }).details.find(
+      (d) => d.path === 'attendee.email',
+    );
     const email = page.getByLabel('Email');
     await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('booking-widget #email-error').textContent()).toBe(detail?.message);
@@ -154,7 +160,9 @@ describe('the booking widget on another origin', () => {
     await screenshot(page, '04-confirmed');
     await expectAccessible(page, 'confirmation');
 
-    expect(await bookingsAt(start)).toEqual([expect.objectContaining({ status: expect.stringMatching(/CONFIRMED|PENDING/), attendee_email: 'ada@example.com' })]);
+    expect(await bookingsAt(start)).toEqual([
+      expect.objectContaining({ status: expect.stringMatching(/CONFIRMED|PENDING/), attendee_email: 'ada@example.com' }),
+    ]);
     const later = await visit();
     await later.page.locator(SLOTS).first().waitFor();
     expect(await slotStarts(later.page)).not.toContain(start);

@@ -64,7 +64,8 @@ export class BookingWidget extends HTMLElement {
     const key = this.getAttribute('publishable-key') ?? '';
     const scheduleId = this.getAttribute('schedule-id') ?? '';
     const generation = ++this.generation;
-    if (!api || !key || !scheduleId) return this.fail({ message: 'The widget needs api, publishable-key and schedule-id.', code: undefined, fields: {} });
+    if (!api || !key || !scheduleId)
+      return this.fail({ message: 'The widget needs api, publishable-key and schedule-id.', code: undefined, fields: {} });
     this.client = createPublicClient({ baseUrl: api.replace(/\/+$/, ''), publishableKey: key, retries: { maxAttempts: 2 } });
     this.say('Loading…');
     try {
@@ -112,7 +113,11 @@ export class BookingWidget extends HTMLElement {
     const heading = dayLabel(day.date, this.locale());
     const id = `day-${day.date}`;
     const buttons = day.slots.map((slot) => {
-      const button = h('button', { type: 'button', part: 'slot', 'data-start': slot.start, 'aria-label': `${heading}, ${slot.label}` }, slot.label);
+      const button = h(
+        'button',
+        { type: 'button', part: 'slot', 'data-start': slot.start, 'aria-label': `${heading}, ${slot.label}` },
+        slot.label,
+      );
       button.addEventListener('click', () => this.guard(() => this.holdSlot(slot)));
       return h('li', {}, button);
     });
@@ -157,7 +162,11 @@ export class BookingWidget extends HTMLElement {
     const form = h('form', { novalidate: true, part: 'form' });
     const submit = h('button', { type: 'submit', class: 'primary', part: 'book' }, 'Book');
     const back = h('button', { type: 'button', part: 'back' }, 'Choose another time');
-    form.append(field('name', 'Name', 'text', 'name'), field('email', 'Email', 'email', 'email'), h('div', { class: 'actions' }, submit, back));
+    form.append(
+      field('name', 'Name', 'text', 'name'),
+      field('email', 'Email', 'email', 'email'),
+      h('div', { class: 'actions' }, submit, back),
+    );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const data = new FormData(form);

@@ -54,7 +54,11 @@ export interface PublicClient {
     /** Published events only. */
     list(query?: Query<'/api/v1/events'>): Promise<ApiResult<ResponseData<'/api/v1/events', 'get'>>>;
     get(id: string): Promise<ApiResult<ResponseData<'/api/v1/events/{id}', 'get'>>>;
-    register(eventId: string, body: RegistrationBody, options?: { idempotencyKey?: string }): Promise<ApiResult<{ data: CreatedRegistration }>>;
+    register(
+      eventId: string,
+      body: RegistrationBody,
+      options?: { idempotencyKey?: string },
+    ): Promise<ApiResult<{ data: CreatedRegistration }>>;
     cancelRegistration(eventId: string, registrationId: string, clientSecret: string): Promise<ApiResult<unknown>>;
   };
   products: {

@@ -65,9 +65,14 @@ describe('the packed @scheduling-shop/sdk and @scheduling-shop/testkit', () => {
     await writeFile(join(sdkOnly, 'tsconfig.json'), JSON.stringify(tsconfig));
     await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: sdkOnly });
 
-    await writeFile(join(sdkOnly, 'wrong.ts'), "import { createPublicClient } from '@scheduling-shop/sdk';\ncreatePublicClient({ baseUrl: 'x', apiKey: 'sk_x' });\n");
+    await writeFile(
+      join(sdkOnly, 'wrong.ts'),
+      "import { createPublicClient } from '@scheduling-shop/sdk';\ncreatePublicClient({ baseUrl: 'x', apiKey: 'sk_x' });\n",
+    );
     await writeFile(join(sdkOnly, 'tsconfig.wrong.json'), JSON.stringify({ ...tsconfig, files: ['wrong.ts'] }));
-    const wrong = await run(process.execPath, [TSC, '-p', 'tsconfig.wrong.json'], { cwd: sdkOnly }).catch((error: { stdout: string }) => error);
+    const wrong = await run(process.execPath, [TSC, '-p', 'tsconfig.wrong.json'], { cwd: sdkOnly }).catch(
+      (error: { stdout: string }) => error,
+    );
     expect('stdout' in wrong ? wrong.stdout : '').toContain("'apiKey' does not exist");
   });
 

@@ -12,7 +12,8 @@ export async function typed(): Promise<void> {
   const key = await api.apiKeys.create({ name: 'Booking page', type: 'publishable', allowed_origins: ['https://shop.example'] });
   const secret: string = key.data.data.key;
   const schedule: PublicSchedule = (await site.schedule(id)).data.data;
-  const hold: Hold = (await site.holds.create({ schedule_id: id, start_time: '2030-01-07T09:00:00Z', end_time: '2030-01-07T09:30:00Z' })).data.data;
+  const hold: Hold = (await site.holds.create({ schedule_id: id, start_time: '2030-01-07T09:00:00Z', end_time: '2030-01-07T09:30:00Z' }))
+    .data.data;
   const booking: CreatedBooking = (
     await site.bookings.create({
       schedule_id: schedule.id,
