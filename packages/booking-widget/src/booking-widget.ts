@@ -37,6 +37,7 @@ export class BookingWidget extends HTMLElement {
   private timeZone = visitorTimeZone();
   private hold: Hold | undefined;
   private generation = 0;
+  private restartQueued = false;
 
   constructor() {
     super();
@@ -51,11 +52,21 @@ export class BookingWidget extends HTMLElement {
   }
 
   connectedCallback(): void {
-    void this.start();
+    this.restart();
   }
 
   attributeChangedCallback(): void {
-    if (this.isConnected) void this.start();
+    this.restart();
+  }
+
+  /** One start for a burst of changes: an upgrade reports every attribute, then connects. */
+  private restart(): void {
+    if (this.restartQueued) return;
+    this.restartQueued = true;
+    queueMicrotask(() => {
+      this.restartQueued = false;
+      if (this.isConnected) void this.start();
+    });
   }
 
   /** (Re)reads the attributes and the schedule, then lists the slots. */
@@ -64,6 +75,7 @@ export class BookingWidget extends HTMLElement {
     const key = this.getAttribute('publishable-key') ?? '';
     const scheduleId = this.getAttribute('schedule-id') ?? '';
     const generation = ++this.generation;
+    this.clearAlert();
     if (!api || !key || !scheduleId)
       return this.fail({ message: 'The widget needs api, publishable-key and schedule-id.', code: undefined, fields: {} });
     this.client = createPublicClient({ baseUrl: api.replace(/\/+$/, ''), publishableKey: key, retries: { maxAttempts: 2 } });

@@ -82,7 +82,9 @@ const idempotency = (options?: { idempotencyKey?: string }) =>
 
 /** A client holding a publishable key (`pk_…`); safe to ship to a browser. */
 export function createPublicClient(options: PublicClientOptions): PublicClient {
-  const { call } = createTransport({ ...options, key: options.publishableKey });
+  // No generated Idempotency-Key: a publishable key's preflight allows Authorization and Content-Type (API.md, Keys),
+  // so a browser would refuse to send another header. A caller that passes `idempotencyKey` takes that on itself.
+  const { call } = createTransport({ ...options, key: options.publishableKey, idempotencyKeys: false });
   const get = (path: string, params: Record<string, unknown> = {}) => call('get', path, { params }) as never;
   const secret = (id: string, clientSecret: string) => ({ params: { path: { id }, query: { client_secret: clientSecret } } });
   return {

@@ -14,6 +14,8 @@ export interface TransportOptions {
   retries?: Partial<RetryOptions> | false | undefined;
   fetch?: ((request: Request) => Promise<Response>) | undefined;
   headers?: Record<string, string> | undefined;
+  /** Whether every creating POST gets a generated `Idempotency-Key` (default true). */
+  idempotencyKeys?: boolean;
 }
 
 /** Loose view of the paths for the clients' own plumbing; callers only see the typed clients. */
@@ -39,7 +41,7 @@ export function createTransport(options: TransportOptions) {
     headers: { ...options.headers, ...(options.key ? { authorization: `Bearer ${options.key}` } : {}) },
     bodySerializer: serializeBody,
   });
-  client.use(idempotencyKeys(CREATING_POSTS));
+  if (options.idempotencyKeys !== false) client.use(idempotencyKeys(CREATING_POSTS));
 
   async function send(method: Method, path: string, init: LooseInit | undefined) {
     const fetchOptions: FetchOptions<LooseOperation> = { ...init };
