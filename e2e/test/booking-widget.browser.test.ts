@@ -21,6 +21,8 @@ const AXE = axe.source;
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const VISITOR_ZONE = 'America/New_York';
 const SLOTS = 'booking-widget button[part="slot"]';
+const ALERT = 'booking-widget [role="alert"]';
+const STATUS = 'booking-widget [role="status"]';
 
 let stack: E2eStack;
 let browser: Browser;
@@ -187,7 +189,7 @@ describe('the booking widget on another origin', () => {
     const [loserPage, winnerPage] = lost === 0 ? [one.page, two.page] : [two.page, one.page];
     const refusal = (await responses[lost]!.json()) as { error: string; code: string };
     expect(refusal.code).toBe('SLOT_TAKEN');
-    await expect.poll(() => loserPage.getByRole('alert').textContent()).toBe(refusal.error);
+    await expect.poll(() => loserPage.locator(ALERT).textContent()).toBe(refusal.error);
     await winnerPage.getByLabel('Name').waitFor();
     await screenshot(winnerPage, '06-race-winner');
     await screenshot(loserPage, '07-race-loser');
@@ -204,7 +206,7 @@ describe('the booking widget on another origin', () => {
     expect(await slotStarts(page)).not.toContain(start); // the confirmation replaced the list
 
     await page.getByRole('button', { name: 'Cancel this booking' }).press('Enter');
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('Your booking is cancelled.');
+    await expect.poll(() => page.locator(STATUS).textContent()).toBe('Your booking is cancelled.');
     await page.locator(SLOTS).first().waitFor();
     await screenshot(page, '08-cancelled');
     await expectAccessible(page, 'after cancel');
@@ -216,7 +218,7 @@ describe('the booking widget on another origin', () => {
 
   it('when the page is on an origin the key does not list, then the gateway refuses it and the widget shows no slot', async () => {
     const { context, page } = await visit(refused);
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/could not be reached/);
+    await expect.poll(() => page.locator(ALERT).textContent()).toMatch(/could not be reached/);
     await screenshot(page, '09-origin-refused');
     await expectAccessible(page, 'origin refused');
     expect(await page.locator(SLOTS).count()).toBe(0);
