@@ -24,7 +24,7 @@ if (command !== 'check' && command !== 'write') {
 }
 
 // The services' schemas come from their builds (cached by turbo when nothing changed), as their processes read them.
-// @app/testkit first: the kit's testing entry needs its types, and the kit's package.json does not list it.
+// @scheduling-shop/testkit first: the kit's testing entry needs its types, and the kit's package.json does not list it.
 for (const names of [['testkit'], SERVICES]) {
   execFileSync('npx', ['turbo', 'run', 'build', ...names.map((name) => `--filter=@app/${name}`), '--output-logs=errors-only'], {
     cwd: ROOT,

@@ -12,7 +12,7 @@ execFileSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
   stdio: 'inherit',
   env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
 });
-const { serviceDatabaseEnv } = await import('@app/testkit');
+const { serviceDatabaseEnv } = await import('@scheduling-shop/testkit');
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop';
 for (const service of SERVICES) {
   // As `npm start` runs them: DATABASE_URL is a superuser's, who creates each service's role and then migrates as the

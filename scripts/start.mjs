@@ -8,7 +8,7 @@ ensureModernNode();
 const { execFileSync } = await import('node:child_process');
 const { join } = await import('node:path');
 // The package runs as TypeScript, unbuilt: its choice of servers comes before the build, which it may not need.
-const { chooseStartInfrastructure, developmentKey, startStack } = await import('@app/dev-stack');
+const { chooseStartInfrastructure, developmentKey, startStack, widgetDemoUrl } = await import('@app/dev-stack');
 
 const ROOT = join(import.meta.dirname, '..');
 const port = Number(process.env.PORT ?? 3000);
@@ -55,11 +55,18 @@ const stack = await startStack({ port, env: { ...env, ...(adminToken ? { ADMIN_T
 });
 // .dev-api-key is git-ignored.
 const apiKey = await developmentKey(stack.gatewayUrl, { keyFile: join(ROOT, '.dev-api-key'), adminToken });
+// The booking widget's demo page (docs/booking-widget.md); a failure to set it up is reported, never fatal.
+const widgetDemo = apiKey
+  ? await widgetDemoUrl(stack.gatewayUrl, { apiKey, stateFile: join(ROOT, '.dev-widget-demo.json') }).catch(
+      (error) => `(not available: ${error.message.slice(0, 200)})`,
+    )
+  : '(needs the API key above)';
 console.log(`
 Ready in ${((Date.now() - started) / 1000).toFixed(1)} s.
   Gateway:  ${stack.gatewayUrl}   (API docs: ${stack.gatewayUrl}/docs)
   API key:  ${apiKey ?? '(set ADMIN_TOKEN to create one: npm run keys -- create-org "Acme")'}
   Try:      curl -H "Authorization: Bearer ${apiKey ?? '<key>'}" ${stack.gatewayUrl}/api/v1/event-types
+  Widget:   ${widgetDemo}
 Ctrl-C stops everything.
 `);
 

@@ -87,7 +87,7 @@ if (process.env.NATS_PROBE_URL) {
 console.log(results.join('\n'));
 
 async function asRole(name, sql) {
-  const { serviceDatabaseEnv } = await import('@app/testkit');
+  const { serviceDatabaseEnv } = await import('@scheduling-shop/testkit');
   const own = serviceDatabaseEnv(adminUrl, name).DATABASE_URL;
   const client = new pg.Client({ connectionString: own });
   await client.connect();

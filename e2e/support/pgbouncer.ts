@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@app/contracts';
-import { serviceDatabaseEnv } from '@app/testkit';
+import { serviceDatabaseEnv } from '@scheduling-shop/testkit';
 import { freePorts } from './free-ports.js';
 
 const ENTRYPOINT = join(import.meta.dirname, '..', '..', 'ops', 'pgbouncer', 'entrypoint.sh');

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { serviceDatabaseEnv } from '@app/testkit';
+import { serviceDatabaseEnv } from '@scheduling-shop/testkit';
 import { createdOrganizationSchema, dataEnvelope, scheduleRecordSchema } from '@app/contracts';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 

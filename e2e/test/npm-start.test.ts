@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isReachable } from '@app/testkit';
+import { isReachable } from '@scheduling-shop/testkit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -1,4 +1,4 @@
-import { createClient } from '@app/sdk';
+import { createClient } from '@scheduling-shop/sdk';
 
 const api = createClient({ baseUrl: process.env.API, apiKey: process.env.KEY });
 const { data: schedule } = await api.POST('/api/v1/schedules', {

@@ -4,6 +4,7 @@
 export { callerAssertionKeys } from './caller-assertion-keys.ts';
 export { dropDatabase, recreateDatabase } from './databases.ts';
 export { developmentKey } from './development-key.ts';
+export { widgetDemoUrl } from './widget-demo.ts';
 export { INFRA_MODES, infraMode, type InfraMode } from './infra-mode.ts';
 export { checkInfrastructure } from './infrastructure-check.ts';
 export { provideInfrastructure, type ProvidedServer } from './provide-infrastructure.ts';

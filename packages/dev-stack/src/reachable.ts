@@ -13,7 +13,7 @@ export function serverReachable(url: string): Promise<boolean> {
 }
 
 /**
- * True when something accepts TCP connections at host:port within `ms`. @app/testkit has the same probe, but `npm start`
+ * True when something accepts TCP connections at host:port within `ms`. @scheduling-shop/testkit has the same probe, but `npm start`
  * asks this before anything is built, and the test kit is imported from its build: so the stack keeps its own.
  */
 function isReachable(host: string, port: number, ms = 1000): Promise<boolean> {

@@ -81,7 +81,7 @@ export async function startStack({
   // private key, the services the public one, so no process needs a key from a file in development.
   const assertionKeys = callerAssertionKeys();
   // Loaded here, once the caller has built the workspaces: `npm start` imports this package before its build.
-  const { serviceDatabaseEnv } = await import('@app/testkit');
+  const { serviceDatabaseEnv } = await import('@scheduling-shop/testkit');
   const nodeFlags = serviceNodeFlags(env);
 
   /** A process's database variables: its own role's URL, or nothing when DATABASE_URL is not a superuser's to hand out. */

@@ -20,7 +20,7 @@ export interface StartInfrastructureOptions {
   /** The database the stack uses on the chosen server. */
   database: string;
   env?: NodeJS.ProcessEnv;
-  /** Runs before the first question to a container engine: the kept containers come from @app/testkit's build. */
+  /** Runs before the first question to a container engine: the kept containers come from @scheduling-shop/testkit's build. */
   beforeContainers?: () => void;
 }
 
@@ -43,7 +43,7 @@ export async function chooseStartInfrastructure({
   }
   const testkit = async () => {
     beforeContainers();
-    return import('@app/testkit');
+    return import('@scheduling-shop/testkit');
   };
   const mode = infraMode('START_INFRA', env);
   const found = await provideInfrastructure({

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { containerEngineAnswers, keptNatsContainer, keptPostgresContainer } from '@app/testkit';
+import { containerEngineAnswers, keptNatsContainer, keptPostgresContainer } from '@scheduling-shop/testkit';
 import pg from 'pg';
 import { getContainerRuntimeClient } from 'testcontainers';
 import { afterAll, describe, expect, it } from 'vitest';

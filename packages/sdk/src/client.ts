@@ -1,11 +1,10 @@
-import createFetchClient, { type FetchOptions } from 'openapi-fetch';
 import { changes, type Change, type ChangesOptions } from './changes.js';
 import { apiErrorOf } from './errors.js';
-import { CREATING_POSTS } from './generated/operations.js';
-import { idempotencyKeys } from './idempotency.js';
-import { serializeBody, uploadFile, type UploadOptions, type UploadSource } from './media.js';
+import { apiKeysOf, holdsOf, type ApiKeys, type Holds } from './namespaces.js';
+import { uploadFile, type UploadOptions, type UploadSource } from './media.js';
 import { pages, records, type LooseInit } from './pagination.js';
-import { DEFAULT_RETRY, retryingFetch, type RetryOptions } from './retry.js';
+import type { RetryOptions } from './retry.js';
+import { createTransport } from './transport.js';
 import type { ApiResult, CallMethod, InitArgs, ListItem, ListPath, Method, Page, PathsFor, RequestInitFor, ResponseData } from './types.js';
 
 export interface ClientOptions {
@@ -54,42 +53,15 @@ export interface ApiClient {
     etag: string,
     ...init: InitArgs<Init>
   ): Promise<ApiResult<ResponseData<P, 'get', Init>> | undefined>;
+  /** The organization's keys (`/api/v1/api-keys`; a secret key only): create, list, get, revoke. */
+  apiKeys: ApiKeys;
+  /** Holds (`/api/v1/holds`): keep a slot while a visitor checks out, then book it with `hold_id`. */
+  holds: Holds;
 }
-
-/** Loose view of the paths for the client's own plumbing; callers only see the typed `ApiClient`. */
-interface LooseOperation {
-  parameters: { query?: Record<string, unknown>; path?: Record<string, unknown>; header?: Record<string, unknown> };
-  requestBody?: { content: Record<string, unknown> };
-  responses: Record<number, { content: Record<string, unknown> }>;
-}
-type LoosePaths = Record<string, Record<Method, LooseOperation>>;
 
 export function createClient(options: ClientOptions): ApiClient {
-  const retry = options.retries === false ? { ...DEFAULT_RETRY, maxAttempts: 1 } : { ...DEFAULT_RETRY, ...options.retries };
-  const client = createFetchClient<LoosePaths>({
-    baseUrl: options.baseUrl,
-    fetch: retryingFetch(options.fetch ?? ((request) => fetch(request)), retry),
-    headers: { ...options.headers, ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-    bodySerializer: serializeBody,
-  });
-  client.use(idempotencyKeys(CREATING_POSTS));
-
-  async function send(method: Method, path: string, init: LooseInit | undefined) {
-    const fetchOptions: FetchOptions<LooseOperation> = { ...init };
-    return client.request(method, path, fetchOptions);
-  }
-  function resultOf<T>(data: T, response: Response): ApiResult<T> {
-    const requestId = response.headers.get('x-request-id') ?? undefined;
-    const etag = response.headers.get('etag') ?? undefined;
-    return { data, response, requestId, replayed: response.headers.get('idempotent-replayed') === 'true', etag };
-  }
-  async function call(method: Method, path: string, init: LooseInit | undefined): Promise<ApiResult<unknown>> {
-    const { data, error, response } = await send(method, path, init);
-    if (!response.ok) throw apiErrorOf(response, error, method, path);
-    return resultOf(data, response);
-  }
+  const { call, send, resultOf } = createTransport({ ...options, key: options.apiKey });
   const method = (name: Method) => (path: string, init?: LooseInit) => call(name, path, init);
-
   const loose = {
     GET: method('get'),
     POST: method('post'),
@@ -113,5 +85,6 @@ export function createClient(options: ClientOptions): ApiClient {
     },
   };
   // The one unchecked step: the loose implementation answers what the generated types of each path say.
-  return loose as unknown as ApiClient;
+  const typed = loose as unknown as Omit<ApiClient, 'apiKeys' | 'holds'>;
+  return { ...typed, apiKeys: apiKeysOf(call), holds: holdsOf(call) };
 }

@@ -1,4 +1,15 @@
 export { createClient, type ApiClient, type ClientOptions } from './client.js';
+export {
+  createPublicClient,
+  type CreatedBooking,
+  type CreatedRegistration,
+  type PublicBookingBody,
+  type PublicClient,
+  type PublicClientOptions,
+  type RegistrationBody,
+} from './public-client.js';
+export type { ApiKeys, Holds } from './namespaces.js';
+export type * from './key-types.js';
 export type { Change, ChangesOptions, ChangeType } from './changes.js';
 export { ApiError, isApiError } from './errors.js';
 export type { UploadOptions, UploadSource } from './media.js';

@@ -1,7 +1,9 @@
-import { blob as blobOf } from 'node:stream/consumers';
-
-/** What `uploadMedia` takes: bytes in memory, a Blob/File (`fs.openAsBlob(path)` for a file on disk), or a stream. */
-export type UploadSource = Blob | Uint8Array | ReadableStream<Uint8Array> | NodeJS.ReadableStream;
+/**
+ * What `uploadMedia` takes: bytes in memory, a Blob/File (`fs.openAsBlob(path)` for a file on disk), a web stream, or
+ * any async iterable of bytes (a Node stream such as `fs.createReadStream(path)` is one). Named without Node's types,
+ * so the declarations type-check in a browser project too.
+ */
+export type UploadSource = Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
 
 export interface UploadOptions {
   /** Name sent with the file part. Default: the File's name, else `upload`. */
@@ -22,8 +24,17 @@ export async function uploadFile(source: UploadSource, options: UploadOptions): 
   const name = options.filename ?? (source instanceof File && source.name !== '' ? source.name : 'upload');
   if (source instanceof Blob) return new File([source], name, { type: options.contentType ?? source.type });
   const type = options.contentType ?? 'application/octet-stream';
-  if (source instanceof Uint8Array) return new File([source], name, { type });
+  // A copy: a view of a SharedArrayBuffer is no BlobPart.
+  if (source instanceof Uint8Array) return new File([source.slice()], name, { type });
   return new File([await blobOf(source)], name, { type });
+}
+
+/** A stream's bytes as one Blob, without Node's built-ins (the browser build has none). */
+async function blobOf(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>): Promise<Blob> {
+  if (source instanceof ReadableStream) return new Response(source).blob();
+  const parts: (Uint8Array<ArrayBuffer> | string)[] = [];
+  for await (const chunk of source) parts.push(typeof chunk === 'string' ? chunk : new Uint8Array(chunk));
+  return new Blob(parts);
 }
 
 /**

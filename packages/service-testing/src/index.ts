@@ -5,7 +5,7 @@ export { OwnNatsServer } from './nats-server.js';
 // A nats-server of the test's own with a configuration (the generated NATS users): fails when the binary is missing.
 export { NatsBinary } from './nats-binary.js';
 // A port of the test's own for as long as it runs, forwarding to a backend that may move (or to nothing: a service that is down).
-export { PortForwarder } from '@app/testkit';
+export { PortForwarder } from '@scheduling-shop/testkit';
 export { startTestService, organizationClient, organizationHeaders, keyKindHeaders, type InjectedReply } from './service-harness.js';
 export { FileDatabase } from './file-database.js';
 export { analyzeTables } from './analyze.js';

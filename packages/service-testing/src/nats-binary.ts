@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitForNats } from '@app/testkit';
+import { waitForNats } from '@scheduling-shop/testkit';
 
 const LISTENING = /Listening for client connections on [^\s]*:(\d+)/;
 

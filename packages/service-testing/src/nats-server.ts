@@ -1,4 +1,4 @@
-import { PortForwarder, startNatsContainer } from '@app/testkit';
+import { PortForwarder, startNatsContainer } from '@scheduling-shop/testkit';
 import { NatsBinary } from './nats-binary.js';
 import { testInfra } from './test-infra.js';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER, type ApiKeyScope, type ApiKeyType } from '@app/contracts';
 import { inject } from 'vitest';
-import { serviceDatabaseEnv } from '@app/testkit';
+import { serviceDatabaseEnv } from '@scheduling-shop/testkit';
 import {
   type BaseConfig,
   type KitTuningOverrides,

@@ -1,4 +1,4 @@
-// fast-check is a devDependency of the workspace root, where the test runs start (as @app/testkit is: see infrastructure.ts).
+// fast-check is a devDependency of the workspace root, where the test runs start (as @scheduling-shop/testkit is: see infrastructure.ts).
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { z } from 'zod';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { containerEngineAnswers, isReachable } from '@app/testkit';
+import { containerEngineAnswers, isReachable } from '@scheduling-shop/testkit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provideInfrastructure } from '@app/dev-stack';

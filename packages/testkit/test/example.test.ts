@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startSystem, type StartedSystem } from '@app/testkit';
+import { startSystem, type StartedSystem } from '@scheduling-shop/testkit';
 
 let system: StartedSystem;
 beforeAll(async () => {

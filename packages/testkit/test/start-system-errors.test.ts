@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { getContainerRuntimeClient } from 'testcontainers';
-import { startSystem } from '@app/testkit';
+import { startSystem } from '@scheduling-shop/testkit';
 
 /** The part of testcontainers' engine client (dockerode) that lists stopped containers too. */
 interface ContainerLister {

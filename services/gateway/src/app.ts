@@ -11,6 +11,7 @@ import { registerRateLimit } from './auth/rate-limit.js';
 import { keyKindHook } from './auth/key-kind.js';
 import { OperationMatcher } from './auth/operation-matcher.js';
 import { PublishableLimit } from './auth/publishable-limit.js';
+import { registerBookingWidget } from './http/booking-widget.js';
 import { registerCors } from './http/cors.js';
 import { refuseMalformedPath } from './http/request-path.js';
 import { TUNING, type Config, type Tuning } from './config.js';
@@ -85,6 +86,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   // The domain events (AsyncAPI 3), written from the contracts this gateway was built with: public, like /openapi.json.
   const asyncApi = asyncApiDocument();
   app.get('/asyncapi.json', { schema: { hide: true } }, async () => asyncApi);
+  await registerBookingWidget(app, { demo: config.NODE_ENV === 'development' || config.NODE_ENV === 'test' });
   let latest: Record<string, unknown> = {};
   await app.register(swaggerUi, {
     routePrefix: '/docs',
