@@ -250,19 +250,3 @@ export const holdRecordSchema = z
   .meta({ id: 'Hold' });
 export type HoldRecord = z.infer<typeof holdRecordSchema>;
 
-/** The 409 of a refused series: the first refusal's code and message, and every refused occurrence (0-based index). */
-export const bookingSeriesRefusalSchema = z
-  .object({
-    error: z.string(),
-    code: z.enum(['SLOT_UNAVAILABLE', 'SLOT_TAKEN', 'DAY_LIMIT_REACHED']),
-    details: z.array(
-      z.object({
-        index: z.number().int().min(0),
-        start_time: z.string(),
-        code: z.enum(['SLOT_UNAVAILABLE', 'SLOT_TAKEN', 'DAY_LIMIT_REACHED']),
-        path: z.string(),
-        message: z.string(),
-      }),
-    ),
-  })
-  .meta({ id: 'BookingSeriesRefusal' });

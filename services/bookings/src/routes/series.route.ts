@@ -1,7 +1,6 @@
 import {
   bookingSeriesCancelledSchema,
   bookingSeriesRecordSchema,
-  bookingSeriesRefusalSchema,
   createBookingSeriesBodySchema,
   dataEnvelope,
   errorResponses,
@@ -21,8 +20,8 @@ export function registerBookingSeries(app: ServiceApp, ctx: UseCaseContext): voi
         body: createBookingSeriesBodySchema,
         response: {
           201: dataEnvelope(bookingSeriesRecordSchema),
-          ...errorResponses('SCHEDULE_NOT_FOUND', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE'),
-          409: bookingSeriesRefusalSchema,
+          // A refusal's details name each refused occurrence: {index, start_time, code} (contracts errorDetailSchema).
+          ...errorResponses('SCHEDULE_NOT_FOUND', 'NOT_FOUND', 'SLOT_UNAVAILABLE', 'SLOT_TAKEN', 'DAY_LIMIT_REACHED', 'UPSTREAM_UNAVAILABLE'),
         },
       },
     },
