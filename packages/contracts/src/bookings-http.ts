@@ -146,9 +146,11 @@ export const bookingRecordSchema = z
     attendee_name: z.string(),
     attendee_email: z.string(),
     cancelled: z.boolean(),
-    seats: z.number().int().min(1),
+    // Always sent by the API; optional in the schema only because events written before seats and series (still in
+    // streams, schema_version 1) carry records without them. A schema_version 2 of the booking events can require them.
+    seats: z.number().int().min(1).optional(),
     /** The series (POST /api/v1/booking-series) the booking is an occurrence of, else null. */
-    series_id: z.uuid().nullable(),
+    series_id: z.uuid().nullable().optional(),
     created_at: z.string(),
     updated_at: z.string(),
   })
