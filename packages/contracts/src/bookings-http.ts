@@ -35,7 +35,7 @@ function endAfterStart(value: { start_time?: unknown; end_time?: unknown }, ctx:
 }
 
 /** Seats a booking or hold takes: 1..1000 here; at most the schedule's seats_per_slot (checked against its answer). */
-export const seatsSchema = z
+const seatsSchema = z
   .number({ message: 'must be an integer from 1 to 1000' })
   .int({ message: 'must be an integer from 1 to 1000' })
   .min(1, { message: 'must be an integer from 1 to 1000' })

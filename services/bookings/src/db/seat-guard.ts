@@ -32,7 +32,7 @@ export interface Occupancy {
   dayCount: number;
 }
 
-export interface OccupancyQuery {
+interface OccupancyQuery {
   scheduleId: string;
   startTime: Date;
   endTime: Date;

@@ -23,7 +23,7 @@ export function oneSeatRules(rules: SeatRules): boolean {
 }
 
 export const SLOT_TAKEN_MESSAGE = 'This time slot is already booked';
-export const DAY_LIMIT_MESSAGE = "The schedule's daily booking limit is reached on that day";
+const DAY_LIMIT_MESSAGE = "The schedule's daily booking limit is reached on that day";
 
 /** SLOT_TAKEN when the seats would not fit at some instant, DAY_LIMIT_REACHED when the day is full, else nothing. */
 export function requireRoom(seats: number, rules: SeatRules, taken: Occupancy): void {

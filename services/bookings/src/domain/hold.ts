@@ -14,7 +14,7 @@ export interface Hold {
   createdAt: Date;
 }
 
-export type HoldStatus = HoldRecord['status'];
+type HoldStatus = HoldRecord['status'];
 
 /** used and released are for good; otherwise active until expires_at and expired from that instant on, with no write. */
 export function holdStatus(hold: Hold, now: Date): HoldStatus {

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-export interface Recurrence {
+interface Recurrence {
   frequency: 'daily' | 'weekly';
   interval: number;
   count: number;
