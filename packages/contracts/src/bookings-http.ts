@@ -34,21 +34,36 @@ function endAfterStart(value: { start_time?: unknown; end_time?: unknown }, ctx:
   }
 }
 
+/** Seats a booking or hold takes: 1..1000 here; at most the schedule's seats_per_slot (checked against its answer). */
+const seatsSchema = z
+  .number({ message: 'must be an integer from 1 to 1000' })
+  .int({ message: 'must be an integer from 1 to 1000' })
+  .min(1, { message: 'must be an integer from 1 to 1000' })
+  .max(1000, { message: 'must be an integer from 1 to 1000' });
+
+/** The fields of a booking body (POST /api/v1/bookings and each occurrence of POST /api/v1/booking-series). */
+const bookingBodyFields = {
+  // Any string: an unknown or malformed schedule is a 404 SCHEDULE_NOT_FOUND, not a validation error.
+  schedule_id: requiredText(TEXT_LIMITS.id),
+  start_time: instantSchema,
+  end_time: instantSchema,
+  attendee: attendeeInputSchema,
+  event_type_id: requiredText(TEXT_LIMITS.id).nullish(),
+  timezone: zoneNameSchema.nullish(),
+  title: text(TEXT_LIMITS.title, 'name').nullish(),
+  location: text(TEXT_LIMITS.location).nullish(),
+  location_type: locationTypeSchema.nullish(),
+  metadata: bookingMetadataSchema.nullish(),
+  seats: seatsSchema.optional(),
+};
+
 /** POST /api/v1/bookings */
 export const createBookingBodySchema = z
   .strictObject(
     {
-      // Any string: an unknown or malformed schedule is a 404 SCHEDULE_NOT_FOUND, not a validation error.
-      schedule_id: requiredText(TEXT_LIMITS.id),
-      start_time: instantSchema,
-      end_time: instantSchema,
-      attendee: attendeeInputSchema,
-      event_type_id: requiredText(TEXT_LIMITS.id).nullish(),
-      timezone: zoneNameSchema.nullish(),
-      title: text(TEXT_LIMITS.title, 'name').nullish(),
-      location: text(TEXT_LIMITS.location).nullish(),
-      location_type: locationTypeSchema.nullish(),
-      metadata: bookingMetadataSchema.nullish(),
+      ...bookingBodyFields,
+      /** A hold of the same schedule, interval and seats: the booking takes its place (409 HOLD_INVALID otherwise). */
+      hold_id: requiredText(TEXT_LIMITS.id).nullish(),
     },
     strictFields,
   )
@@ -131,8 +146,109 @@ export const bookingRecordSchema = z
     attendee_name: z.string(),
     attendee_email: z.string(),
     cancelled: z.boolean(),
+    // Always sent by the API; optional in the schema only because events written before seats and series (still in
+    // streams, schema_version 1) carry records without them. A schema_version 2 of the booking events can require them.
+    seats: z.number().int().min(1).optional(),
+    /** The series (POST /api/v1/booking-series) the booking is an occurrence of, else null. */
+    series_id: z.uuid().nullable().optional(),
     created_at: z.string(),
     updated_at: z.string(),
   })
   .meta({ id: 'Booking' });
 export type BookingRecord = z.infer<typeof bookingRecordSchema>;
+
+/** The 201 of a booking's creation: the record and, only here, its `client_secret` (stored as a hash). */
+export const createdBookingSchema = bookingRecordSchema
+  .extend({ client_secret: z.string().describe('Lets its attendee read, reschedule or cancel it through a publishable key; shown once') })
+  .meta({ id: 'CreatedBooking' });
+export type CreatedBooking = z.infer<typeof createdBookingSchema>;
+
+/** POST /api/v1/booking-series: a booking body with `timezone` required, repeated by `recurrence`. */
+export const createBookingSeriesBodySchema = z
+  .strictObject(
+    {
+      ...bookingBodyFields,
+      timezone: zoneNameSchema,
+      recurrence: z.strictObject(
+        {
+          frequency: z.enum(['daily', 'weekly'], { message: 'must be one of daily, weekly' }),
+          interval: z
+            .number({ message: 'must be an integer from 1 to 12' })
+            .int({ message: 'must be an integer from 1 to 12' })
+            .min(1, { message: 'must be an integer from 1 to 12' })
+            .max(12, { message: 'must be an integer from 1 to 12' })
+            .default(1),
+          count: z
+            .number({ message: 'must be an integer from 2 to 52' })
+            .int({ message: 'must be an integer from 2 to 52' })
+            .min(2, { message: 'must be an integer from 2 to 52' })
+            .max(52, { message: 'must be an integer from 2 to 52' }),
+        },
+        strictFields,
+      ),
+    },
+    strictFields,
+  )
+  .superRefine(endAfterStart)
+  .meta({
+    id: 'CreateBookingSeriesBody',
+    example: {
+      schedule_id: EXAMPLE_SCHEDULE_ID,
+      start_time: '2030-01-07T09:00:00+01:00',
+      end_time: '2030-01-07T09:30:00+01:00',
+      timezone: 'Europe/Berlin',
+      attendee: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      recurrence: { frequency: 'weekly', count: 4 },
+    },
+  });
+export type CreateBookingSeriesBody = z.output<typeof createBookingSeriesBodySchema>;
+
+/** A series as its 201 and GET show it: its bookings in order (each with `client_secret` in the 201 only). */
+export const bookingSeriesRecordSchema = z
+  .object({ id: z.uuid(), bookings: z.array(bookingRecordSchema.extend({ client_secret: z.string().optional() })) })
+  .meta({ id: 'BookingSeries' });
+export type BookingSeriesRecord = z.infer<typeof bookingSeriesRecordSchema>;
+
+/** DELETE /api/v1/booking-series/{id}: how many of its occurrences it cancelled. */
+export const bookingSeriesCancelledSchema = z.object({ id: z.uuid(), cancelled: z.number().int().min(0) }).meta({ id: 'BookingSeriesCancelled' });
+
+/** POST /api/v1/holds */
+export const createHoldBodySchema = z
+  .strictObject(
+    {
+      schedule_id: requiredText(TEXT_LIMITS.id),
+      start_time: instantSchema,
+      end_time: instantSchema,
+      seats: seatsSchema.default(1),
+      ttl_seconds: z
+        .number({ message: 'must be an integer from 30 to 3600' })
+        .int({ message: 'must be an integer from 30 to 3600' })
+        .min(30, { message: 'must be an integer from 30 to 3600' })
+        .max(3600, { message: 'must be an integer from 30 to 3600' })
+        .default(600),
+    },
+    strictFields,
+  )
+  .superRefine(endAfterStart)
+  .meta({
+    id: 'CreateHoldBody',
+    example: { schedule_id: EXAMPLE_SCHEDULE_ID, start_time: '2030-01-07T09:00:00+01:00', end_time: '2030-01-07T09:30:00+01:00' },
+  });
+export type CreateHoldBody = z.output<typeof createHoldBodySchema>;
+
+/** A hold as its routes show it; `status` is judged at read time (past expires_at it is `expired`, at once). */
+export const holdRecordSchema = z
+  .object({
+    id: z.uuid(),
+    schedule_id: z.uuid(),
+    start_time: z.string(),
+    end_time: z.string(),
+    seats: z.number().int().min(1),
+    status: z.enum(['active', 'released', 'expired', 'used']),
+    expires_at: z.string(),
+    booking_id: z.uuid().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Hold' });
+export type HoldRecord = z.infer<typeof holdRecordSchema>;
+

@@ -33,8 +33,17 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
 
-/** `{path, message}` for one failed field of a validation error. */
-export const errorDetailSchema = z.object({ path: z.string(), message: z.string() });
+/**
+ * `{path, message}` for one failed field of a validation error; a refused booking series' details also say which
+ * occurrence (`index`, 0-based), when it starts and why (`code`).
+ */
+export const errorDetailSchema = z.object({
+  path: z.string(),
+  message: z.string(),
+  index: z.number().int().min(0).optional(),
+  start_time: z.string().optional(),
+  code: errorCodeSchema.optional(),
+});
 
 /** The one error body every service and the gateway answer with (the document narrows `code` per operation: error-responses.ts). */
 export const errorBodySchema = z.object({

@@ -59,14 +59,16 @@ describe('booking domain events', () => {
     ]);
     expect(events[0]).toMatchObject({ organization_id: organizationId, correlation_id: 'req-create-1', schema_version: 1 });
     // Each carries the booking as the API answered that change (event-carried state); the last one is what GET shows.
-    const records = [created, confirmed, rescheduled, renamed, cancelled].map((response) => response.body.data);
+    // (The 201's client_secret is the one field no event carries.)
+    const { client_secret: _secret, ...createdRecord } = created.body.data;
+    const records = [{ body: { data: createdRecord } }, confirmed, rescheduled, renamed, cancelled].map((response) => response.body.data);
     const state = (index: number) => {
       const { record, ...rest } = events[index]?.data ?? {};
       expect(record).toEqual(records[index]);
       return rest;
     };
     expect(records[4]).toEqual(fetched.body.data);
-    const base = { booking_id: id, schedule_id: scheduleId, event_type_id: null };
+    const base = { booking_id: id, schedule_id: scheduleId, event_type_id: null, seats: 1 };
     expect(state(0)).toEqual({ ...base, status: 'PENDING', ...times, version: 1 });
     // Updates, status changes and reschedules name the record's fields they changed, with their values before.
     expect(state(1)).toEqual({

@@ -42,6 +42,8 @@ describe('GET /api/v1/bookings/{id}', () => {
       attendee_name: 'Grace Hopper',
       attendee_email: 'Grace@Example.com',
       cancelled: false,
+      seats: 1,
+      series_id: null,
       created_at: created.body.data.created_at,
       updated_at: created.body.data.created_at,
     });

@@ -10,6 +10,7 @@ import {
 import type { Booking } from '../domain/booking.js';
 import { insertedColumns } from './booking-columns.js';
 import { lockScheduleWrites } from './schedule-lock.js';
+import { oneSeatGuardSql } from './seat-guard.js';
 
 /** The first response of the Idempotency-Key whose reservation the request holds, stored with the booking it created. */
 export interface FirstResponse {
@@ -27,19 +28,31 @@ export interface FirstResponse {
  * the key's reservation: the booking and its key's response exist together or not at all (a crash in between
  * cannot leave a booking whose key a retry would take afresh), and a request whose reservation lapsed and was
  * taken over inserts nothing. Returns whether the booking was inserted.
+ *
+ * `oneSeat` (at `now`): the one-seat path — the statement also reads the schedule's claims (seat-guard.ts) and fails
+ * with BKSUM when a hold or a shared booking needs the seat sum. Without it, the caller has judged the seats under
+ * the schedule lock in its own transaction (`db` is that transaction).
  */
-export async function insertBookingStatement(db: Queryable, booking: Booking, event: OutboxRow, first?: FirstResponse): Promise<boolean> {
+export async function insertBookingStatement(
+  db: Queryable,
+  booking: Booking,
+  event: OutboxRow,
+  first?: FirstResponse,
+  oneSeat?: { now: Date },
+): Promise<boolean> {
   const params = new SqlParams();
   const lock = lockScheduleWrites(booking.scheduleId, params);
+  const guard = oneSeat ? `, ${oneSeatGuardSql(booking.scheduleId, oneSeat.now, params)}` : '';
   const keyed = first ? `, first_response AS (${completeReservationSql(first.reservation, first, params)})` : '';
   const columns = insertedColumns(booking, params);
   const bookingInsert = `
     INSERT INTO bookings (${columns.names})
     SELECT ${columns.values} FROM schedule_lock${first ? ' CROSS JOIN first_response' : ''}
+    ${oneSeat ? 'WHERE NOT EXISTS (SELECT 1 FROM claims_clear)' : ''}
     RETURNING id`;
   const eventInsert = outboxInsertSql(event, params, 'booking');
   const text = `
-    WITH schedule_lock AS (${lock})${keyed},
+    WITH schedule_lock AS (${lock})${guard}${keyed},
     booking AS (${bookingInsert}),
     created_event AS (${eventInsert})
     SELECT count(*)::int AS inserted FROM booking`;

@@ -22,6 +22,8 @@ export function bookingRecord(booking: Booking): BookingRecord {
     attendee_name: booking.attendee.name,
     attendee_email: booking.attendee.email,
     cancelled: booking.status === 'CANCELLED',
+    seats: booking.seats,
+    series_id: booking.seriesId,
     created_at: booking.createdAt.toISOString(),
     updated_at: booking.updatedAt.toISOString(),
   };

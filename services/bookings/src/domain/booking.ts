@@ -1,5 +1,8 @@
 import type { BookingState, BookingStatus, CreateBookingBody } from '@app/contracts';
 
+/** What newBooking reads of a creation body (a series' occurrences are bodies too). */
+type NewBookingBody = Omit<CreateBookingBody, 'hold_id'>;
+
 type LocationType = 'in_person' | 'phone' | 'video' | 'custom';
 
 interface Attendee {
@@ -25,6 +28,13 @@ export interface Booking {
   locationType: LocationType | null;
   metadata: Record<string, unknown> | null;
   attendee: Attendee;
+  /** Seats it takes of its slot (1..the schedule's seats_per_slot). */
+  seats: number;
+  /** Made on a schedule of more than one seat per slot: judged by the seat sum, not the one-seat exclusion constraint. */
+  shared: boolean;
+  seriesId: string | null;
+  /** SHA-256 of its client_secret (shown once, in the 201); null for bookings made before client secrets. */
+  clientSecretHash: Uint8Array | null;
   /** Grows by one with every change; each domain event carries the version it produced. */
   version: number;
   createdAt: Date;
@@ -49,7 +59,7 @@ export function bookingState(booking: Booking): BookingState {
     start_time: booking.startTime.toISOString(),
     end_time: booking.endTime.toISOString(),
     version: booking.version,
-    seats: 1,
+    seats: booking.seats,
   };
 }
 
@@ -58,8 +68,8 @@ export function bookingState(booking: Booking): BookingState {
  * `timezone` defaults to the schedule's, the zone the booked time was offered in.
  */
 export function newBooking(
-  body: CreateBookingBody,
-  owner: { id: string; organizationId: string; scheduleTimezone: string },
+  body: NewBookingBody,
+  owner: { id: string; organizationId: string; scheduleTimezone: string; seatsPerSlot: number; clientSecretHash: Uint8Array; seriesId?: string },
   now: Date,
 ): Booking {
   return {
@@ -82,6 +92,10 @@ export function newBooking(
       timezone: body.attendee.timezone ?? null,
       notes: body.attendee.notes ?? null,
     },
+    seats: body.seats ?? 1,
+    shared: owner.seatsPerSlot > 1,
+    seriesId: owner.seriesId ?? null,
+    clientSecretHash: owner.clientSecretHash,
     version: 1,
     createdAt: now,
     updatedAt: now,

@@ -1,4 +1,4 @@
-import { bookingRecordSchema, dataEnvelope, errorResponses, ifMatchHeadersSchema, updateBookingBodySchema } from '@app/contracts';
+import { bookingRecordSchema, clientSecretQuerySchema, dataEnvelope, errorResponses, ifMatchHeadersSchema, updateBookingBodySchema } from '@app/contracts';
 import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import { cancelBooking, updateBooking } from '../use-cases/booking-change.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
@@ -12,6 +12,7 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
         summary: 'Change status, details, or time (start_time with end_time) of a booking',
         tags: ['bookings'],
         params: idParamsSchema,
+        querystring: clientSecretQuerySchema,
         headers: ifMatchHeadersSchema,
         body: updateBookingBodySchema,
         response: {
@@ -21,6 +22,8 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
             'INVALID_TRANSITION',
             'SLOT_TAKEN',
             'SLOT_UNAVAILABLE',
+            'DAY_LIMIT_REACHED',
+            'FORBIDDEN',
             'SCHEDULE_NOT_FOUND',
             'UPSTREAM_UNAVAILABLE',
           ),
@@ -28,7 +31,7 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
       },
     },
     async (request, reply) => {
-      const changes = { id: request.params.id, changes: request.body, ifMatch: ifMatchOf(request) };
+      const changes = { id: request.params.id, changes: request.body, ifMatch: ifMatchOf(request), clientSecret: request.query.client_secret };
       return answerRecord(request, reply, await updateBooking(ctx, callerOf(request), changes));
     },
   );
@@ -41,12 +44,13 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
         summary: 'Cancel a booking (soft delete)',
         tags: ['bookings'],
         params: idParamsSchema,
+        querystring: clientSecretQuerySchema,
         headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(bookingRecordSchema), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION') },
       },
     },
     async (request) => {
-      const booking = await cancelBooking(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request) });
+      const booking = await cancelBooking(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request), clientSecret: request.query.client_secret });
       return { data: booking };
     },
   );

@@ -1,4 +1,4 @@
-import { bookingRecordSchema, createBookingBodySchema, dataEnvelope, errorResponses } from '@app/contracts';
+import { createBookingBodySchema, createdBookingSchema, dataEnvelope, errorResponses } from '@app/contracts';
 import { callerOf, idempotencyReservation, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { createBooking } from '../use-cases/booking-create.use-case.js';
@@ -13,8 +13,17 @@ export function registerCreateBooking(app: ServiceApp, ctx: UseCaseContext): voi
         tags: ['bookings'],
         body: createBookingBodySchema,
         response: {
-          201: dataEnvelope(bookingRecordSchema),
-          ...errorResponses('SCHEDULE_NOT_FOUND', 'NOT_FOUND', 'SLOT_UNAVAILABLE', 'SLOT_TAKEN', 'CONFLICT', 'UPSTREAM_UNAVAILABLE'),
+          201: dataEnvelope(createdBookingSchema),
+          ...errorResponses(
+            'SCHEDULE_NOT_FOUND',
+            'NOT_FOUND',
+            'SLOT_UNAVAILABLE',
+            'SLOT_TAKEN',
+            'HOLD_INVALID',
+            'DAY_LIMIT_REACHED',
+            'CONFLICT',
+            'UPSTREAM_UNAVAILABLE',
+          ),
         },
       },
     },

@@ -1,5 +1,6 @@
 import {
   bookingRecordSchema,
+  clientSecretQuerySchema,
   dataEnvelope,
   errorResponses,
   ifNoneMatchHeadersSchema,
@@ -36,10 +37,11 @@ export function registerReadBookings(app: ServiceApp, ctx: UseCaseContext): void
         summary: 'Get a booking',
         tags: ['bookings'],
         params: idParamsSchema,
+        querystring: clientSecretQuerySchema,
         headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(bookingRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request, reply) => answerRecord(request, reply, await getBooking(ctx, callerOf(request), request.params.id)),
+    async (request, reply) => answerRecord(request, reply, await getBooking(ctx, callerOf(request), request.params.id, request.query.client_secret)),
   );
 }

@@ -9,6 +9,7 @@ import {
 import {
   AppError,
   eventContextOf,
+  isPublishable,
   notFound,
   previousAttributes,
   recordEvent,
@@ -22,12 +23,15 @@ import {
 } from '@app/service-kit';
 import { bookingState, type Booking } from '../domain/booking.js';
 import { bookingRecord } from '../domain/booking.record.js';
+import { requireRoom, type SeatRules } from '../domain/capacity.js';
+import { requireClientSecret } from '../domain/client-secret-access.js';
 import { planCancel, planUpdate, type UpdatePlan, type UpdateRequest, type UpdateStep } from '../domain/booking-update.js';
 import { findBooking, lockBooking, saveBooking } from '../db/booking.repository.js';
 import { retryOnDeadlock } from '../db/deadlock-retry.js';
 import { lockSchedule } from '../db/schedule-lock.js';
+import { noteClaims, occupancy } from '../db/seat-guard.js';
 import type { UseCaseContext } from './context.js';
-import { verifyBookable } from './upstream-checks.js';
+import { verifyBookable, type BookableSchedule } from './upstream-checks.js';
 import { slotTakenIfOverlap } from './booking-create.use-case.js';
 
 function toUpdateRequest(body: UpdateBookingBody): UpdateRequest {
@@ -38,11 +42,21 @@ function toUpdateRequest(body: UpdateBookingBody): UpdateRequest {
   };
 }
 
-/** Which booking a change is for, and the ETag (If-Match) it is meant for, if any. */
+/** Which booking a change is for, the ETag (If-Match) it is meant for, if any, and the client_secret sent with it. */
 interface ChangeTarget {
   id: string;
   ifMatch: IfMatch | undefined;
+  clientSecret?: string | undefined;
 }
+
+/** A reschedule's schedule, as the checks answered: what its new interval is judged by under the lock. */
+interface RescheduleRules {
+  rules: SeatRules;
+  day: BookableSchedule['day'];
+}
+
+/** The fields a publishable key may send in a PATCH: a reschedule, and nothing else (API.md "Keys"). */
+const PUBLISHABLE_CHANGES = new Set(['start_time', 'end_time']);
 
 /**
  * Applies a planned change under the booking's row lock: concurrent changes of one booking run one
@@ -53,22 +67,32 @@ interface ChangeTarget {
 async function applyLocked(
   ctx: UseCaseContext,
   caller: Caller,
-  { id, ifMatch }: ChangeTarget,
+  { id, ifMatch, clientSecret }: ChangeTarget,
   plan: (current: Booking) => UpdatePlan,
+  reschedule?: RescheduleRules,
 ): Promise<Booking> {
   const saved = await retryOnDeadlock(() =>
     withTransaction(ctx.pool, async (tx) => {
       const current = await lockBooking(tx, caller.organizationId, id);
       if (!current) throw notFound('Booking');
+      requireClientSecret(caller, current, clientSecret);
       requireMatch(ifMatch, current);
       const planned = plan(current);
       if (planned.refusal !== undefined) throw new AppError('INVALID_TRANSITION', planned.refusal);
       if (planned.steps.length === 0) return { booking: current, changed: false };
       // Row lock first, then the schedule's: creates take only the latter, so no two writers wait in a circle.
       await lockSchedule(tx, current.scheduleId);
-      await saveBooking(tx, planned.result);
+      let result = planned.result;
+      if (reschedule && planned.steps.some((step) => step.kind === 'rescheduled')) {
+        // The new interval's seats and day, judged as a creation's summing path is (this booking not counted).
+        const taken = await occupancy(tx, { ...result, day: reschedule.day, now: ctx.now(), exceptBookingId: current.id });
+        requireRoom(current.seats, reschedule.rules, taken);
+        result = { ...result, shared: reschedule.rules.seatsPerSlot > 1 };
+        if (result.shared) await noteClaims(tx, result.scheduleId, { shared: true });
+      }
+      await saveBooking(tx, result);
       await recordSteps(tx, current, planned.steps, caller);
-      return { booking: planned.result, changed: true };
+      return { booking: result, changed: true };
     }),
   ).catch((error: unknown) => {
     throw slotTakenIfOverlap(error);
@@ -84,24 +108,32 @@ async function applyLocked(
 export async function updateBooking(
   ctx: UseCaseContext,
   caller: Caller,
-  { id: rawId, changes, ifMatch }: { id: string; changes: UpdateBookingBody; ifMatch?: IfMatch | undefined },
+  { id: rawId, changes, ifMatch, clientSecret }: { id: string; changes: UpdateBookingBody; ifMatch?: IfMatch | undefined; clientSecret?: string | undefined },
 ): Promise<Versioned<BookingRecord>> {
+  if (isPublishable(caller) && Object.keys(changes).some((field) => !PUBLISHABLE_CHANGES.has(field))) {
+    throw new AppError('FORBIDDEN', 'Publishable keys can only reschedule a booking (start_time and end_time)');
+  }
   const id = recordId(rawId, 'Booking');
   const request = toUpdateRequest(changes);
+  let reschedule: RescheduleRules | undefined;
   if (request.interval) {
     const current = await findBooking(ctx.prisma, caller.organizationId, id);
     if (!current) throw notFound('Booking');
+    requireClientSecret(caller, current, clientSecret);
     // Refuse what the state forbids (a stale If-Match first, as the locked write would) before asking other services anything.
     requireMatch(ifMatch, current);
     const early = planUpdate(current, request, ctx.now());
     if (early.refusal !== undefined) throw new AppError('INVALID_TRANSITION', early.refusal);
-    await verifyBookable(
+    const schedule = await verifyBookable(
       ctx,
       { organizationId: caller.organizationId, scheduleId: current.scheduleId, ...request.interval },
       caller.requestId,
+      { publicOnly: isPublishable(caller) },
     );
+    reschedule = { rules: schedule, day: schedule.day };
   }
-  const saved = await applyLocked(ctx, caller, { id, ifMatch }, (current) => planUpdate(current, request, ctx.now()));
+  const target = { id, ifMatch, clientSecret };
+  const saved = await applyLocked(ctx, caller, target, (current) => planUpdate(current, request, ctx.now()), reschedule);
   return { record: bookingRecord(saved), version: saved.version };
 }
 
@@ -109,18 +141,17 @@ export async function updateBooking(
 export async function cancelBooking(
   ctx: UseCaseContext,
   caller: Caller,
-  { id, ifMatch }: { id: string; ifMatch?: IfMatch | undefined },
+  { id, ifMatch, clientSecret }: { id: string; ifMatch?: IfMatch | undefined; clientSecret?: string | undefined },
 ): Promise<BookingRecord> {
-  return bookingRecord(
-    await applyLocked(ctx, caller, { id: recordId(id, 'Booking'), ifMatch }, (current) => planCancel(current, ctx.now())),
-  );
+  const target = { id: recordId(id, 'Booking'), ifMatch, clientSecret };
+  return bookingRecord(await applyLocked(ctx, caller, target, (current) => planCancel(current, ctx.now())));
 }
 
 /**
  * One event per step of a change, each with the version that step produced and (but a cancellation) the record's
  * fields as the step before left them (`previous_attributes`).
  */
-async function recordSteps(tx: Queryable, current: Booking, steps: UpdateStep[], caller: Caller): Promise<void> {
+export async function recordSteps(tx: Queryable, current: Booking, steps: UpdateStep[], caller: Caller): Promise<void> {
   const context = eventContextOf(caller);
   let before = bookingRecord(current);
   for (const step of steps) {

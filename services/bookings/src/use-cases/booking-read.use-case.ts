@@ -1,6 +1,7 @@
 import type { BookingRecord, ListBookingsQuery, ListMeta } from '@app/contracts';
 import { listPage, notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
 import { bookingRecord } from '../domain/booking.record.js';
+import { requireClientSecret } from '../domain/client-secret-access.js';
 import { startTimeWindow } from '../domain/list-window.js';
 import { findBooking } from '../db/booking.repository.js';
 import { BOOKING_LIST, listBookings as queryBookings } from '../db/booking-list.repository.js';
@@ -27,9 +28,18 @@ export async function listBookings(
   return { items: items.map(bookingRecord), meta };
 }
 
-/** GET /api/v1/bookings/{id}: another organization's booking is as unknown as a missing one. */
-export async function getBooking(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<BookingRecord>> {
+/**
+ * GET /api/v1/bookings/{id}: another organization's booking is as unknown as a missing one, and so is one a
+ * publishable key names without its client_secret.
+ */
+export async function getBooking(
+  ctx: UseCaseContext,
+  caller: Caller,
+  rawId: string,
+  clientSecret?: string,
+): Promise<Versioned<BookingRecord>> {
   const booking = await findBooking(ctx.prisma, caller.organizationId, recordId(rawId, 'Booking'));
   if (!booking) throw notFound('Booking');
+  requireClientSecret(caller, booking, clientSecret);
   return { record: bookingRecord(booking), version: booking.version };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bookingCreatedEvent, createBookingBodySchema } from '@app/contracts';
-import { IdempotencyStore, outboxRow } from '@app/service-kit';
+import { IdempotencyStore, issueClientSecret, outboxRow } from '@app/service-kit';
 import type { RunningService } from '@app/service-testing';
 import type { Config } from '../../src/config.js';
 import { insertBookingStatement } from '../../src/db/booking-create.repository.js';
@@ -26,7 +26,7 @@ describe('insertBookingStatement with an Idempotency-Key reservation', () => {
       end_time: '2031-02-03T10:30:00Z',
       attendee: { name: 'Ada', email: 'ada@example.com' },
     });
-    const booking = newBooking(body, { id: randomUUID(), organizationId, scheduleTimezone: 'UTC' }, new Date());
+    const booking = newBooking(body, { id: randomUUID(), organizationId, scheduleTimezone: 'UTC', seatsPerSlot: 1, clientSecretHash: issueClientSecret().hash }, new Date());
     const event = outboxRow(bookingCreatedEvent, bookingState(booking), { organizationId });
     const keyed = { scope: organizationId, key: `key-${randomUUID()}`, target: 'POST /api/v1/bookings', requestHash: 'h' };
     return { booking, event, keyed };

@@ -9,6 +9,8 @@ export type ServiceName = 'bookings' | 'scheduling' | 'catalog' | 'events' | 'ca
  */
 export const ROUTE_TABLE: readonly { prefix: string; service: ServiceName; public?: boolean; holdsMs?: number }[] = [
   { prefix: '/api/v1/bookings', service: 'bookings' },
+  { prefix: '/api/v1/holds', service: 'bookings' },
+  { prefix: '/api/v1/booking-series', service: 'bookings' },
   { prefix: '/api/v1/schedules', service: 'scheduling' },
   { prefix: '/api/bookings/slots', service: 'scheduling', public: true },
   { prefix: '/api/v1/products', service: 'catalog' },
