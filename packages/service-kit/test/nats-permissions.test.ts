@@ -6,7 +6,7 @@ import { PermissionViolationError, type NatsConnection } from '@nats-io/nats-cor
 import type pg from 'pg';
 import {
   availabilityCheckRequest,
-  BOOKING_EVENTS,
+  BOOKING_STATE_EVENTS,
   bookingCreatedEvent,
   calendarBusyUpdatedEvent,
   calendarConnectionRemovedEvent,
@@ -86,6 +86,7 @@ const pendingBooking = (): BookingState => ({
   start_time: '2030-01-07T09:00:00.000Z',
   end_time: '2030-01-07T09:30:00.000Z',
   version: 1,
+  seats: 1,
 });
 
 /** Bookings' outbox relay under bookings' user, stopped after the test. */
@@ -187,8 +188,8 @@ describe('NATS users generated from the topology', () => {
       stream,
       pool: schema.pool,
       retryMs: 100,
-      // Every booking event type, as scheduling's projection takes them: the durable reads the whole stream.
-      handlers: BOOKING_EVENTS.map((contract) => eventHandler(contract, async (event) => void received.push(event.data.booking_id))),
+      // Every booking state event, as scheduling's projection takes them: the durable reads the whole stream.
+      handlers: BOOKING_STATE_EVENTS.map((contract) => eventHandler(contract, async (event) => void received.push(event.data.booking_id))),
     });
     await consumer.start(); // the stream is not there yet: the start returns, the consumer waits
     opened.push({ close: () => consumer.stop() });

@@ -103,6 +103,7 @@ export function bookingState(overrides: Record<string, unknown> = {}) {
     start_time: '2031-03-03T10:00:00.000Z',
     end_time: '2031-03-03T10:30:00.000Z',
     version: 1,
+    seats: 1,
     ...overrides,
   };
 }
