@@ -32,6 +32,65 @@ describe('bookings', () => {
         return { ...calls, patch: (headers, n) => calls.patch(headers, { metadata: { n } }), state: calls.data };
       },
     },
+    {
+      // A hold changes once, when it is used (or released, its DELETE; or expires): a booking taking it is its change.
+      name: 'a hold',
+      has: { get: true, remove: true, change: true },
+      async arrange() {
+        const organizationId = newOrganization();
+        const scheduleId = newScheduleId();
+        slot += 1;
+        const body = { schedule_id: scheduleId, ...interval(day, slot * 30) };
+        const created = await call(suite.bookings, organizationId, 'POST', '/api/v1/holds', body);
+        expect(created.status).toBe(201);
+        const holdId = String(created.body.data.id);
+        const calls = recordRequests(suite.bookings.app, organizationHeaders(organizationId), `/api/v1/holds/${holdId}`);
+        return {
+          get: calls.get,
+          remove: calls.remove,
+          async change() {
+            const booked = await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', {
+              ...bookingBody(scheduleId, interval(day, slot * 30)),
+              hold_id: holdId,
+            });
+            expect(booked.status).toBe(201);
+          },
+          state: calls.data,
+        };
+      },
+    },
+    {
+      // A series shows its bookings: a change of one of them is a change of the series.
+      name: 'a booking series',
+      has: { get: true, remove: true, change: true },
+      async arrange() {
+        const organizationId = newOrganization();
+        slot += 1;
+        const created = await call(suite.bookings, organizationId, 'POST', '/api/v1/booking-series', {
+          ...bookingBody(newScheduleId(), interval(day, slot * 30)),
+          timezone: 'UTC',
+          recurrence: { frequency: 'daily', count: 2 },
+        });
+        expect(created.status).toBe(201);
+        const bookingId = String((created.body.data.bookings as { id: string }[])[0]?.id);
+        const calls = recordRequests(
+          suite.bookings.app,
+          organizationHeaders(organizationId),
+          `/api/v1/booking-series/${created.body.data.id}`,
+        );
+        return {
+          get: calls.get,
+          remove: calls.remove,
+          async change() {
+            const changed = await call(suite.bookings, organizationId, 'PATCH', `/api/v1/bookings/${bookingId}`, {
+              metadata: { changed: true },
+            });
+            expect(changed.status).toBe(200);
+          },
+          state: calls.data,
+        };
+      },
+    },
   ]);
 
   it("when If-Match names another organization's booking, then it is a 404, never a 412 that would tell it exists", async () => {

@@ -1,4 +1,4 @@
-import type { HoldRecord, HoldState } from '@app/contracts';
+import { HOLD_STATUSES, type HoldRecord, type HoldState } from '@app/contracts';
 
 /** A hold as the service stores it; its status is not stored but judged at a given instant (holdStatus). */
 export interface Hold {
@@ -21,6 +21,14 @@ export function holdStatus(hold: Hold, now: Date): HoldStatus {
   if (hold.bookingId !== null) return 'used';
   if (hold.releasedAt !== null) return 'released';
   return hold.expiresAt.getTime() > now.getTime() ? 'active' : 'expired';
+}
+
+/**
+ * What a hold's ETag is made of: its status, the one thing of its record that changes (released and used for good,
+ * expired at expires_at with no write), so the tag changes at the instant it expires too.
+ */
+export function holdVersion(hold: Hold, now: Date): number {
+  return HOLD_STATUSES.indexOf(holdStatus(hold, now)) + 1;
 }
 
 export function holdRecord(hold: Hold, now: Date): HoldRecord {

@@ -1,5 +1,12 @@
-import { createHoldBodySchema, dataEnvelope, errorResponses, holdRecordSchema } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import {
+  createHoldBodySchema,
+  dataEnvelope,
+  errorResponses,
+  holdRecordSchema,
+  ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
+} from '@app/contracts';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { createHold, getHold, releaseHold } from '../use-cases/hold.use-case.js';
 
@@ -29,10 +36,11 @@ export function registerHolds(app: ServiceApp, ctx: UseCaseContext): void {
         summary: 'Get a hold (its status as of now)',
         tags: ['holds'],
         params: idParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(holdRecordSchema), ...errorResponses('NOT_FOUND', 'SCHEDULE_NOT_FOUND', 'UPSTREAM_UNAVAILABLE') },
       },
     },
-    async (request) => ({ data: await getHold(ctx, callerOf(request), request.params.id) }),
+    async (request, reply) => answerRecord(request, reply, await getHold(ctx, callerOf(request), request.params.id)),
   );
 
   app.delete(
@@ -43,9 +51,10 @@ export function registerHolds(app: ServiceApp, ctx: UseCaseContext): void {
         summary: 'Release a hold',
         tags: ['holds'],
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(holdRecordSchema), ...errorResponses('NOT_FOUND', 'SCHEDULE_NOT_FOUND', 'UPSTREAM_UNAVAILABLE') },
       },
     },
-    async (request) => ({ data: await releaseHold(ctx, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await releaseHold(ctx, callerOf(request), request.params.id, ifMatchOf(request)) }),
   );
 }

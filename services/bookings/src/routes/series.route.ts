@@ -4,8 +4,10 @@ import {
   createBookingSeriesBodySchema,
   dataEnvelope,
   errorResponses,
+  ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { cancelSeries, createSeries, getSeries } from '../use-cases/series.use-case.js';
 
@@ -21,7 +23,14 @@ export function registerBookingSeries(app: ServiceApp, ctx: UseCaseContext): voi
         response: {
           201: dataEnvelope(bookingSeriesRecordSchema),
           // A refusal's details name each refused occurrence: {index, start_time, code} (contracts errorDetailSchema).
-          ...errorResponses('SCHEDULE_NOT_FOUND', 'NOT_FOUND', 'SLOT_UNAVAILABLE', 'SLOT_TAKEN', 'DAY_LIMIT_REACHED', 'UPSTREAM_UNAVAILABLE'),
+          ...errorResponses(
+            'SCHEDULE_NOT_FOUND',
+            'NOT_FOUND',
+            'SLOT_UNAVAILABLE',
+            'SLOT_TAKEN',
+            'DAY_LIMIT_REACHED',
+            'UPSTREAM_UNAVAILABLE',
+          ),
         },
       },
     },
@@ -36,10 +45,11 @@ export function registerBookingSeries(app: ServiceApp, ctx: UseCaseContext): voi
         summary: 'Get a series of bookings',
         tags: ['bookings'],
         params: idParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(bookingSeriesRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await getSeries(ctx, callerOf(request), request.params.id) }),
+    async (request, reply) => answerRecord(request, reply, await getSeries(ctx, callerOf(request), request.params.id)),
   );
 
   app.delete(
@@ -50,9 +60,10 @@ export function registerBookingSeries(app: ServiceApp, ctx: UseCaseContext): voi
         summary: 'Cancel the occurrences of a series that have not started',
         tags: ['bookings'],
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(bookingSeriesCancelledSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => ({ data: await cancelSeries(ctx, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await cancelSeries(ctx, callerOf(request), request.params.id, ifMatchOf(request)) }),
   );
 }

@@ -108,7 +108,12 @@ async function applyLocked(
 export async function updateBooking(
   ctx: UseCaseContext,
   caller: Caller,
-  { id: rawId, changes, ifMatch, clientSecret }: { id: string; changes: UpdateBookingBody; ifMatch?: IfMatch | undefined; clientSecret?: string | undefined },
+  {
+    id: rawId,
+    changes,
+    ifMatch,
+    clientSecret,
+  }: { id: string; changes: UpdateBookingBody; ifMatch?: IfMatch | undefined; clientSecret?: string | undefined },
 ): Promise<Versioned<BookingRecord>> {
   if (isPublishable(caller) && Object.keys(changes).some((field) => !PUBLISHABLE_CHANGES.has(field))) {
     throw new AppError('FORBIDDEN', 'Publishable keys can only reschedule a booking (start_time and end_time)');

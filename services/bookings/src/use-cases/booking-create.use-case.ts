@@ -62,7 +62,14 @@ interface NewBookingWrite {
  * seats at every instant and the day's count, and the booking is written in the same transaction — with the hold it
  * takes the place of marked used (at most once: a second booking with it finds it used).
  */
-async function insertSummed(ctx: UseCaseContext, caller: Caller, write: NewBookingWrite, rules: SeatRules, day: BookableSchedule['day'], holdId?: string) {
+async function insertSummed(
+  ctx: UseCaseContext,
+  caller: Caller,
+  write: NewBookingWrite,
+  rules: SeatRules,
+  day: BookableSchedule['day'],
+  holdId?: string,
+) {
   const { booking } = write;
   return withTransaction(ctx.pool, async (tx) => {
     await lockSchedule(tx, booking.scheduleId);
@@ -98,7 +105,13 @@ export async function createBooking(
   if (holdId !== undefined) await requireUsableHold(ctx, caller, holdId, slot);
   const schedule = await verifyBookable(
     ctx,
-    { organizationId: caller.organizationId, scheduleId: body.schedule_id, eventTypeId: body.event_type_id, startTime: body.start_time, endTime: body.end_time },
+    {
+      organizationId: caller.organizationId,
+      scheduleId: body.schedule_id,
+      eventTypeId: body.event_type_id,
+      startTime: body.start_time,
+      endTime: body.end_time,
+    },
     caller.requestId,
     { publicOnly: isPublishable(caller) },
   );

@@ -1,8 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { holdCreatedEvent, holdEndedEvent, type CreateHoldBody, type HoldRecord } from '@app/contracts';
-import { eventContextOf, isPublishable, notFound, recordEvent, recordId, scheduleNotFound, withTransaction, type Caller } from '@app/service-kit';
+import {
+  eventContextOf,
+  isPublishable,
+  notFound,
+  recordEvent,
+  recordId,
+  requireMatch,
+  scheduleNotFound,
+  withTransaction,
+  type Caller,
+  type IfMatch,
+  type Versioned,
+} from '@app/service-kit';
 import { requireRoom, requireSeatsFit } from '../domain/capacity.js';
-import { holdRecord, holdState, holdStatus, type Hold } from '../domain/hold.js';
+import { holdRecord, holdState, holdStatus, holdVersion, type Hold } from '../domain/hold.js';
 import { retryOnDeadlock } from '../db/deadlock-retry.js';
 import { endHold, findHold, insertHold } from '../db/hold.repository.js';
 import { lockSchedule } from '../db/schedule-lock.js';
@@ -65,20 +77,23 @@ async function visibleHold(ctx: UseCaseContext, caller: Caller, rawId: string): 
 }
 
 /** GET /api/v1/holds/{id}: its status as of now (expired the instant expires_at passes). */
-export async function getHold(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<HoldRecord> {
-  return holdRecord(await visibleHold(ctx, caller, rawId), ctx.now());
+export async function getHold(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<HoldRecord>> {
+  const hold = await visibleHold(ctx, caller, rawId);
+  const now = ctx.now();
+  return { record: holdRecord(hold, now), version: holdVersion(hold, now) };
 }
 
 /**
  * DELETE /api/v1/holds/{id}: an active hold becomes released (its seats are free at once, and bookings.hold.ended
  * tells the slot projection); a hold already released, used or expired is answered as it is.
  */
-export async function releaseHold(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<HoldRecord> {
+export async function releaseHold(ctx: UseCaseContext, caller: Caller, rawId: string, ifMatch?: IfMatch): Promise<HoldRecord> {
   const visible = await visibleHold(ctx, caller, rawId);
   const released = await withTransaction(ctx.pool, async (tx) => {
     const hold = await findHold(tx, caller.organizationId, visible.id, true);
     if (!hold) throw notFound('Hold');
     const now = ctx.now();
+    requireMatch(ifMatch, { id: hold.id, version: holdVersion(hold, now) });
     if (holdStatus(hold, now) !== 'active') return { hold, now, changed: false };
     const ended = { ...hold, releasedAt: now };
     await endHold(tx, hold.id, { releasedAt: now });

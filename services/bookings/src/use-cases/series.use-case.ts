@@ -8,8 +8,11 @@ import {
   notFound,
   outboxRow,
   recordId,
+  requireMatch,
   withTransaction,
   type Caller,
+  type IfMatch,
+  type Versioned,
 } from '@app/service-kit';
 import { bookingState, newBooking, type Booking } from '../domain/booking.js';
 import { bookingRecord } from '../domain/booking.record.js';
@@ -86,8 +89,18 @@ export async function createSeries(ctx: UseCaseContext, caller: Caller, body: Cr
   const { recurrence: _recurrence, ...bookingBody } = body;
   const made = times.map((time) => {
     const secret = issueClientSecret();
-    const owner = { id: randomUUID(), organizationId: caller.organizationId, scheduleTimezone: rules.timezone, seatsPerSlot: rules.seatsPerSlot, clientSecretHash: secret.hash, seriesId };
-    return { booking: newBooking({ ...bookingBody, start_time: time.startTime, end_time: time.endTime }, owner, now), secret: secret.secret };
+    const owner = {
+      id: randomUUID(),
+      organizationId: caller.organizationId,
+      scheduleTimezone: rules.timezone,
+      seatsPerSlot: rules.seatsPerSlot,
+      clientSecretHash: secret.hash,
+      seriesId,
+    };
+    return {
+      booking: newBooking({ ...bookingBody, start_time: time.startTime, end_time: time.endTime }, owner, now),
+      secret: secret.secret,
+    };
   });
   const scheduleId = body.schedule_id.toLowerCase();
   await retryOnDeadlock(() =>
@@ -104,7 +117,11 @@ export async function createSeries(ctx: UseCaseContext, caller: Caller, body: Cr
           continue;
         }
         const record = bookingRecord(booking);
-        await insertBookingStatement(tx, booking, outboxRow(bookingCreatedEvent, { ...bookingState(booking), record }, eventContextOf(caller)));
+        await insertBookingStatement(
+          tx,
+          booking,
+          outboxRow(bookingCreatedEvent, { ...bookingState(booking), record }, eventContextOf(caller)),
+        );
       }
       if (refused.length > 0) throw seriesRefused(refused);
       await insertSeries(tx, { id: seriesId, organizationId: caller.organizationId, scheduleId, createdAt: now });
@@ -116,22 +133,35 @@ export async function createSeries(ctx: UseCaseContext, caller: Caller, body: Cr
 }
 
 /** GET /api/v1/booking-series/{id}: the series' bookings as they are now (no client secrets: those are shown once). */
-export async function getSeries(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<BookingSeriesRecord> {
+export async function getSeries(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<BookingSeriesRecord>> {
   const id = recordId(rawId, 'Booking series');
   if (!(await seriesExists(ctx.pool, caller.organizationId, id))) throw notFound('Booking series');
   const bookings = await seriesBookings(ctx.pool, caller.organizationId, id);
-  return { id, bookings: bookings.map(bookingRecord) };
+  return { record: { id, bookings: bookings.map(bookingRecord) }, version: seriesVersion(bookings) };
+}
+
+/** A series shows its bookings and nothing of its own: its ETag is made of their versions, in its order. */
+function seriesVersion(bookings: readonly Booking[]): number[] {
+  return bookings.map((booking) => booking.version);
 }
 
 /** DELETE /api/v1/booking-series/{id}: cancels its PENDING and CONFIRMED occurrences that have not started, together. */
-export async function cancelSeries(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<{ id: string; cancelled: number }> {
+export async function cancelSeries(
+  ctx: UseCaseContext,
+  caller: Caller,
+  rawId: string,
+  ifMatch?: IfMatch,
+): Promise<{ id: string; cancelled: number }> {
   const id = recordId(rawId, 'Booking series');
   const cancelled = await retryOnDeadlock(() =>
     withTransaction(ctx.pool, async (tx) => {
       if (!(await seriesExists(tx, caller.organizationId, id))) throw notFound('Booking series');
       const now = ctx.now();
-      const open = (await seriesBookings(tx, caller.organizationId, id, true)).filter(
-        (booking: Booking) => (booking.status === 'PENDING' || booking.status === 'CONFIRMED') && booking.startTime.getTime() > now.getTime(),
+      const bookings = await seriesBookings(tx, caller.organizationId, id, true);
+      requireMatch(ifMatch, { id, version: seriesVersion(bookings) });
+      const open = bookings.filter(
+        (booking: Booking) =>
+          (booking.status === 'PENDING' || booking.status === 'CONFIRMED') && booking.startTime.getTime() > now.getTime(),
       );
       const first = open[0];
       if (first) await lockSchedule(tx, first.scheduleId);
