@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { describeConditionalRequests, recordRequests } from '@app/service-testing';
 import { ADMIN_TOKEN, createOrganization, gatewayBehindEchoes, startGateway } from './support/harness.js';
 import { createKey, postApiKey } from './support/api-keys.js';
 
@@ -252,4 +253,32 @@ describe('the admin API takes the same body', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toBe('scopes has unknown scope nothing:read');
   });
+});
+
+describe('conditional requests on keys', () => {
+  const fixture = gatewayBehindEchoes();
+
+  describeConditionalRequests([
+    {
+      // A key changes only when it is used (its last_used_at); the writer's minute is stood in for by writing it.
+      name: 'an API key',
+      has: { get: true, remove: true, change: true },
+      async arrange() {
+        const org = await createOrganization(fixture.gateway);
+        const key = (await postApiKey(fixture.gateway, org.api_key, { name: 'integration' })).json().data as { id: string };
+        const calls = recordRequests(fixture.gateway.app, { authorization: `Bearer ${org.api_key}` }, `/api/v1/api-keys/${key.id}`);
+        return {
+          get: calls.get,
+          remove: calls.remove,
+          async change() {
+            await fixture.gateway.infra.pool.query(
+              "UPDATE identity.api_keys SET last_used_at = coalesce(last_used_at, now()) + interval '1 minute' WHERE id = $1",
+              [key.id],
+            );
+          },
+          state: calls.data,
+        };
+      },
+    },
+  ]);
 });

@@ -4,14 +4,16 @@ import {
   createdApiKeySchema,
   dataEnvelope,
   errorResponses,
+  ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
   listEnvelope,
   paginationQuerySchema,
   revokedApiKeySchema,
   type CreateAdminApiKeyBody,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, listPage, notFound, recordId, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, listPage, notFound, recordId, type ServiceApp } from '@app/service-kit';
 import type { KeyCache } from '../auth/key-cache.js';
-import { API_KEY_LIST, type IdentityRepository, type NewApiKey } from './identity.repository.js';
+import { API_KEY_LIST, apiKeyVersion, type IdentityRepository, type NewApiKey } from './identity.repository.js';
 
 const tags = ['api-keys'];
 const API_KEY = 'API key';
@@ -77,13 +79,14 @@ export function registerApiKeyRoutes(app: ServiceApp, deps: { identity: Identity
         summary: 'Get a live API key (never the key itself)',
         tags,
         params: idParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
         response: { 200: dataEnvelope(apiKeySchema), ...errorResponses('FORBIDDEN', 'NOT_FOUND') },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const record = await deps.identity.findApiKey(callerOf(request).organizationId, recordId(request.params.id, API_KEY));
       if (!record) throw notFound(API_KEY);
-      return { data: record };
+      return answerRecord(request, reply, { record, version: apiKeyVersion(record) });
     },
   );
 
@@ -95,12 +98,13 @@ export function registerApiKeyRoutes(app: ServiceApp, deps: { identity: Identity
         summary: 'Revoke an API key (refused everywhere within 5 s)',
         tags,
         params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
         response: { 200: dataEnvelope(revokedApiKeySchema), ...errorResponses('FORBIDDEN', 'NOT_FOUND') },
       },
     },
     async (request) => {
       const id = recordId(request.params.id, API_KEY);
-      if (!(await deps.identity.revokeApiKey(id, callerOf(request).organizationId))) throw notFound(API_KEY);
+      if (!(await deps.identity.revokeApiKey(id, callerOf(request).organizationId, ifMatchOf(request)))) throw notFound(API_KEY);
       deps.cache.clear(); // at once on this replica; the others within the cache's TTL
       return { data: { id, revoked: true as const } };
     },

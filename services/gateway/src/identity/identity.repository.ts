@@ -7,7 +7,17 @@ import {
   type ApiKeyType,
   type ListMeta,
 } from '@app/contracts';
-import { inPageOrder, pageOfIds, recordEvent, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
+import {
+  inPageOrder,
+  pageOfIds,
+  recordEvent,
+  requireMatch,
+  SqlParams,
+  type IfMatch,
+  type ListDefinition,
+  type ListPage,
+  type Queryable,
+} from '@app/service-kit';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.js';
 
@@ -72,6 +82,14 @@ export function apiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
     created_at: row.createdAt.toISOString(),
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * What a key's ETag is made of: `last_used_at`, the one field of its record that changes (a key has no PATCH, and a
+ * revoked key is a 404).
+ */
+export function apiKeyVersion(record: ApiKeyRecord): number {
+  return record.last_used_at === null ? 0 : Date.parse(record.last_used_at);
 }
 
 const RECORD_COLUMNS = {
@@ -145,11 +163,20 @@ export class IdentityRepository {
     return { record, key };
   }
 
-  /** Marks a live key revoked (of `organizationId` only, when given); null when there is no such live key. */
-  async revokeApiKey(id: string, organizationId?: string): Promise<ApiKeyRecord | null> {
+  /**
+   * Marks a live key revoked (of `organizationId` only, when given); null when there is no such live key. With
+   * `ifMatch`, the key as it is under the row lock must carry one of its tags (else 412, nothing revoked).
+   */
+  async revokeApiKey(id: string, organizationId?: string, ifMatch?: IfMatch): Promise<ApiKeyRecord | null> {
     const now = new Date();
     const where = { id, revokedAt: null, ...(organizationId === undefined ? {} : { organizationId }) };
     const record = await this.prisma.$transaction(async (tx) => {
+      if (ifMatch !== undefined) {
+        await tx.$queryRaw`SELECT 1 FROM api_keys WHERE id = ${id}::uuid FOR UPDATE`;
+        const current = await tx.apiKey.findFirst({ where, select: RECORD_COLUMNS });
+        if (!current) return null;
+        requireMatch(ifMatch, { id, version: apiKeyVersion(apiKeyRecord(current)) });
+      }
       const { count } = await tx.apiKey.updateMany({ where, data: { revokedAt: now, updatedAt: now } });
       if (count !== 1) return null;
       const row = await tx.apiKey.findUniqueOrThrow({ where: { id }, select: RECORD_COLUMNS });
