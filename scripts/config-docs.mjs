@@ -25,8 +25,8 @@ if (command !== 'check' && command !== 'write') {
 
 // The services' schemas come from their builds (cached by turbo when nothing changed), as their processes read them.
 // @scheduling-shop/testkit first: the kit's testing entry needs its types, and the kit's package.json does not list it.
-for (const names of [['testkit'], SERVICES]) {
-  execFileSync('npx', ['turbo', 'run', 'build', ...names.map((name) => `--filter=@app/${name}`), '--output-logs=errors-only'], {
+for (const packages of [['@scheduling-shop/testkit'], SERVICES.map((name) => `@app/${name}`)]) {
+  execFileSync('npx', ['turbo', 'run', 'build', ...packages.map((name) => `--filter=${name}`), '--output-logs=errors-only'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },

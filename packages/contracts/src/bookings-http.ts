@@ -210,7 +210,9 @@ export const bookingSeriesRecordSchema = z
 export type BookingSeriesRecord = z.infer<typeof bookingSeriesRecordSchema>;
 
 /** DELETE /api/v1/booking-series/{id}: how many of its occurrences it cancelled. */
-export const bookingSeriesCancelledSchema = z.object({ id: z.uuid(), cancelled: z.number().int().min(0) }).meta({ id: 'BookingSeriesCancelled' });
+export const bookingSeriesCancelledSchema = z
+  .object({ id: z.uuid(), cancelled: z.number().int().min(0) })
+  .meta({ id: 'BookingSeriesCancelled' });
 
 /** POST /api/v1/holds */
 export const createHoldBodySchema = z
@@ -251,4 +253,3 @@ export const holdRecordSchema = z
   })
   .meta({ id: 'Hold' });
 export type HoldRecord = z.infer<typeof holdRecordSchema>;
-

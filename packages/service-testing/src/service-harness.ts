@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { CALLER_ASSERTION_HEADER, ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER, type ApiKeyScope, type ApiKeyType } from '@app/contracts';
+import {
+  CALLER_ASSERTION_HEADER,
+  ORGANIZATION_HEADER,
+  ORGANIZATION_TIMEZONE_HEADER,
+  type ApiKeyScope,
+  type ApiKeyType,
+} from '@app/contracts';
 import { inject } from 'vitest';
 import { serviceDatabaseEnv } from '@scheduling-shop/testkit';
 import {

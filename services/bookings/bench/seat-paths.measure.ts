@@ -22,7 +22,11 @@ const DAY = new Date(Date.UTC(2031, 0, 6));
 
 function bookingAt(organizationId: string, scheduleId: string, slot: number, seatsPerSlot: number) {
   const body = createBookingBodySchema.parse(bookingBody(scheduleId, interval(DAY, slot * 30)));
-  const booking = newBooking(body, { id: randomUUID(), organizationId, scheduleTimezone: 'UTC', seatsPerSlot, clientSecretHash: issueClientSecret().hash }, new Date());
+  const booking = newBooking(
+    body,
+    { id: randomUUID(), organizationId, scheduleTimezone: 'UTC', seatsPerSlot, clientSecretHash: issueClientSecret().hash },
+    new Date(),
+  );
   return { booking, event: outboxRow(bookingCreatedEvent, bookingState(booking), { organizationId }) };
 }
 
@@ -33,7 +37,12 @@ async function timed(label: string, count: number, run: (i: number) => Promise<u
   return `${label}: ${(ms / count).toFixed(3)} ms each, ${Math.round((count * 1000) / ms)}/s (n=${count})`;
 }
 
-async function contended(label: string, rounds: number, width: number, run: (round: number) => Promise<{ status: number }>): Promise<string> {
+async function contended(
+  label: string,
+  rounds: number,
+  width: number,
+  run: (round: number) => Promise<{ status: number }>,
+): Promise<string> {
   const started = performance.now();
   let created = 0;
   for (let round = 0; round < rounds; round += 1) {
@@ -68,25 +77,53 @@ it('measures the seat paths', async () => {
     }
     out.push(`SQL  today (exclusion constraint, no claims CTE): ${(spent.today / N).toFixed(3)} ms each (n=${N}, interleaved)`);
     out.push(`SQL  one-seat path (exclusion constraint + claims row): ${(spent.oneSeat / N).toFixed(3)} ms each (n=${N}, interleaved)`);
-    out.push(await timed('SQL  summing path, 50 seats (lock, seat sum, insert in a transaction)', N, (i) => {
-      const { booking, event } = bookingAt(org, summed, Math.floor(i / 50), 50);
-      return withTransaction(pool, async (tx) => {
-        await lockSchedule(tx, summed);
-        const taken = await occupancy(tx, { ...booking, day: { start: DAY, end: new Date(DAY.getTime() + 86_400_000) }, now: new Date() });
-        expect(taken.usedSeats).toBeLessThan(50);
-        await insertBookingStatement(tx, booking, event);
-      });
-    }));
+    out.push(
+      await timed('SQL  summing path, 50 seats (lock, seat sum, insert in a transaction)', N, (i) => {
+        const { booking, event } = bookingAt(org, summed, Math.floor(i / 50), 50);
+        return withTransaction(pool, async (tx) => {
+          await lockSchedule(tx, summed);
+          const taken = await occupancy(tx, {
+            ...booking,
+            day: { start: DAY, end: new Date(DAY.getTime() + 86_400_000) },
+            now: new Date(),
+          });
+          expect(taken.usedSeats).toBeLessThan(50);
+          await insertBookingStatement(tx, booking, event);
+        });
+      }),
+    );
 
     const organizationId = newOrganization();
     await answerWithRules(suite, { seats_per_slot: 1 });
     const httpOne = randomUUID();
-    out.push(await timed('HTTP POST /api/v1/bookings, 1 seat per slot', N, (i) => call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(httpOne, interval(DAY, i * 30)))));
-    out.push(await contended('HTTP contended, 1 seat per slot', 20, 30, (round) => call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(randomUUIDFor(httpOne, round), interval(DAY, 9 * 60)))));
+    out.push(
+      await timed('HTTP POST /api/v1/bookings, 1 seat per slot', N, (i) =>
+        call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(httpOne, interval(DAY, i * 30))),
+      ),
+    );
+    out.push(
+      await contended('HTTP contended, 1 seat per slot', 20, 30, (round) =>
+        call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(randomUUIDFor(httpOne, round), interval(DAY, 9 * 60))),
+      ),
+    );
     await answerWithRules(suite, { seats_per_slot: 50 });
     const httpFifty = randomUUID();
-    out.push(await timed('HTTP POST /api/v1/bookings, 50 seats per slot', N, (i) => call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(httpFifty, interval(DAY, Math.floor(i / 50) * 30)))));
-    out.push(await contended('HTTP contended, 50 seats per slot (60 ask for 50)', 10, 60, (round) => call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(randomUUIDFor(httpFifty, round), interval(DAY, 9 * 60)))));
+    out.push(
+      await timed('HTTP POST /api/v1/bookings, 50 seats per slot', N, (i) =>
+        call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(httpFifty, interval(DAY, Math.floor(i / 50) * 30))),
+      ),
+    );
+    out.push(
+      await contended('HTTP contended, 50 seats per slot (60 ask for 50)', 10, 60, (round) =>
+        call(
+          suite.bookings,
+          organizationId,
+          'POST',
+          '/api/v1/bookings',
+          bookingBody(randomUUIDFor(httpFifty, round), interval(DAY, 9 * 60)),
+        ),
+      ),
+    );
     if (pass === 1) lines.push(...out);
   }
   console.log(`\nseat paths (N=${N})\n${lines.join('\n')}\n`);

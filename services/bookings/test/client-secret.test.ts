@@ -23,15 +23,22 @@ describe('client_secret and publishable keys on bookings', () => {
 
   it('when a secret key creates a booking, then its 201 alone shows a client_secret', async () => {
     const organizationId = newOrganization();
-    const created = await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(newScheduleId(), interval(day, 9 * 60)));
+    const created = await call(
+      suite.bookings,
+      organizationId,
+      'POST',
+      '/api/v1/bookings',
+      bookingBody(newScheduleId(), interval(day, 9 * 60)),
+    );
     expect(created.body.data.client_secret).toMatch(/^cs_[A-Za-z0-9_-]{32,}$/);
     const read = await call(suite.bookings, organizationId, 'GET', `/api/v1/bookings/${String(created.body.data.id)}`);
     expect(read.body.data).not.toHaveProperty('client_secret');
     const listed = await call<Record<string, unknown>[]>(suite.bookings, organizationId, 'GET', '/api/v1/bookings');
     expect(listed.body.data[0]).not.toHaveProperty('client_secret');
-    const stored = await suite.bookings.infra.pool.query<{ hash: Buffer }>('SELECT client_secret_hash AS hash FROM bookings.bookings WHERE id = $1', [
-      created.body.data.id,
-    ]);
+    const stored = await suite.bookings.infra.pool.query<{ hash: Buffer }>(
+      'SELECT client_secret_hash AS hash FROM bookings.bookings WHERE id = $1',
+      [created.body.data.id],
+    );
     expect(stored.rows[0]?.hash.length).toBe(32);
     expect(stored.rows[0]?.hash.toString('utf8')).not.toContain('cs_');
   });

@@ -14,7 +14,9 @@ describe('hold domain events', () => {
 
   beforeAll(async () => {
     const bus = suite.bookings.infra.bus;
-    const subscription = bus.nc.subscribe(bus.subject('bookings.hold.>'), { callback: (_error, msg) => void received.push(msg.json<HoldEvent>()) });
+    const subscription = bus.nc.subscribe(bus.subject('bookings.hold.>'), {
+      callback: (_error, msg) => void received.push(msg.json<HoldEvent>()),
+    });
     unsubscribe = () => subscription.unsubscribe();
     await bus.nc.flush();
   });

@@ -11,13 +11,17 @@ describe('/api/v1/holds', () => {
   const suite = bookingsSuite();
   const day = futureDay(15);
 
-  const hold = (organizationId: string, body: unknown): Promise<Reply> => call(suite.bookings, organizationId, 'POST', '/api/v1/holds', body);
-  const book = (organizationId: string, body: unknown): Promise<Reply> => call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', body);
+  const hold = (organizationId: string, body: unknown): Promise<Reply> =>
+    call(suite.bookings, organizationId, 'POST', '/api/v1/holds', body);
+  const book = (organizationId: string, body: unknown): Promise<Reply> =>
+    call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', body);
   const holdUrl = (reply: Reply) => `/api/v1/holds/${String(reply.body.data.id)}`;
 
   /** Moves the hold's expiry to the past, as the passing of its ttl would: no sweeper runs, no event is sent. */
   async function expire(reply: Reply): Promise<void> {
-    await suite.bookings.infra.pool.query("UPDATE bookings.holds SET expires_at = now() - interval '1 millisecond' WHERE id = $1", [reply.body.data.id]);
+    await suite.bookings.infra.pool.query("UPDATE bookings.holds SET expires_at = now() - interval '1 millisecond' WHERE id = $1", [
+      reply.body.data.id,
+    ]);
   }
 
   it('when a hold is placed, then it is active for its ttl and shows every field', async () => {
@@ -29,7 +33,13 @@ describe('/api/v1/holds', () => {
     expect(Object.keys(created.body.data).sort()).toEqual(
       ['booking_id', 'created_at', 'end_time', 'expires_at', 'id', 'schedule_id', 'seats', 'start_time', 'status'].sort(),
     );
-    expect(created.body.data).toMatchObject({ schedule_id: scheduleId, seats: 1, status: 'active', booking_id: null, ...interval(day, 9 * 60) });
+    expect(created.body.data).toMatchObject({
+      schedule_id: scheduleId,
+      seats: 1,
+      status: 'active',
+      booking_id: null,
+      ...interval(day, 9 * 60),
+    });
     const expiresIn = new Date(String(created.body.data.expires_at)).getTime() - before;
     expect(expiresIn).toBeGreaterThanOrEqual(120_000);
     expect(expiresIn).toBeLessThan(125_000);
@@ -82,7 +92,9 @@ describe('/api/v1/holds', () => {
     const scheduleId = newScheduleId();
     const replies = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        i % 2 === 0 ? hold(organizationId, { schedule_id: scheduleId, ...interval(day, 13 * 60) }) : book(organizationId, bookingBody(scheduleId, interval(day, 13 * 60))),
+        i % 2 === 0
+          ? hold(organizationId, { schedule_id: scheduleId, ...interval(day, 13 * 60) })
+          : book(organizationId, bookingBody(scheduleId, interval(day, 13 * 60))),
       ),
     );
     expect(tally(replies)).toEqual({ 201: 3, '409 SLOT_TAKEN': 27 });
@@ -95,7 +107,9 @@ describe('/api/v1/holds', () => {
     await hold(organizationId, { schedule_id: scheduleId, ...interval(day, 8 * 60) });
     const replies = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        i % 3 === 0 ? hold(organizationId, { schedule_id: scheduleId, ...interval(day, 14 * 60 + i) }) : book(organizationId, bookingBody(scheduleId, interval(day, 14 * 60 + i))),
+        i % 3 === 0
+          ? hold(organizationId, { schedule_id: scheduleId, ...interval(day, 14 * 60 + i) })
+          : book(organizationId, bookingBody(scheduleId, interval(day, 14 * 60 + i))),
       ),
     );
     expect(tally(replies)).toEqual({ 201: 1, '409 SLOT_TAKEN': 29 });
@@ -120,8 +134,10 @@ describe('POST /api/v1/bookings with hold_id', () => {
   const suite = bookingsSuite();
   const day = futureDay(16);
 
-  const hold = (organizationId: string, body: unknown): Promise<Reply> => call(suite.bookings, organizationId, 'POST', '/api/v1/holds', body);
-  const book = (organizationId: string, body: unknown): Promise<Reply> => call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', body);
+  const hold = (organizationId: string, body: unknown): Promise<Reply> =>
+    call(suite.bookings, organizationId, 'POST', '/api/v1/holds', body);
+  const book = (organizationId: string, body: unknown): Promise<Reply> =>
+    call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', body);
 
   it('when a booking names its hold, then it takes the hold’s place and the hold is used, once', async () => {
     const organizationId = newOrganization();
@@ -175,7 +191,9 @@ describe('POST /api/v1/bookings with hold_id', () => {
       error: 'Hold is released',
     });
     const expired = await hold(organizationId, { schedule_id: scheduleId, ...times });
-    await suite.bookings.infra.pool.query("UPDATE bookings.holds SET expires_at = now() - interval '1 millisecond' WHERE id = $1", [expired.body.data.id]);
+    await suite.bookings.infra.pool.query("UPDATE bookings.holds SET expires_at = now() - interval '1 millisecond' WHERE id = $1", [
+      expired.body.data.id,
+    ]);
     // The slot is taken by now too: the hold's refusal is the one reported.
     expect((await book(organizationId, bookingBody(scheduleId, times))).status).toBe(201);
     expect((await book(organizationId, bookingBody(scheduleId, times, { hold_id: expired.body.data.id }))).body).toEqual({

@@ -12,7 +12,8 @@ describe('POST /api/v1/bookings (seats)', () => {
   const suite = bookingsSuite();
   const day = futureDay(12);
 
-  const book = (organizationId: string, body: unknown): Promise<Reply> => call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', body);
+  const book = (organizationId: string, body: unknown): Promise<Reply> =>
+    call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', body);
   const at = (minutes: number, duration = 30) => interval(day, minutes, duration);
 
   it('when no seats are given, then the booking takes one and every record shows it', async () => {
@@ -75,7 +76,9 @@ describe('POST /api/v1/bookings (seats)', () => {
     const scheduleId = newScheduleId();
     expect((await book(organizationId, bookingBody(scheduleId, at(9 * 60, 60), { seats: 4 }))).status).toBe(201);
     // Staggered contenders: each overlaps the 4-seat booking at some instant.
-    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => book(organizationId, bookingBody(scheduleId, at(9 * 60 + i, 30)))));
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => book(organizationId, bookingBody(scheduleId, at(9 * 60 + i, 30)))),
+    );
     expect(tally(replies)).toEqual({ 201: 1, '409 SLOT_TAKEN': 29 });
   });
 
@@ -115,13 +118,16 @@ describe('POST /api/v1/bookings (day limit and horizon)', () => {
   const suite = bookingsSuite();
   const day = futureDay(13);
 
-  const book = (organizationId: string, body: unknown): Promise<Reply> => call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', body);
+  const book = (organizationId: string, body: unknown): Promise<Reply> =>
+    call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', body);
 
   it('when 20 requests race for a day that has room for 3, then exactly 3 are booked', async () => {
     await answerWithRules(suite, { max_bookings_per_day: 3 });
     const organizationId = newOrganization();
     const scheduleId = newScheduleId();
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => book(organizationId, bookingBody(scheduleId, interval(day, i * 30)))));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => book(organizationId, bookingBody(scheduleId, interval(day, i * 30)))),
+    );
     expect(tally(replies)).toEqual({ 201: 3, '409 DAY_LIMIT_REACHED': 17 });
     expect(replies.find((reply) => reply.status === 409)?.body.error).toBe("The schedule's daily booking limit is reached on that day");
     // The next day is a day of its own.
@@ -133,10 +139,16 @@ describe('POST /api/v1/bookings (day limit and horizon)', () => {
     const organizationId = newOrganization();
     const scheduleId = newScheduleId();
     const first = await book(organizationId, bookingBody(scheduleId, interval(day, 9 * 60)));
-    const hold = await call(suite.bookings, organizationId, 'POST', '/api/v1/holds', { schedule_id: scheduleId, ...interval(day, 10 * 60) });
+    const hold = await call(suite.bookings, organizationId, 'POST', '/api/v1/holds', {
+      schedule_id: scheduleId,
+      ...interval(day, 10 * 60),
+    });
     expect(hold.status).toBe(201);
     expect((await book(organizationId, bookingBody(scheduleId, interval(day, 11 * 60)))).body.code).toBe('DAY_LIMIT_REACHED');
-    const heldToo = await call(suite.bookings, organizationId, 'POST', '/api/v1/holds', { schedule_id: scheduleId, ...interval(day, 12 * 60) });
+    const heldToo = await call(suite.bookings, organizationId, 'POST', '/api/v1/holds', {
+      schedule_id: scheduleId,
+      ...interval(day, 12 * 60),
+    });
     expect(heldToo.body.code).toBe('DAY_LIMIT_REACHED');
     await call(suite.bookings, organizationId, 'DELETE', `/api/v1/bookings/${String(first.body.data.id)}`);
     expect((await book(organizationId, bookingBody(scheduleId, interval(day, 11 * 60)))).status).toBe(201);

@@ -22,7 +22,13 @@ describe('/api/v1/booking-series', () => {
   it('when a weekly series crosses Berlin’s change to summer time, then each occurrence starts at 09:00 local', async () => {
     const organizationId = newOrganization();
     // 2027-03-28: Europe/Berlin goes from UTC+1 to UTC+2.
-    const reply = await create(organizationId, seriesBody(newScheduleId(), '2027-03-15T09:00:00+01:00', '2027-03-15T09:45:00+01:00', 'Europe/Berlin', { frequency: 'weekly', count: 4 }));
+    const reply = await create(
+      organizationId,
+      seriesBody(newScheduleId(), '2027-03-15T09:00:00+01:00', '2027-03-15T09:45:00+01:00', 'Europe/Berlin', {
+        frequency: 'weekly',
+        count: 4,
+      }),
+    );
     expect(reply.status).toBe(201);
     expect(reply.body.data.bookings.map((b) => [b.start_time, b.end_time])).toEqual([
       ['2027-03-15T08:00:00.000Z', '2027-03-15T08:45:00.000Z'],
@@ -39,7 +45,14 @@ describe('/api/v1/booking-series', () => {
   it('when a daily series every 2 days crosses Sydney’s end of summer time, then each starts at 09:00 local', async () => {
     const organizationId = newOrganization();
     // 2027-04-04: Australia/Sydney goes from UTC+11 to UTC+10.
-    const reply = await create(organizationId, seriesBody(newScheduleId(), '2027-04-01T09:00:00+11:00', '2027-04-01T10:00:00+11:00', 'Australia/Sydney', { frequency: 'daily', interval: 2, count: 3 }));
+    const reply = await create(
+      organizationId,
+      seriesBody(newScheduleId(), '2027-04-01T09:00:00+11:00', '2027-04-01T10:00:00+11:00', 'Australia/Sydney', {
+        frequency: 'daily',
+        interval: 2,
+        count: 3,
+      }),
+    );
     expect(reply.status).toBe(201);
     expect(reply.body.data.bookings.map((b) => b.start_time)).toEqual([
       '2027-03-31T22:00:00.000Z',
@@ -51,10 +64,29 @@ describe('/api/v1/booking-series', () => {
   it('when occurrences are refused, then none is created and every refusal is listed', async () => {
     const organizationId = newOrganization();
     const scheduleId = newScheduleId();
-    const taken = await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, { start_time: '2027-06-09T10:15:00Z', end_time: '2027-06-09T10:45:00Z' }));
+    const taken = await call(
+      suite.bookings,
+      organizationId,
+      'POST',
+      '/api/v1/bookings',
+      bookingBody(scheduleId, { start_time: '2027-06-09T10:15:00Z', end_time: '2027-06-09T10:45:00Z' }),
+    );
     expect(taken.status).toBe(201);
-    expect((await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, { start_time: '2027-06-11T10:00:00Z', end_time: '2027-06-11T10:30:00Z' }))).status).toBe(201);
-    const reply = await create(organizationId, seriesBody(scheduleId, '2027-06-07T10:00:00Z', '2027-06-07T10:30:00Z', 'UTC', { frequency: 'daily', count: 5 }));
+    expect(
+      (
+        await call(
+          suite.bookings,
+          organizationId,
+          'POST',
+          '/api/v1/bookings',
+          bookingBody(scheduleId, { start_time: '2027-06-11T10:00:00Z', end_time: '2027-06-11T10:30:00Z' }),
+        )
+      ).status,
+    ).toBe(201);
+    const reply = await create(
+      organizationId,
+      seriesBody(scheduleId, '2027-06-07T10:00:00Z', '2027-06-07T10:30:00Z', 'UTC', { frequency: 'daily', count: 5 }),
+    );
     expect(reply.status).toBe(409);
     expect(reply.body).toMatchObject({
       code: 'SLOT_TAKEN',
@@ -72,14 +104,26 @@ describe('/api/v1/booking-series', () => {
     await answerWithRules(suite, { max_bookings_per_day: 1 });
     const organizationId = newOrganization();
     const scheduleId = newScheduleId();
-    await call(suite.bookings, organizationId, 'POST', '/api/v1/bookings', bookingBody(scheduleId, { start_time: '2027-07-02T15:00:00Z', end_time: '2027-07-02T15:30:00Z' }));
-    const reply = await create(organizationId, seriesBody(scheduleId, '2027-07-01T10:00:00Z', '2027-07-01T10:30:00Z', 'UTC', { frequency: 'daily', count: 3 }));
+    await call(
+      suite.bookings,
+      organizationId,
+      'POST',
+      '/api/v1/bookings',
+      bookingBody(scheduleId, { start_time: '2027-07-02T15:00:00Z', end_time: '2027-07-02T15:30:00Z' }),
+    );
+    const reply = await create(
+      organizationId,
+      seriesBody(scheduleId, '2027-07-01T10:00:00Z', '2027-07-01T10:30:00Z', 'UTC', { frequency: 'daily', count: 3 }),
+    );
     expect(reply.body).toMatchObject({ code: 'DAY_LIMIT_REACHED', details: [{ index: 1, code: 'DAY_LIMIT_REACHED' }] });
   });
 
   it('when a series is read and deleted, then GET shows it and DELETE cancels what has not started', async () => {
     const organizationId = newOrganization();
-    const created = await create(organizationId, seriesBody(newScheduleId(), '2027-09-01T10:00:00Z', '2027-09-01T10:30:00Z', 'UTC', { frequency: 'weekly', count: 3 }));
+    const created = await create(
+      organizationId,
+      seriesBody(newScheduleId(), '2027-09-01T10:00:00Z', '2027-09-01T10:30:00Z', 'UTC', { frequency: 'weekly', count: 3 }),
+    );
     const url = `/api/v1/booking-series/${created.body.data.id}`;
     const read = await call<Series>(suite.bookings, organizationId, 'GET', url);
     expect(read.status).toBe(200);
@@ -94,7 +138,11 @@ describe('/api/v1/booking-series', () => {
 
   it('when timezone is missing or the count is out of range, then it is a 400 naming it', async () => {
     const organizationId = newOrganization();
-    const noZone = bookingBody(newScheduleId(), { start_time: '2027-09-01T10:00:00Z', end_time: '2027-09-01T10:30:00Z' }, { recurrence: { frequency: 'daily', count: 2 } });
+    const noZone = bookingBody(
+      newScheduleId(),
+      { start_time: '2027-09-01T10:00:00Z', end_time: '2027-09-01T10:30:00Z' },
+      { recurrence: { frequency: 'daily', count: 2 } },
+    );
     expect((await create(organizationId, noZone)).body.error).toBe('timezone is required');
     const tooMany = seriesBody(newScheduleId(), '2027-09-01T10:00:00Z', '2027-09-01T10:30:00Z', 'UTC', { frequency: 'daily', count: 53 });
     expect((await create(organizationId, tooMany)).body.error).toMatch(/^recurrence\.count /);

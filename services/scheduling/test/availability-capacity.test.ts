@@ -17,7 +17,12 @@ async function scheduleOf(body: object) {
   const organizationId = randomUUID();
   const schedule = await createSchedule(running, organizationHeaders(organizationId), { availability: allWeek, ...body });
   const ask = (start: string, end: string) =>
-    running.neighbour.request(availabilityCheckRequest, { organization_id: organizationId, schedule_id: schedule.id, start_time: start, end_time: end });
+    running.neighbour.request(availabilityCheckRequest, {
+      organization_id: organizationId,
+      schedule_id: schedule.id,
+      start_time: start,
+      end_time: end,
+    });
   return { schedule, ask };
 }
 
@@ -45,7 +50,13 @@ describe('scheduling.availability.check: seats, limits and the local day', () =>
   ])('when start is on %s in New York, then day_start and day_end are its local midnights', async (_case, start, dayStart, dayEnd) => {
     const { ask } = await scheduleOf({ timezone: 'America/New_York' });
     const end = new Date(Date.parse(start) + 1_800_000).toISOString();
-    expect(await ask(start, end)).toMatchObject({ day_start: dayStart, day_end: dayEnd, seats_per_slot: 1, max_bookings_per_day: null, public_booking: false });
+    expect(await ask(start, end)).toMatchObject({
+      day_start: dayStart,
+      day_end: dayEnd,
+      seats_per_slot: 1,
+      max_bookings_per_day: null,
+      public_booking: false,
+    });
   });
 
   it('when start is later than now + booking_horizon_days, then the reason is beyond_horizon', async () => {

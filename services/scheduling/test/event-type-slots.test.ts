@@ -72,12 +72,24 @@ describe('GET /api/bookings/slots?eventTypeId=', () => {
     await expect.poll(async () => (await slotsBy(schedule.id, type.id)).body.schedule?.slotDuration, POLL).toBe(60);
 
     const longer = { ...type, duration: 90, updated_at: '2026-03-01T01:00:00.000Z' };
-    await publishEvent(running, eventTypeUpdatedEvent, { id: type.id, slug: type.slug, record: longer, previous_attributes: { duration: 60 } }, { organizationId });
+    await publishEvent(
+      running,
+      eventTypeUpdatedEvent,
+      { id: type.id, slug: type.slug, record: longer, previous_attributes: { duration: 60 } },
+      { organizationId },
+    );
     await expect.poll(async () => (await slotsBy(schedule.id, type.id)).body.schedule?.slotDuration, POLL).toBe(90);
 
     const inactive = { ...longer, is_active: false, updated_at: '2026-03-01T02:00:00.000Z' };
-    await publishEvent(running, eventTypeUpdatedEvent, { id: type.id, slug: type.slug, record: inactive, previous_attributes: { is_active: true } }, { organizationId });
-    await expect.poll(async () => (await slotsBy(schedule.id, type.id)).body, POLL).toEqual({ error: 'Event type not found', code: 'NOT_FOUND' });
+    await publishEvent(
+      running,
+      eventTypeUpdatedEvent,
+      { id: type.id, slug: type.slug, record: inactive, previous_attributes: { is_active: true } },
+      { organizationId },
+    );
+    await expect
+      .poll(async () => (await slotsBy(schedule.id, type.id)).body, POLL)
+      .toEqual({ error: 'Event type not found', code: 'NOT_FOUND' });
 
     const other = await published(organizationId, eventType());
     await publishEvent(running, eventTypeDeletedEvent, { id: other.id }, { organizationId });

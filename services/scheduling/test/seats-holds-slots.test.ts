@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bookingCreatedEvent, holdCreatedEvent, holdEndedEvent } from '@app/contracts';
 import { organizationHeaders, startedForTests } from '@app/service-testing';
-import { DAY, NOW, POLL, allMorning, createSchedule, getSlots, morning, publishEvent, startScheduling, without } from './support/harness.js';
+import {
+  DAY,
+  NOW,
+  POLL,
+  allMorning,
+  createSchedule,
+  getSlots,
+  morning,
+  publishEvent,
+  startScheduling,
+  without,
+} from './support/harness.js';
 
 // Its clock stands at `now` (NOW unless a test moves it): holds expire against it with no event.
 let now = NOW;
@@ -64,11 +75,13 @@ describe('seats_remaining', () => {
     ])
       await publishEvent(running, bookingCreatedEvent, taken);
 
-    await expect.poll(() => seatsOf(schedule.id, DAY), POLL).toEqual([
-      [at('09:00'), 1],
-      [at('09:30'), 1],
-      [at('11:00'), 5],
-    ]);
+    await expect
+      .poll(() => seatsOf(schedule.id, DAY), POLL)
+      .toEqual([
+        [at('09:00'), 1],
+        [at('09:30'), 1],
+        [at('11:00'), 5],
+      ]);
   });
 
   it('when a schedule has one seat, then every slot shows 1 and a booking takes its slot', async () => {
@@ -135,7 +148,11 @@ describe('max_bookings_per_day', () => {
     ]);
 
     // A hold starting late on Sunday (23:30 EDT) is Sunday's second: Sunday is full, Monday is not.
-    await publishEvent(running, holdCreatedEvent, hold(schedule.id, '2026-03-09T03:30:00.000Z', '2026-03-09T03:45:00.000Z', new Date('2026-03-03T00:00:00Z')));
+    await publishEvent(
+      running,
+      holdCreatedEvent,
+      hold(schedule.id, '2026-03-09T03:30:00.000Z', '2026-03-09T03:45:00.000Z', new Date('2026-03-03T00:00:00Z')),
+    );
     await expect.poll(slotsPerDay, POLL).toEqual([
       [SUNDAY, 0],
       [MONDAY, 23],
@@ -154,7 +171,11 @@ describe('booking_horizon_days', () => {
 
   it('when a slot starts later than now + the horizon, then it is not offered', async () => {
     now = NOW; // Monday 08:00 UTC: nothing starts after Wednesday 08:00
-    const schedule = await createSchedule(running, organizationHeaders(), { availability: weekdays, slot_duration: 60, booking_horizon_days: 2 });
+    const schedule = await createSchedule(running, organizationHeaders(), {
+      availability: weekdays,
+      slot_duration: 60,
+      booking_horizon_days: 2,
+    });
     const hours = ['09:00', '10:00', '11:00'];
     expect(await startsOf(schedule.id, '2026-03-03')).toEqual(hours.map((hour) => at(hour, '2026-03-03')));
     expect(await startsOf(schedule.id, '2026-03-04')).toEqual([]);

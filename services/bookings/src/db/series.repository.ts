@@ -4,17 +4,21 @@ import type { Booking } from '../domain/booking.js';
 import { SELECTED_COLUMNS } from './booking-columns.js';
 import { toBooking } from './booking.repository.js';
 
-export async function insertSeries(tx: Queryable, series: { id: string; organizationId: string; scheduleId: string; createdAt: Date }): Promise<void> {
-  await tx.query('INSERT INTO booking_series (id, organization_id, schedule_id, created_at) VALUES ($1::uuid, $2::uuid, $3::uuid, $4::timestamptz)', [
-    series.id,
-    series.organizationId,
-    series.scheduleId,
-    series.createdAt,
-  ]);
+export async function insertSeries(
+  tx: Queryable,
+  series: { id: string; organizationId: string; scheduleId: string; createdAt: Date },
+): Promise<void> {
+  await tx.query(
+    'INSERT INTO booking_series (id, organization_id, schedule_id, created_at) VALUES ($1::uuid, $2::uuid, $3::uuid, $4::timestamptz)',
+    [series.id, series.organizationId, series.scheduleId, series.createdAt],
+  );
 }
 
 export async function seriesExists(db: Queryable, organizationId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM booking_series WHERE id = $1::uuid AND organization_id = $2::uuid', [id, organizationId]);
+  const { rowCount } = await db.query('SELECT 1 FROM booking_series WHERE id = $1::uuid AND organization_id = $2::uuid', [
+    id,
+    organizationId,
+  ]);
   return rowCount === 1;
 }
 

@@ -69,7 +69,14 @@ export function bookingState(booking: Booking): BookingState {
  */
 export function newBooking(
   body: NewBookingBody,
-  owner: { id: string; organizationId: string; scheduleTimezone: string; seatsPerSlot: number; clientSecretHash: Uint8Array; seriesId?: string },
+  owner: {
+    id: string;
+    organizationId: string;
+    scheduleTimezone: string;
+    seatsPerSlot: number;
+    clientSecretHash: Uint8Array;
+    seriesId?: string;
+  },
   now: Date,
 ): Booking {
   return {

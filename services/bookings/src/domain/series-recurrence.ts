@@ -12,7 +12,11 @@ interface Recurrence {
  * a DST change the UTC instant moves and the local time stays; a local time the change skips moves forward by the gap
  * (luxon's rule), as a clock would show it.
  */
-export function occurrences(first: { startTime: Date; endTime: Date }, timezone: string, recurrence: Recurrence): { startTime: Date; endTime: Date }[] {
+export function occurrences(
+  first: { startTime: Date; endTime: Date },
+  timezone: string,
+  recurrence: Recurrence,
+): { startTime: Date; endTime: Date }[] {
   const length = first.endTime.getTime() - first.startTime.getTime();
   const start = DateTime.fromJSDate(first.startTime, { zone: timezone });
   const unit = recurrence.frequency === 'daily' ? 'days' : 'weeks';

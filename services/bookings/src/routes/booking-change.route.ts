@@ -1,4 +1,11 @@
-import { bookingRecordSchema, clientSecretQuerySchema, dataEnvelope, errorResponses, ifMatchHeadersSchema, updateBookingBodySchema } from '@app/contracts';
+import {
+  bookingRecordSchema,
+  clientSecretQuerySchema,
+  dataEnvelope,
+  errorResponses,
+  ifMatchHeadersSchema,
+  updateBookingBodySchema,
+} from '@app/contracts';
 import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import { cancelBooking, updateBooking } from '../use-cases/booking-change.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
@@ -31,7 +38,12 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
       },
     },
     async (request, reply) => {
-      const changes = { id: request.params.id, changes: request.body, ifMatch: ifMatchOf(request), clientSecret: request.query.client_secret };
+      const changes = {
+        id: request.params.id,
+        changes: request.body,
+        ifMatch: ifMatchOf(request),
+        clientSecret: request.query.client_secret,
+      };
       return answerRecord(request, reply, await updateBooking(ctx, callerOf(request), changes));
     },
   );
@@ -50,7 +62,11 @@ export function registerChangeBooking(app: ServiceApp, ctx: UseCaseContext): voi
       },
     },
     async (request) => {
-      const booking = await cancelBooking(ctx, callerOf(request), { id: request.params.id, ifMatch: ifMatchOf(request), clientSecret: request.query.client_secret });
+      const booking = await cancelBooking(ctx, callerOf(request), {
+        id: request.params.id,
+        ifMatch: ifMatchOf(request),
+        clientSecret: request.query.client_secret,
+      });
       return { data: booking };
     },
   );

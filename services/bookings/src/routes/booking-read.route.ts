@@ -42,6 +42,7 @@ export function registerReadBookings(app: ServiceApp, ctx: UseCaseContext): void
         response: { 200: dataEnvelope(bookingRecordSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request, reply) => answerRecord(request, reply, await getBooking(ctx, callerOf(request), request.params.id, request.query.client_secret)),
+    async (request, reply) =>
+      answerRecord(request, reply, await getBooking(ctx, callerOf(request), request.params.id, request.query.client_secret)),
   );
 }

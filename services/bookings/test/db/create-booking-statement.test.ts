@@ -26,7 +26,11 @@ describe('insertBookingStatement with an Idempotency-Key reservation', () => {
       end_time: '2031-02-03T10:30:00Z',
       attendee: { name: 'Ada', email: 'ada@example.com' },
     });
-    const booking = newBooking(body, { id: randomUUID(), organizationId, scheduleTimezone: 'UTC', seatsPerSlot: 1, clientSecretHash: issueClientSecret().hash }, new Date());
+    const booking = newBooking(
+      body,
+      { id: randomUUID(), organizationId, scheduleTimezone: 'UTC', seatsPerSlot: 1, clientSecretHash: issueClientSecret().hash },
+      new Date(),
+    );
     const event = outboxRow(bookingCreatedEvent, bookingState(booking), { organizationId });
     const keyed = { scope: organizationId, key: `key-${randomUUID()}`, target: 'POST /api/v1/bookings', requestHash: 'h' };
     return { booking, event, keyed };

@@ -71,7 +71,7 @@ export const API_KEY_LIST: ListDefinition = {
 };
 
 /** A key as the API shows it: never its hash, never the key. */
-export function apiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
+function apiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
   return {
     id: row.id,
     type: row.type as ApiKeyType,

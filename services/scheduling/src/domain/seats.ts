@@ -27,7 +27,7 @@ export function seatSteps(takers: readonly SeatTaker[], bufferBefore: number, bu
   edges.sort((a, b) => a[0] - b[0]);
   const steps: Step[] = [];
   let taken = 0;
-  for (let i = 0; i < edges.length; ) {
+  for (let i = 0; i < edges.length;) {
     const at = edges[i]?.[0] ?? 0;
     for (; i < edges.length && edges[i]?.[0] === at; i += 1) taken += edges[i]?.[1] ?? 0;
     const next = edges[i]?.[0];

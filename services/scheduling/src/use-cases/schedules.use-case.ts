@@ -47,7 +47,7 @@ export async function createSchedule(ctx: UseCaseContext, caller: Caller, body: 
   return record;
 }
 
-export async function getSchedule(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<ScheduleRecord>> {
+async function getSchedule(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<ScheduleRecord>> {
   const schedule = await findSchedule(ctx.prisma, caller.organizationId, recordId(rawId, 'Schedule'));
   if (!schedule) throw notFound('Schedule');
   return schedule;

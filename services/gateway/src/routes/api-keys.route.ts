@@ -13,7 +13,7 @@ import {
 } from '@app/contracts';
 import { answerRecord, callerOf, idParamsSchema, ifMatchOf, listPage, notFound, recordId, type ServiceApp } from '@app/service-kit';
 import type { KeyCache } from '../auth/key-cache.js';
-import { API_KEY_LIST, apiKeyVersion, type IdentityRepository, type NewApiKey } from './identity.repository.js';
+import { API_KEY_LIST, apiKeyVersion, type IdentityRepository, type NewApiKey } from '../identity/identity.repository.js';
 
 const tags = ['api-keys'];
 const API_KEY = 'API key';

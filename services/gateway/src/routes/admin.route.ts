@@ -15,7 +15,7 @@ import { requireAdmin } from '../auth/admin-token.js';
 import type { AuthFailures } from '../auth/auth-failures.js';
 import type { KeyCache } from '../auth/key-cache.js';
 import { newApiKeyOf } from './api-keys.route.js';
-import type { IdentityRepository } from './identity.repository.js';
+import type { IdentityRepository } from '../identity/identity.repository.js';
 
 const idParams = z.object({ id: z.string() });
 
