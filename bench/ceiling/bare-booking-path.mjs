@@ -49,7 +49,7 @@ export async function bareBookingPath({ databaseUrl, natsUrl, log }) {
         scheduleId: booking.scheduleId,
         organizationId,
         window: { start: start - DAY_MS, end: booking.endTime.getTime() + DAY_MS },
-        includeBookings: false,
+        bookingsAt: null,
       });
       if (!schedule) throw new Error('no such schedule');
       await insertBookingStatement(pool, booking, { ...event, subject: SUBJECT });

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { bookingCreatedEvent, createBookingBodySchema, slotsQuerySchema } from '@app/contracts';
-import { createPool, listPage, outboxRow } from '@app/service-kit';
+import { createPool, issueClientSecret, listPage, outboxRow } from '@app/service-kit';
 import { bookingState, newBooking } from '../../services/bookings/dist/domain/booking.js';
 import { bookingRecord } from '../../services/bookings/dist/domain/booking.record.js';
 import { listProducts, PRODUCT_LIST } from '../../services/catalog/dist/db/product-list.repository.js';
@@ -46,7 +46,14 @@ const routes = {
   'POST /api/v1/bookings': async (_query, body) => {
     const booking = newBooking(
       createBookingBodySchema.parse(body),
-      { id: randomUUID(), organizationId: ORGANIZATION_ID, scheduleTimezone: 'UTC' },
+      // As the service makes it: one seat per slot, and a client secret (its hash stored, the secret in the 201).
+      {
+        id: randomUUID(),
+        organizationId: ORGANIZATION_ID,
+        scheduleTimezone: 'UTC',
+        seatsPerSlot: 1,
+        clientSecretHash: issueClientSecret().hash,
+      },
       new Date(),
     );
     const record = bookingRecord(booking);

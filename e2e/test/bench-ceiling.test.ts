@@ -61,7 +61,7 @@ describe('the bench ceiling’s bare service', () => {
         attendee: { name: 'Ceiling', email: 'ceiling@example.com' },
       }),
     });
-    expect(booking.status).toBe(201);
+    expect(booking.status, await booking.clone().text()).toBe(201);
     const { data } = (await booking.json()) as { data: { id: string } };
     expect(data).toMatchObject({ status: 'PENDING', start_time: '2030-01-07T09:00:00.000Z' });
     // The fair ceiling does all a booking's necessary work: published by its relay, applied by its projection.

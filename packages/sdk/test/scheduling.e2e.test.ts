@@ -42,6 +42,7 @@ describe('scheduling through the SDK', () => {
       end: `${day(2)}T00:15:00.000Z`,
       status: 'available',
       label: '00:00',
+      seats_remaining: 1,
     });
   });
 

@@ -167,7 +167,7 @@ describe('NATS users generated from the topology', () => {
       start_time: now.toISOString(),
       end_time: new Date(now.getTime() + 1_800_000).toISOString(),
     });
-    expect(reply).toEqual({ available: true, reason: null, timezone: 'Europe/Berlin' });
+    expect(reply).toMatchObject({ available: true, reason: null, timezone: 'Europe/Berlin' });
     // An error reply travels back the same way, as the AppError the endpoint threw.
     const calendarSync = await busOf('calendar-sync');
     await expect(
