@@ -6,6 +6,12 @@ import { STYLES } from './styles.js';
 
 /** How many days of slots the widget lists, today included. */
 const DAYS = 14;
+/**
+ * After a cancellation the slots are asked again until the freed one shows: scheduling's projection learns of the
+ * cancellation within its consistency window (milliseconds to a second or two), not with the cancel's answer.
+ */
+const FREED_RETRIES = 10;
+const FREED_RETRY_MS = 300;
 
 interface Slot {
   start: string;
@@ -90,18 +96,20 @@ export class BookingWidget extends HTMLElement {
     }
   }
 
-  private async showSlots(message?: string): Promise<void> {
+  /** `freed`: the start of a slot just cancelled, which the list waits for (FREED_RETRIES). */
+  private async showSlots(message?: string, freed?: string): Promise<void> {
     const { client, schedule } = this;
     if (!client || !schedule) return;
     const startDate = localDate(new Date(), this.timeZone);
     this.say('Loading free times…');
-    const { data } = await client.slots({
-      scheduleId: schedule.id,
-      startDate,
-      endDate: addDays(startDate, DAYS - 1),
-      timezone: this.timeZone,
-    });
-    const days = (data.days as Day[]).filter((day) => day.slots.length > 0);
+    const query = { scheduleId: schedule.id, startDate, endDate: addDays(startDate, DAYS - 1), timezone: this.timeZone };
+    let all = (await client.slots(query)).data.days as Day[];
+    for (let retry = 0; freed !== undefined && retry < FREED_RETRIES; retry += 1) {
+      if (all.some((day) => day.slots.some((slot) => slot.start === freed))) break;
+      await new Promise((resolve) => setTimeout(resolve, FREED_RETRY_MS));
+      all = (await client.slots(query)).data.days as Day[];
+    }
+    const days = all.filter((day) => day.slots.length > 0);
     const picker = this.timeZonePicker();
     const list =
       days.length === 0
@@ -239,7 +247,7 @@ export class BookingWidget extends HTMLElement {
     this.clearAlert();
     await this.client.bookings.cancel(booking.id, booking.client_secret);
     this.dispatchEvent(new CustomEvent('booking-widget:cancelled', { detail: booking, bubbles: true, composed: true }));
-    await this.showSlots('Your booking is cancelled.');
+    await this.showSlots('Your booking is cancelled.', booking.start_time);
   }
 
   private async releaseHold(): Promise<void> {
