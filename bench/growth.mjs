@@ -6,7 +6,7 @@
 import { ensureModernNode } from '../scripts/ensure-node.mjs';
 ensureModernNode();
 
-const { mkdirSync, writeFileSync } = await import('node:fs');
+const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
 const { join } = await import('node:path');
 const { context, ownStack } = await import('./lib/target.mjs');
 const { dropDatabase } = await import('@app/dev-stack');
@@ -17,6 +17,15 @@ const CURVES = ['slots', 'slots-seats', 'bookings', 'events'];
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+
+// A run narrowed by BENCH_ONLY keeps the file's other curves (each carries the time it was measured), so measuring one
+// curve again does not erase the rest.
+function kept(file, measured) {
+  if (!only || !existsSync(file)) return [];
+  const previous = JSON.parse(readFileSync(file, 'utf8'));
+  const names = new Set(measured.map((curve) => curve.name));
+  return previous.curves.filter((curve) => !names.has(curve.name)).map((curve) => ({ at: previous.at, ...curve }));
+}
 
 async function main() {
   const databaseUrl = process.env.GROWTH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop_bench_growth';
@@ -38,7 +47,11 @@ async function main() {
   mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
   const file = join(import.meta.dirname, 'results', 'growth.json');
   const at = new Date().toISOString();
-  writeFileSync(file, `${JSON.stringify({ at, connections: CONNECTIONS, duration_s: DURATION, curves }, null, 2)}\n`);
+  const measured = curves.map((curve) => ({ ...curve, at }));
+  writeFileSync(
+    file,
+    `${JSON.stringify({ at, connections: CONNECTIONS, duration_s: DURATION, curves: [...kept(file, measured), ...measured] }, null, 2)}\n`,
+  );
   console.log(`\nWritten to ${file}`);
 }
 
