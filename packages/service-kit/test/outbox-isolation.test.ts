@@ -133,56 +133,49 @@ describe('outbox relay: no row and no organization holds back the others', () =>
     await own.close();
   });
 
+  // The two fairness tests claim by hand, in schemas of their own: the suite's running relay would claim rows between
+  // their batches, and a poll still in flight holds rows (uncommitted) that their batches skip and their reads cannot see.
   it('when one organization has 5,000 events waiting, then another organization’s event is published in the first batch', async () => {
+    const own = await kitSchema();
+    const relaying = new OutboxRelay({ pool: own.pool, bus, stream: STREAM });
     const busy = randomUUID();
-    await insertRows(schema, busy, 5000);
-    const other = await withTransaction(schema.pool, (tx) =>
-      recordEvent(tx, noteWritten, { text: 'mine' }, { organizationId: randomUUID() }),
-    );
-    const started = performance.now();
-    const first = await relay.publishBatch();
+    await insertRows(own, busy, 5000);
+    const other = await withTransaction(own.pool, (tx) => recordEvent(tx, noteWritten, { text: 'mine' }, { organizationId: randomUUID() }));
+    const first = await relaying.publishBatch();
     expect(first.published).toBeGreaterThan(0);
-    const { rows } = await schema.pool.query<{ published: boolean }>(
+    const { rows } = await own.pool.query<{ published: boolean }>(
       'SELECT published_at IS NOT NULL AS published FROM outbox WHERE id = $1',
       [other.id],
     );
     expect(rows[0]?.published).toBe(true);
-    expect(performance.now() - started).toBeLessThan(1000);
-    relay.wake();
     // The busy organization's events all leave too, in the order they were written.
-    await eventually(async () => {
-      const { rows: pending } = await schema.pool.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM outbox WHERE organization_id = $1 AND published_at IS NULL',
-        [busy],
-      );
-      return pending[0]?.n === 0 ? true : undefined;
-    }, 30_000);
+    while ((await relaying.publishBatch()).claimed > 0);
     const ids = await publishedIds(bus);
-    const { rows: written } = await schema.pool.query<{ id: string }>(
-      'SELECT id::text AS id FROM outbox WHERE organization_id = $1 ORDER BY seq',
+    const { rows: written } = await own.pool.query<{ id: string; published: boolean }>(
+      'SELECT id::text AS id, published_at IS NOT NULL AS published FROM outbox WHERE organization_id = $1 ORDER BY seq',
       [busy],
     );
+    expect(written.every((row) => row.published)).toBe(true);
     const busyIds = new Set(written.map((row) => row.id));
     expect(ids.filter((id) => busyIds.has(id))).toEqual(written.map((row) => row.id));
+    await own.close();
   });
 
   it('when more organizations wait than a batch holds, then each one gets its turn within a few batches', async () => {
-    // Only the batches counted here may run: the started relay's own polls would claim rows between them, and one
-    // still in flight holds rows (uncommitted) that these batches skip and this count cannot see yet.
-    await relay.stop();
-    const counted = new OutboxRelay({ pool: schema.pool, bus, stream: STREAM });
+    const own = await kitSchema();
+    const relaying = new OutboxRelay({ pool: own.pool, bus, stream: STREAM });
     const organizations = Array.from({ length: 150 }, () => randomUUID());
-    for (const organizationId of organizations) await insertRows(schema, organizationId, 3);
+    for (const organizationId of organizations) await insertRows(own, organizationId, 3);
     const served = new Set<string>();
     for (let batch = 0; batch < 2; batch += 1) {
-      await counted.publishBatch();
-      const { rows } = await schema.pool.query<{ organization_id: string }>(
-        'SELECT DISTINCT organization_id::text FROM outbox WHERE organization_id = ANY($1::uuid[]) AND published_at IS NOT NULL',
-        [organizations],
+      await relaying.publishBatch();
+      const { rows } = await own.pool.query<{ organization_id: string }>(
+        'SELECT DISTINCT organization_id::text FROM outbox WHERE published_at IS NOT NULL',
       );
       for (const row of rows) served.add(row.organization_id);
     }
     expect(served.size).toBe(organizations.length);
+    await own.close();
   });
 });
 
