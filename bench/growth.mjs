@@ -18,13 +18,14 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 
-// A run narrowed by BENCH_ONLY keeps the file's other curves (each carries the time it was measured), so measuring one
-// curve again does not erase the rest.
-function kept(file, measured) {
-  if (!only || !existsSync(file)) return [];
+// A run narrowed by BENCH_ONLY keeps the file's other curves where they stood (each with the time it was measured), so
+// measuring one curve again neither erases nor reorders the rest.
+function merged(file, measured) {
+  if (!only || !existsSync(file)) return measured;
   const previous = JSON.parse(readFileSync(file, 'utf8'));
-  const names = new Set(measured.map((curve) => curve.name));
-  return previous.curves.filter((curve) => !names.has(curve.name)).map((curve) => ({ at: previous.at, ...curve }));
+  const fresh = new Map(measured.map((curve) => [curve.name, curve]));
+  const curves = previous.curves.map((curve) => fresh.get(curve.name) ?? { at: previous.at, ...curve });
+  return [...curves, ...measured.filter((curve) => !previous.curves.some((old) => old.name === curve.name))];
 }
 
 async function main() {
@@ -50,7 +51,7 @@ async function main() {
   const measured = curves.map((curve) => ({ ...curve, at }));
   writeFileSync(
     file,
-    `${JSON.stringify({ at, connections: CONNECTIONS, duration_s: DURATION, curves: [...kept(file, measured), ...measured] }, null, 2)}\n`,
+    `${JSON.stringify({ at, connections: CONNECTIONS, duration_s: DURATION, curves: merged(file, measured) }, null, 2)}\n`,
   );
   console.log(`\nWritten to ${file}`);
 }
