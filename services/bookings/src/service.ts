@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { EventsClient } from './clients/events.client.js';
 import { SchedulingClient } from './clients/scheduling.client.js';
 import type { Config } from './config.js';
+import { serveRequests } from './handlers/requests.handler.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
@@ -24,6 +25,7 @@ export const service: ServiceDefinition<Config> = {
       scheduling: new SchedulingClient(infra.bus),
       events: new EventsClient(infra.bus),
     };
+    await serveRequests(infra.bus, ctx);
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
     return { app, background: [relay], close: () => prisma.$disconnect() };
   },
