@@ -322,6 +322,11 @@ describe('ICS feeds', () => {
       expect(unchanged.body).toBe('');
       expect(unchanged.headers.etag).toBe(etag);
       expect((await read(url, { 'if-none-match': `"other", W/${etag}` })).statusCode).toBe(304);
+      // What fetch sends with any conditional request: a revalidation, which this is.
+      expect((await read(url, { 'if-none-match': etag, 'cache-control': 'no-cache' })).statusCode).toBe(304);
+      // If-None-Match decides when both are sent (RFC 9110 §13.2.2).
+      const otherTag = { 'if-none-match': '"other"', 'if-modified-since': String(first.headers['last-modified']) };
+      expect((await read(url, otherTag)).statusCode).toBe(200);
       // A cancellation: the booking leaves the feed.
       neighbours.bookings.set(scheduleId, []);
       const changed = await read(url, { 'if-none-match': etag });
@@ -340,9 +345,12 @@ describe('ICS feeds', () => {
       expect(Date.parse(lastModified)).toBeLessThanOrEqual(Date.now());
       await sleep(1100); // a second later, the date would have moved had the feed been recorded as changed
       expect((await read(url)).headers['last-modified']).toBe(lastModified);
-      const unchanged = await read(url, { 'if-modified-since': lastModified });
+      const unchanged = await read(url, { 'if-modified-since': lastModified, 'cache-control': 'no-cache' });
       expect(unchanged.statusCode).toBe(304);
       expect(unchanged.body).toBe('');
+      const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
+      expect((await read(url, { 'if-modified-since': earlier })).statusCode).toBe(200);
+      expect((await read(url, { 'if-modified-since': 'not a date' })).statusCode).toBe(200);
       neighbours.bookings.set(scheduleId, [{ ...item, summary: 'Renamed', version: 2, updated_at: new Date().toISOString() }]);
       const changed = await read(url, { 'if-modified-since': lastModified });
       expect(changed.statusCode).toBe(200);

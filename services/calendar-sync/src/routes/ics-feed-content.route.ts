@@ -1,6 +1,5 @@
-import fresh from 'fresh';
 import { z } from 'zod';
-import type { ServiceApp } from '@app/service-kit';
+import { isNotModified, type ServiceApp } from '@app/service-kit';
 import { feedContent } from '../use-cases/ics-feed.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 
@@ -26,7 +25,7 @@ export function registerIcsFeedContentRoute(app: ServiceApp, ctx: UseCaseContext
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
       .header('x-robots-tag', 'noindex');
-    if (fresh(request.headers, { etag: content.etag, 'last-modified': content.lastModified.toUTCString() })) {
+    if (isNotModified(request, content)) {
       return reply.code(304).send();
     }
     return reply.type('text/calendar; charset=utf-8').send(content.body);
