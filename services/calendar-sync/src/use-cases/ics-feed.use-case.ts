@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { IcsFeed } from '@app/contracts';
+import { isUuid, type IcsFeed } from '@app/contracts';
 import { notFound, type Caller } from '@app/service-kit';
 import * as feeds from '../db/ics-feed.repository.js';
 import { feedCalendar } from '../domain/ics-feed-calendar.js';
@@ -32,7 +32,7 @@ export async function deleteFeed(
   rawScheduleId: string,
 ): Promise<{ schedule_id: string; deleted: true }> {
   const scheduleId = rawScheduleId.toLowerCase();
-  const deleted = /^[0-9a-f-]{36}$/.test(scheduleId) && (await feeds.deleteFeed(ctx.prisma, caller.organizationId, scheduleId));
+  const deleted = isUuid(scheduleId) && (await feeds.deleteFeed(ctx.prisma, caller.organizationId, scheduleId));
   if (!deleted) throw feedNotFound();
   return { schedule_id: scheduleId, deleted: true };
 }
