@@ -373,6 +373,21 @@ describe('ICS feeds', () => {
       expect(new Set(dates).size).toBe(3);
     });
 
+    it('when bookings does not answer, then 503 UPSTREAM_UNAVAILABLE, and the feed serves again once it does', async () => {
+      const org = organization();
+      const url = await feedOf(org.headers, neighbours.schedule(org.id, [booking()]));
+      await neighbours.responder.silent(bookingFeedRequest);
+      try {
+        const response = await read(url);
+        expect(response.statusCode).toBe(503);
+        expect(response.json()).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+        expect(response.headers['retry-after']).toBeDefined();
+      } finally {
+        await neighbours.answer();
+      }
+      expect((await read(url)).statusCode).toBe(200);
+    });
+
     it.each([
       ['an unknown token', `/ics/${'A'.repeat(43)}.ics`],
       ['a token of the wrong shape', '/ics/short.ics'],
