@@ -2,10 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { NATS_TOPOLOGY } from '@app/contracts';
 import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
+import { serveRequests } from './booking-feed.handler.js';
 import { EventsClient } from './clients/events.client.js';
 import { SchedulingClient } from './clients/scheduling.client.js';
 import type { Config } from './config.js';
-import { serveRequests } from './handlers/requests.handler.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import type { UseCaseContext } from './use-cases/context.js';
 

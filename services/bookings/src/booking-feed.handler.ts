@@ -1,0 +1,12 @@
+import { bookingFeedRequest } from '@app/contracts';
+import type { Bus } from '@app/service-kit';
+import { bookingFeed } from './use-cases/booking-feed.use-case.js';
+import type { UseCaseContext } from './use-cases/context.js';
+
+/**
+ * The request-reply endpoints other services call: `bookings.booking.feed`, for calendar-sync's ICS feeds (the
+ * service's only handler, so at the top of `src/`, as events' is).
+ */
+export async function serveRequests(bus: Bus, ctx: UseCaseContext): Promise<void> {
+  await bus.serve(bookingFeedRequest, (request) => bookingFeed(ctx, request));
+}

@@ -1,9 +1,0 @@
-import { bookingFeedRequest } from '@app/contracts';
-import type { Bus } from '@app/service-kit';
-import { bookingFeed } from '../use-cases/booking-feed.use-case.js';
-import type { UseCaseContext } from '../use-cases/context.js';
-
-/** The request-reply endpoints other services call (calendar-sync, for its ICS feeds). */
-export async function serveRequests(bus: Bus, ctx: UseCaseContext): Promise<void> {
-  await bus.serve(bookingFeedRequest, (request) => bookingFeed(ctx, request));
-}
