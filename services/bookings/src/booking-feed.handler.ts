@@ -1,5 +1,5 @@
 import { bookingFeedRequest } from '@app/contracts';
-import type { Bus } from '@app/service-kit';
+import { messageCallerOf, type Bus } from '@app/service-kit';
 import { bookingFeed } from './use-cases/booking-feed.use-case.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
@@ -8,5 +8,7 @@ import type { UseCaseContext } from './use-cases/context.js';
  * service's only handler, so at the top of `src/`, as events' is).
  */
 export async function serveRequests(bus: Bus, ctx: UseCaseContext): Promise<void> {
-  await bus.serve(bookingFeedRequest, (request) => bookingFeed(ctx, request));
+  await bus.serve(bookingFeedRequest, (request, requestId) =>
+    bookingFeed(ctx, messageCallerOf(request.organization_id, requestId), request),
+  );
 }

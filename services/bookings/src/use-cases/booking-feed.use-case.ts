@@ -1,4 +1,5 @@
 import { BOOKING_FEED_PAGE_SIZE, type bookingFeedRequest, type BookingFeedItem } from '@app/contracts';
+import type { Caller } from '@app/service-kit';
 import type { z } from 'zod';
 import { feedPage } from '../db/booking-feed.repository.js';
 import { bookingSummary } from '../domain/booking-summary.js';
@@ -12,9 +13,9 @@ type FeedReply = z.input<typeof bookingFeedRequest.reply>;
  * request's: calendar-sync asks only for a schedule it has checked is the organization's, and a schedule id of
  * another organization finds nothing here.
  */
-export async function bookingFeed(ctx: UseCaseContext, request: FeedRequest): Promise<FeedReply> {
+export async function bookingFeed(ctx: UseCaseContext, caller: Caller, request: FeedRequest): Promise<FeedReply> {
   const rows = await feedPage(ctx.prisma, {
-    organizationId: request.organization_id,
+    organizationId: caller.organizationId,
     scheduleId: request.schedule_id.toLowerCase(),
     from: new Date(request.from),
     to: new Date(request.to),
