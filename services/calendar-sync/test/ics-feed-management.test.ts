@@ -32,6 +32,14 @@ describe('ICS feed management', () => {
       expect(rows[0]?.dump).not.toContain(token);
     });
 
+    it('when one schedule’s feed is made twice at once, then both succeed and the feed has one URL, the last one', async () => {
+      const org = organization();
+      const scheduleId = suite.neighbours.schedule(org.id, [booking()]);
+      const urls = await Promise.all([feedOf(org.headers, scheduleId), feedOf(org.headers, scheduleId), feedOf(org.headers, scheduleId)]);
+      const statuses = await Promise.all(urls.map(async (url) => (await read(url)).statusCode));
+      expect(statuses.sort()).toEqual([200, 404, 404]);
+    });
+
     it('when two feeds are made, then their tokens differ', async () => {
       const org = organization();
       const [a, b] = await Promise.all([

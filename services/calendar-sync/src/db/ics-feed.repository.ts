@@ -1,16 +1,21 @@
 import { sqlOf } from '@app/service-kit';
 import type { Db } from './prisma.js';
 
-const key = (organizationId: string, scheduleId: string) => ({ organizationId_scheduleId: { organizationId, scheduleId } });
-
-/** Creates the schedule's feed, or gives it a new token: the old one then finds nothing. */
-export function upsertFeed(db: Db, feed: { organizationId: string; scheduleId: string; tokenHash: Uint8Array<ArrayBuffer> }) {
-  return db.icsFeed.upsert({
-    where: key(feed.organizationId, feed.scheduleId),
-    create: feed,
-    // A new URL starts with nothing served from it.
-    update: { tokenHash: feed.tokenHash, contentHash: null, contentChangedAt: null, updatedAt: new Date() },
-  });
+/**
+ * Creates the schedule's feed, or gives it a new token: the old one then finds nothing. One statement, so two POSTs
+ * at once leave one feed (the last token wins) and neither fails.
+ */
+export async function upsertFeed(
+  db: Db,
+  feed: { organizationId: string; scheduleId: string; tokenHash: Uint8Array<ArrayBuffer> },
+): Promise<void> {
+  // A new URL starts with nothing served from it.
+  await sqlOf(db).query(
+    `INSERT INTO ics_feeds (organization_id, schedule_id, token_hash) VALUES ($1::uuid, $2::uuid, $3)
+     ON CONFLICT (organization_id, schedule_id)
+     DO UPDATE SET token_hash = EXCLUDED.token_hash, content_hash = NULL, content_changed_at = NULL, updated_at = now()`,
+    [feed.organizationId, feed.scheduleId, feed.tokenHash],
+  );
 }
 
 /** Removes the schedule's feed; false when it had none. */
