@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { calendarBookingEventChangedEvent } from '@app/contracts';
+import { calendarBookingEventChangedEvent, calendarConnectionRemovedEvent } from '@app/contracts';
 import { publishDomainEvent, statementPlans } from '@app/service-testing';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
 import { bookingsSuite, call, newOrganization, type Reply } from './support/harness.js';
@@ -152,6 +152,31 @@ describe("calendar.booking_event.changed consumer and the record's calendar_even
 
     await publish(booking, report(booking, older, { provider: 'outlook', status: 'synced', event_id: 'o-1', version: 2 }));
     await expect.poll(() => shown(booking), POLL).toMatchObject({ connection_id: older, event_id: 'o-1', status: 'synced' });
+  });
+
+  it('when a writing connection is removed, then the record shows the next one, then null', async () => {
+    const booking = await newBooking();
+    const [first, second] = [randomUUID(), randomUUID()];
+    await publish(booking, report(booking, first, { status: 'synced', event_id: 'evt-1', version: 2 }));
+    await publish(booking, report(booking, second, { provider: 'outlook' }));
+    await expect.poll(async () => ((await shown(booking)) as { connection_id?: string } | null)?.connection_id, POLL).toBe(first);
+
+    const removal = (connectionId: string, organizationId = booking.organizationId) =>
+      publishDomainEvent(
+        suite.bookings.neighbour,
+        calendarConnectionRemovedEvent,
+        { connection_id: connectionId, schedule_id: booking.scheduleId },
+        { organizationId },
+      );
+    // Another organization cannot remove what this one's connection wrote.
+    await removal(first, newOrganization());
+    await drained();
+    expect(await shown(booking)).toMatchObject({ connection_id: first });
+
+    await removal(first);
+    await expect.poll(() => shown(booking), POLL).toMatchObject({ connection_id: second, provider: 'outlook', status: 'pending' });
+    await removal(second);
+    await expect.poll(() => shown(booking), POLL).toBeNull();
   });
 
   it("when a report names another organization's booking, or a schedule not the booking's, then it is refused", async () => {

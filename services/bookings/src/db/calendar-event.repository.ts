@@ -41,6 +41,17 @@ export async function applyCalendarEvent(tx: Queryable, organizationId: string, 
   return rows[0]?.owned === true;
 }
 
+/** A removed connection's rows, of the event's organization's bookings only: the record shows the next, or null. */
+export async function removeConnectionEvents(tx: Queryable, organizationId: string, connectionId: string): Promise<void> {
+  await tx.query(
+    namedStatement(
+      `DELETE FROM booking_calendar_events e USING bookings b
+        WHERE e.connection_id = $1::uuid AND b.id = e.booking_id AND b.organization_id = $2::uuid`,
+      [connectionId, organizationId],
+    ),
+  );
+}
+
 /**
  * A select-list item: the record's `calendar_event` of the booking `table` names (the name or alias its statement
  * reads bookings under) as JSON, as `"calendarEvent"`: the row of its oldest connection (the first to arrive, then by
