@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { calendarBookingEventChangedEvent, calendarConnectionRemovedEvent } from '@app/contracts';
+import { bookingUpdatedEvent, calendarBookingEventChangedEvent, calendarConnectionRemovedEvent, type EventEnvelope } from '@app/contracts';
 import { publishDomainEvent, statementPlans } from '@app/service-testing';
-import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
+import { bookingBody, eventually, futureDay, interval, newScheduleId } from './support/fixtures.js';
 import { bookingsSuite, call, newOrganization, type Reply } from './support/harness.js';
 
 type Report = z.input<typeof calendarBookingEventChangedEvent.data>;
@@ -109,6 +109,30 @@ describe("calendar.booking_event.changed consumer and the record's calendar_even
     );
     expect(patched.status).toBe(200);
     expect(patched.body.data.calendar_event).toMatchObject({ connection_id: connectionId, status: 'synced', event_id: 'evt-1' });
+  });
+
+  it("when the booking changes, then its event's record carries the calendar_event as GET shows it, unchanged by the change", async () => {
+    const bus = suite.bookings.infra.bus;
+    const received: EventEnvelope<Record<string, unknown>>[] = [];
+    const subscription = bus.nc.subscribe(bus.subject(bookingUpdatedEvent.subject), {
+      callback: (_error, msg) => void received.push(msg.json<EventEnvelope<Record<string, unknown>>>()),
+    });
+    await bus.nc.flush();
+    try {
+      const booking = await newBooking();
+      const connectionId = randomUUID();
+      await publish(booking, report(booking, connectionId, { status: 'synced', event_id: 'evt-7', version: 2 }));
+      await expect.poll(() => shown(booking), POLL).toMatchObject({ event_id: 'evt-7' });
+
+      const renamed = await call(suite.bookings, booking.organizationId, 'PATCH', `/api/v1/bookings/${booking.id}`, { title: 'Renamed' });
+      expect(renamed.status).toBe(200);
+      const event = await eventually(async () => received.find((candidate) => candidate.data.booking_id === booking.id));
+      const fetched = await get(booking);
+      expect((event.data.record as Record<string, unknown>).calendar_event).toEqual(fetched.body.data.calendar_event);
+      expect(event.data.previous_attributes).toEqual({ title: null });
+    } finally {
+      subscription.unsubscribe();
+    }
   });
 
   it('when a newer version arrives, then it replaces the shown state; an older one or a replay changes nothing', async () => {
