@@ -123,7 +123,6 @@ export const listBookingsQuerySchema = listQuerySchema({
 });
 export type ListBookingsQuery = z.output<typeof listBookingsQuerySchema>;
 
-/** A booking as every booking endpoint returns it. */
 /**
  * The provider event calendar-sync keeps for the booking (write-back, API.md "Calendar write-back"), as the booking
  * record shows it: with several writing connections, the one of the oldest. A projection of calendar-sync's events: it
@@ -134,6 +133,7 @@ export const bookingCalendarEventRecordSchema = bookingCalendarEventSchema
   .meta({ id: 'BookingCalendarEvent' });
 export type BookingCalendarEventRecord = z.infer<typeof bookingCalendarEventRecordSchema>;
 
+/** A booking as every booking endpoint returns it. */
 export const bookingRecordSchema = z
   .object({
     id: z.uuid(),
@@ -162,7 +162,7 @@ export const bookingRecordSchema = z
     seats: z.number().int().min(1).optional(),
     /** The series (POST /api/v1/booking-series) the booking is an occurrence of, else null. */
     series_id: z.uuid().nullable().optional(),
-    /** The booking's event in its host's calendar (write-back), null when none is kept (always sent; optional for the same reason as seats). */
+    /** Its event in its host's calendar (write-back), else null. Always sent; optional for the reason seats is. */
     calendar_event: bookingCalendarEventRecordSchema.nullable().optional(),
     created_at: z.string(),
     updated_at: z.string(),
