@@ -1,4 +1,4 @@
-import type { BookingState, BookingStatus, CreateBookingBody } from '@app/contracts';
+import type { BookingCalendarEventRecord, BookingState, BookingStatus, CreateBookingBody } from '@app/contracts';
 
 /** What newBooking reads of a creation body (a series' occurrences are bodies too). */
 type NewBookingBody = Omit<CreateBookingBody, 'hold_id'>;
@@ -39,6 +39,11 @@ export interface Booking {
   version: number;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * Its event in its host's calendar as calendar-sync last reported it (write-back), null when none is kept: read
+   * beside the booking, never written with it, so it moves neither `version` nor `updatedAt`.
+   */
+  calendarEvent: BookingCalendarEventRecord | null;
 }
 
 /** The detail fields a PATCH may replace without moving the booking. */
@@ -106,5 +111,6 @@ export function newBooking(
     version: 1,
     createdAt: now,
     updatedAt: now,
+    calendarEvent: null,
   };
 }

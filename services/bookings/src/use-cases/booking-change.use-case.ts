@@ -122,7 +122,7 @@ export async function updateBooking(
   const request = toUpdateRequest(changes);
   let reschedule: RescheduleRules | undefined;
   if (request.interval) {
-    const current = await findBooking(ctx.prisma, caller.organizationId, id);
+    const current = await findBooking(ctx.pool, caller.organizationId, id);
     if (!current) throw notFound('Booking');
     requireClientSecret(caller, current, clientSecret);
     // Refuse what the state forbids (a stale If-Match first, as the locked write would) before asking other services anything.

@@ -38,7 +38,7 @@ export async function getBooking(
   rawId: string,
   clientSecret?: string,
 ): Promise<Versioned<BookingRecord>> {
-  const booking = await findBooking(ctx.prisma, caller.organizationId, recordId(rawId, 'Booking'));
+  const booking = await findBooking(ctx.pool, caller.organizationId, recordId(rawId, 'Booking'));
   if (!booking) throw notFound('Booking');
   requireClientSecret(caller, booking, clientSecret);
   return { record: bookingRecord(booking), version: booking.version };
