@@ -14,7 +14,7 @@ const POLL = { timeout: 10_000, interval: 50 };
 /**
  * `calendar.booking_event.changed` as calendar-sync publishes it (write-back), consumed into the record's
  * `calendar_event`: the newest version per booking and connection, the oldest connection's shown, the booking itself
- * (its version, updated_at, ETag) untouched, and the list reading it in its one statement.
+ * (its version and updated_at) untouched but its ETag changed, and the list reading it in its one statement.
  */
 describe("calendar.booking_event.changed consumer and the record's calendar_event", () => {
   const suite = bookingsSuite();
@@ -75,7 +75,7 @@ describe("calendar.booking_event.changed consumer and the record's calendar_even
     expect((await get(booking)).body.data.calendar_event).toBeNull();
   });
 
-  it('when calendar-sync reports the event, then GET shows it, and the booking keeps its version, updated_at and ETag', async () => {
+  it('when calendar-sync reports the event, then GET shows it with a new ETag, and the booking keeps its updated_at', async () => {
     const booking = await newBooking();
     const before = await get(booking);
     const connectionId = randomUUID();
@@ -90,25 +90,40 @@ describe("calendar.booking_event.changed consumer and the record's calendar_even
         status: 'pending',
         last_error: null,
       });
+    const pending = await get(booking);
     await publish(booking, report(booking, connectionId, { status: 'synced', event_id: 'evt-1', version: 2 }));
     await expect.poll(() => shown(booking), POLL).toMatchObject({ status: 'synced', event_id: 'evt-1' });
 
+    // The ETag changes whenever the record does (API.md), calendar_event included; updated_at is the booking's own.
     const after = await get(booking);
-    expect(after.headers.etag).toBe(before.headers.etag);
+    expect(new Set([before.headers.etag, pending.headers.etag, after.headers.etag]).size).toBe(3);
     expect(after.body.data.updated_at).toBe(before.body.data.updated_at);
-    // The ETag read before the projection still guards a change: the booking did not change.
+    const revalidated = await call(suite.bookings, booking.organizationId, 'GET', `/api/v1/bookings/${booking.id}`, undefined, {
+      'if-none-match': String(pending.headers.etag),
+    });
+    expect(revalidated.status).toBe(200);
+
+    const stale = await call(
+      suite.bookings,
+      booking.organizationId,
+      'PATCH',
+      `/api/v1/bookings/${booking.id}`,
+      { title: 'Renamed' },
+      { 'if-match': String(before.headers.etag) },
+    );
+    expect(stale.status).toBe(412);
     const patched = await call(
       suite.bookings,
       booking.organizationId,
       'PATCH',
       `/api/v1/bookings/${booking.id}`,
       { title: 'Renamed' },
-      {
-        'if-match': String(before.headers.etag),
-      },
+      { 'if-match': String(after.headers.etag) },
     );
     expect(patched.status).toBe(200);
     expect(patched.body.data.calendar_event).toMatchObject({ connection_id: connectionId, status: 'synced', event_id: 'evt-1' });
+    expect(patched.headers.etag).not.toBe(after.headers.etag);
+    expect((await get(booking)).headers.etag).toBe(patched.headers.etag);
   });
 
   it("when the booking changes, then its event's record carries the calendar_event as GET shows it, unchanged by the change", async () => {

@@ -37,8 +37,13 @@ export function toBooking(row: ShownBookingRow): Booking {
     version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    calendarEvent: toCalendarEvent(row.calendarEvent),
+    ...shownCalendarEvent(row.calendarEvent),
   };
+}
+
+function shownCalendarEvent(value: unknown): Pick<Booking, 'calendarEvent' | 'calendarEventTag'> {
+  const shown = toCalendarEvent(value);
+  return { calendarEvent: shown?.record ?? null, calendarEventTag: shown?.tag ?? [] };
 }
 
 function isObject(value: Prisma.JsonValue): value is Prisma.JsonObject {

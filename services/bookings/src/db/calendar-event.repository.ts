@@ -1,6 +1,6 @@
 import { bookingCalendarEventRecordSchema, type bookingCalendarEventSchema, type BookingCalendarEventRecord } from '@app/contracts';
 import { namedStatement, type Queryable } from '@app/service-kit';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** What calendar-sync reports of one booking's provider event in one connection (`calendar.booking_event.changed`). */
 export type CalendarEventReport = z.output<typeof bookingCalendarEventSchema>;
@@ -59,12 +59,21 @@ export async function removeConnectionEvents(tx: Queryable, organizationId: stri
  */
 export function calendarEventColumn(table: string): string {
   return `(SELECT json_build_object('connection_id', e.connection_id, 'provider', e.provider, 'event_id', e.event_id,
-                                    'status', e.status, 'last_error', e.last_error)
+                                    'status', e.status, 'last_error', e.last_error, 'version', e.version,
+                                    'first_at', floor(date_part('epoch', e.created_at) * 1000000)::bigint)
              FROM booking_calendar_events e WHERE e.booking_id = ${table}.id
             ORDER BY e.created_at, e.connection_id LIMIT 1) AS "calendarEvent"`;
 }
 
-/** The `calendarEvent` a statement read with calendarEventColumn, as the record shows it. */
-export function toCalendarEvent(value: unknown): BookingCalendarEventRecord | null {
-  return bookingCalendarEventRecordSchema.nullable().parse(value ?? null);
+const shownRowSchema = z.object({ version: z.number().int(), first_at: z.number().int() });
+
+/**
+ * The `calendarEvent` a statement read with calendarEventColumn: as the record shows it, and what of it goes into
+ * the booking's ETag (its row's version, and when that row first arrived, which tells one connection's row from the
+ * next one's once the first is removed).
+ */
+export function toCalendarEvent(value: unknown): { record: BookingCalendarEventRecord; tag: [number, number] } | null {
+  if (value === null || value === undefined) return null;
+  const shown = shownRowSchema.parse(value);
+  return { record: bookingCalendarEventRecordSchema.parse(value), tag: [shown.version, shown.first_at] };
 }

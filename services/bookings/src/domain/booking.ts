@@ -44,6 +44,16 @@ export interface Booking {
    * beside the booking, never written with it, so it moves neither `version` nor `updatedAt`.
    */
   calendarEvent: BookingCalendarEventRecord | null;
+  /** What of calendarEvent its ETag covers (empty when none is shown); see bookingTagVersion. */
+  calendarEventTag: readonly number[];
+}
+
+/**
+ * What a booking's ETag is made of: its version, and that of the calendar event its record shows. API.md's ETag
+ * changes whenever the record does, and calendar_event is part of the record though it never moves the version.
+ */
+export function bookingTagVersion(booking: Booking): number[] {
+  return [booking.version, ...booking.calendarEventTag];
 }
 
 /** The detail fields a PATCH may replace without moving the booking. */
@@ -112,5 +122,6 @@ export function newBooking(
     createdAt: now,
     updatedAt: now,
     calendarEvent: null,
+    calendarEventTag: [],
   };
 }
