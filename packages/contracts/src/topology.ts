@@ -72,7 +72,8 @@ export const NATS_TOPOLOGY = {
     // The bookings of calendar-sync's ICS feeds.
     serves: [bookingFeedRequest, watermarkOf(BOOKINGS_STREAM)],
     calls: [availabilityCheckRequest, eventTypeGetRequest],
-    consumes: {},
+    // The state of each booking's provider event (write-back), for the record's `calendar_event`.
+    consumes: { calendar: { durable: 'bookings-calendar', stream: CALENDAR_STREAM } },
   },
   scheduling: {
     publishes: SCHEDULING_STREAM,
