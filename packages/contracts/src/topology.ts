@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { bookingFeedRequest } from './booking-feed.js';
 import { BOOKINGS_STREAM } from './bookings.js';
 import { CALENDAR_STREAM } from './calendar.js';
 import { CATALOG_STREAM } from './catalog.js';
@@ -68,7 +69,8 @@ export const NATS_TOPOLOGY = {
   gateway: { publishes: IDENTITY_STREAM, serves: [watermarkOf(IDENTITY_STREAM)], calls: [], consumes: {} },
   bookings: {
     publishes: BOOKINGS_STREAM,
-    serves: [watermarkOf(BOOKINGS_STREAM)],
+    // The bookings of calendar-sync's ICS feeds.
+    serves: [bookingFeedRequest, watermarkOf(BOOKINGS_STREAM)],
     calls: [availabilityCheckRequest, eventTypeGetRequest],
     // The state of each booking's provider event (write-back), for the record's `calendar_event`.
     consumes: { calendar: { durable: 'bookings-calendar', stream: CALENDAR_STREAM } },
@@ -86,7 +88,13 @@ export const NATS_TOPOLOGY = {
   },
   catalog: { publishes: CATALOG_STREAM, serves: [watermarkOf(CATALOG_STREAM)], calls: [], consumes: {} },
   events: { publishes: EVENTS_STREAM, serves: [eventTypeGetRequest, watermarkOf(EVENTS_STREAM)], calls: [], consumes: {} },
-  'calendar-sync': { publishes: CALENDAR_STREAM, serves: [watermarkOf(CALENDAR_STREAM)], calls: [scheduleGetRequest], consumes: {} },
+  'calendar-sync': {
+    publishes: CALENDAR_STREAM,
+    serves: [watermarkOf(CALENDAR_STREAM)],
+    // The schedule a connection or feed is for; the bookings an ICS feed shows.
+    calls: [scheduleGetRequest, bookingFeedRequest],
+    consumes: {},
+  },
   // Turns the domain events of every stream into signed HTTP deliveries and the change feed; publishes nothing itself.
   webhooks: {
     publishes: null,

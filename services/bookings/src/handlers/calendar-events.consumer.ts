@@ -1,7 +1,7 @@
 import { calendarBookingEventChangedEvent, calendarConnectionRemovedEvent, NATS_TOPOLOGY } from '@app/contracts';
 import type pg from 'pg';
 import { consumerTask, eventHandler, type BackgroundTask, type Bus, type ConsumerOptions } from '@app/service-kit';
-import { applyCalendarEvent, removeConnectionEvents } from './db/calendar-event.repository.js';
+import { applyCalendarEvent, removeConnectionEvents } from '../db/calendar-event.repository.js';
 
 // The durable name and stream come from the topology, which the service's NATS user's rights are generated from.
 const { calendar } = NATS_TOPOLOGY.bookings.consumes;
