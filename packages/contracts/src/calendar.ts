@@ -40,9 +40,16 @@ export const CALENDAR_EVENTS = [calendarBusyUpdatedEvent, calendarConnectionRemo
 
 // ---- HTTP: /api/v1/calendar-connections (calendar-sync service) ----
 
-export const CALENDAR_PROVIDERS = ['google', 'outlook'] as const;
-export const calendarProviderSchema = z.enum(CALENDAR_PROVIDERS, { message: 'must be google or outlook' });
+/** `ics`: a calendar published as an ICS (iCalendar) URL, read without credentials. */
+export const CALENDAR_PROVIDERS = ['google', 'outlook', 'ics'] as const;
+const PROVIDER_MESSAGE = 'must be google, outlook or ics';
+export const calendarProviderSchema = z.enum(CALENDAR_PROVIDERS, { message: PROVIDER_MESSAGE });
 export type CalendarProvider = z.infer<typeof calendarProviderSchema>;
+/** The providers connected with OAuth tokens (the authorize and callback paths take these). */
+export const OAUTH_CALENDAR_PROVIDERS = ['google', 'outlook'] as const;
+export type OAuthCalendarProvider = (typeof OAUTH_CALENDAR_PROVIDERS)[number];
+/** What `calendar_ids` shows for an ICS connection: the feed is its one calendar. */
+export const ICS_CALENDAR_ID = 'ics';
 
 /** `active`; `error`: the last sync failed and is being retried; `reauth_required`: the refresh token was refused, polling stopped. */
 export const CONNECTION_STATUSES = ['active', 'error', 'reauth_required'] as const;
@@ -70,11 +77,11 @@ export const calendarCredentialsSchema = z.strictObject(
   strictFields,
 );
 
-/** POST /api/v1/calendar-connections */
-export const createCalendarConnectionBodySchema = z
+/** POST /api/v1/calendar-connections for Google or Outlook: the account's OAuth tokens. */
+const oauthConnectionBodySchema = z
   .strictObject(
     {
-      provider: calendarProviderSchema,
+      provider: z.enum(OAUTH_CALENDAR_PROVIDERS, { message: PROVIDER_MESSAGE }),
       schedule_id: scheduleIdSchema,
       calendar_ids: calendarIdsSchema.default(['primary']),
       credentials: calendarCredentialsSchema,
@@ -82,7 +89,7 @@ export const createCalendarConnectionBodySchema = z
     strictFields,
   )
   .meta({
-    id: 'CreateCalendarConnectionBody',
+    id: 'CreateOAuthCalendarConnectionBody',
     example: {
       provider: 'google',
       schedule_id: EXAMPLE_SCHEDULE_ID,
@@ -90,6 +97,32 @@ export const createCalendarConnectionBodySchema = z
       credentials: { access_token: 'ya29.a0Af-example', refresh_token: '1//0g-example', expires_at: '2030-01-01T00:00:00Z' },
     },
   });
+
+/**
+ * POST /api/v1/calendar-connections for an ICS feed: its URL and no credentials (a feed URL is its own secret: it is
+ * stored encrypted and never returned). `https://`, or `http://` outside production; the webhooks' address rules apply.
+ */
+const icsConnectionBodySchema = z
+  .strictObject(
+    {
+      provider: z.literal('ics', { message: PROVIDER_MESSAGE }),
+      schedule_id: scheduleIdSchema,
+      url: nameString(TEXT_LIMITS.url, 'must be a URL').min(1, { message: 'is required' }),
+    },
+    strictFields,
+  )
+  .meta({
+    id: 'CreateIcsCalendarConnectionBody',
+    example: { provider: 'ics', schedule_id: EXAMPLE_SCHEDULE_ID, url: 'https://calendar.example.com/private-3f9a/basic.ics' },
+  });
+
+/** POST /api/v1/calendar-connections: OAuth tokens (google, outlook) or a feed URL (ics), told apart by `provider`. */
+export const createCalendarConnectionBodySchema = z
+  .discriminatedUnion('provider', [oauthConnectionBodySchema, icsConnectionBodySchema], {
+    // An unknown provider names the field; a body that is no object says so (strictFields).
+    error: (issue) => (issue.code === 'invalid_union' ? PROVIDER_MESSAGE : strictFields.error(issue)),
+  })
+  .meta({ id: 'CreateCalendarConnectionBody' });
 export type CreateCalendarConnectionBody = z.infer<typeof createCalendarConnectionBodySchema>;
 
 export const calendarConnectionSchema = z
@@ -97,7 +130,7 @@ export const calendarConnectionSchema = z
     id: z.uuid(),
     provider: calendarProviderSchema,
     schedule_id: z.uuid(),
-    calendar_ids: z.array(z.string()),
+    calendar_ids: z.array(z.string()).meta({ description: 'the calendars read; `["ics"]` for an ICS feed (the feed is one calendar)' }),
     status: connectionStatusSchema,
     last_synced_at: z.string().nullable(),
     last_error: z.string().nullable(),
@@ -114,7 +147,7 @@ export const calendarConnectionCreatedEvent = defineEvent(
   z.object({
     connection_id: z.uuid(),
     schedule_id: z.uuid(),
-    provider: z.enum(['google', 'outlook']),
+    provider: calendarProviderSchema,
     calendar_ids: z.array(z.string()),
     record: publicRecord(calendarConnectionSchema),
   }),
