@@ -7,7 +7,10 @@ const event = (...lines: string[]) => ['BEGIN:VEVENT', 'DTSTAMP:20260101T000000Z
 
 const range = (start: string, end: string) => ({ start: new Date(start), end: new Date(end) });
 const read = (text: string, window = range('2026-03-01T00:00:00Z', '2026-05-01T00:00:00Z'), timeZone = 'America/New_York') =>
-  icsBusyWindows(text, { range: window, timeZone, maxOccurrencesPerEvent: 5000 }).map((w) => [w.start.toISOString(), w.end.toISOString()]);
+  icsBusyWindows(text, { range: window, timeZone, maxOccurrencesPerEvent: 5000 }).map((w): [string, string] => [
+    w.start.toISOString(),
+    w.end.toISOString(),
+  ]);
 
 describe('icsBusyWindows: single events', () => {
   it.each([
