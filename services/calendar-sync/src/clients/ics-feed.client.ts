@@ -43,15 +43,20 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export class FeedFetcher {
   private readonly dispatcher: Dispatcher;
+  /** The agent this fetcher made (and closes); a given dispatcher is its owner's to close. */
+  private readonly own: Agent | undefined = undefined;
 
   constructor(private readonly settings: FeedFetchSettings) {
-    this.dispatcher =
-      settings.dispatcher ??
-      new Agent({
-        connect: { lookup: guardedLookup(settings.resolve, settings.policy), timeout: settings.timeoutMs },
-        headersTimeout: settings.timeoutMs,
-        bodyTimeout: settings.timeoutMs,
-      });
+    if (settings.dispatcher) {
+      this.dispatcher = settings.dispatcher;
+      return;
+    }
+    this.own = new Agent({
+      connect: { lookup: guardedLookup(settings.resolve, settings.policy), timeout: settings.timeoutMs },
+      headersTimeout: settings.timeoutMs,
+      bodyTimeout: settings.timeoutMs,
+    });
+    this.dispatcher = this.own;
   }
 
   async fetch(
@@ -123,8 +128,8 @@ export class FeedFetcher {
     return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
   }
 
-  close(): Promise<void> {
-    return this.dispatcher.close();
+  async close(): Promise<void> {
+    await this.own?.close();
   }
 }
 
