@@ -140,7 +140,7 @@ export interface Tuning {
   httpTimeoutMs: number;
   /** Redirects an ICS feed request follows (each target checked like the feed's URL) before it fails. */
   icsMaxRedirects: number;
-  /** Occurrences of one recurring ICS event expanded at most (a rule without end cannot run away). */
+  /** Occurrences of one recurring ICS event kept per read at most (a rule without end cannot run away). */
   icsMaxOccurrences: number;
 }
 
@@ -165,8 +165,9 @@ export const TUNING: Tuning = {
   // Calendar hosts redirect once or twice (http → https, a moved feed); five is what browsers' feed readers allow
   // and keeps a redirect loop from eating the sync.
   icsMaxRedirects: 5,
-  // A daily event over the 69 days a read covers has 69 occurrences, an hourly one about 1,700: 5,000 is every
-  // occurrence a sane feed has, and a minutely rule (which blocks the whole range anyway) stops there.
+  // Occurrences of one event inside a read's 69 days: a daily event has 69, an hourly one about 1,700; 5,000 is every
+  // occurrence a sane feed has, and a minutely rule stops there (the rule's walk from DTSTART has its own cap,
+  // domain/ics-recurrence.ts).
   icsMaxOccurrences: 5000,
 };
 

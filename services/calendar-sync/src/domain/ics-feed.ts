@@ -91,7 +91,10 @@ function eventWindows(event: ICAL.Component, floating: WallClockZone, options: I
     for (const value of property.getValues() as ICAL.Time[]) excluded.add(occurrenceKey(timeOf(property, value, floating)));
   }
   const length = lengthOf(event, dtstart);
+  // An occurrence that starts before the range can still reach into it: look back by its length.
+  const lookBackMs = length.days * 86_400_000 + Math.max(0, length.exactMs);
   const starts = occurrenceStarts(event, dtstart.zone, {
+    from: new Date(options.range.start.getTime() - lookBackMs),
     until: options.range.end,
     maxOccurrences: options.maxOccurrencesPerEvent,
   });

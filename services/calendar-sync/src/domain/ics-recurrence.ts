@@ -7,42 +7,52 @@ export interface OccurrenceStart {
   isDate: boolean;
 }
 
-export interface ExpansionLimits {
-  /** Occurrences are generated until one starts after this instant. */
-  until: Date;
-  /** Occurrences generated per event at most, counted from its DTSTART (a rule without end cannot run away). */
-  maxOccurrences: number;
-}
-
 /** A DATE or DATE-TIME property value with the zone its TZID (or `Z`, or nothing: floating) names. */
 export function timeOf(property: ICAL.Property, value: ICAL.Time, floating: WallClockZone) {
   const tzid = property.getParameter('tzid');
   return { time: value, zone: zoneOfTime(value, typeof tzid === 'string' ? tzid : null, floating) };
 }
 
+export interface ExpansionLimits {
+  /** Occurrences starting before this are skipped (the caller allows for the event's length). */
+  from: Date;
+  /** Occurrences are generated until one starts after this instant. */
+  until: Date;
+  /** Occurrences kept per event at most, between `from` and `until` (a rule without end cannot run away). */
+  maxOccurrences: number;
+}
+
 /**
- * The starts of an event's recurrence set: DTSTART, its RRULEs (ical.js's iterator, run on wall-clock times so each
- * occurrence keeps its local time across DST) and RDATEs, in the DTSTART's zone. EXDATEs and RECURRENCE-ID overrides
- * are the caller's (they are matched by instant, whatever zone they are written in).
+ * Steps of one rule's iterator at most, from DTSTART on: a daily event since 1753, an hourly one for 11 years, reach
+ * today within it; a rule that needs more (minutely since long ago) is cut off there.
+ */
+const MAX_STEPS = 100_000;
+
+/**
+ * The starts of an event's recurrence set within the limits: DTSTART, its RRULEs (ical.js's iterator, run on wall-clock
+ * times so each occurrence keeps its local time across DST) and RDATEs, in the DTSTART's zone. EXDATEs and
+ * RECURRENCE-ID overrides are the caller's (they are matched by instant, whatever zone they are written in).
  */
 export function occurrenceStarts(event: ICAL.Component, zone: WallClockZone, limits: ExpansionLimits): OccurrenceStart[] {
   const dtstart = event.getFirstPropertyValue('dtstart') as ICAL.Time;
   const start = ICAL.Time.fromData({ ...localOf(dtstart), isDate: dtstart.isDate });
+  // Bounds as wall-clock numbers of the event's zone, a day wider on each side (DST, all-day dates in another zone):
+  // the iteration compares numbers, and only starts inside are converted to instants.
+  const low = wallClock(zone.toLocal(limits.from)) - DAY_MS;
+  const high = wallClock(zone.toLocal(limits.until)) + DAY_MS;
   const seen = new Map<string, OccurrenceStart>();
-  const add = (local: LocalTime) => seen.set(keyOf(local, dtstart.isDate), { local, isDate: dtstart.isDate });
+  const add = (local: LocalTime) => {
+    const at = wallClock(local);
+    if (at >= low && at <= high && seen.size < limits.maxOccurrences)
+      seen.set(keyOf(local, dtstart.isDate), { local, isDate: dtstart.isDate });
+  };
   add(localOf(start));
-  const past = (local: LocalTime) => !dtstart.isDate && zone.toInstant(local) > limits.until;
-  const pastDay = (local: LocalTime) =>
-    dtstart.isDate && Date.UTC(local.year, local.month - 1, local.day) > limits.until.getTime() + DAY_MS;
   for (const property of event.getAllProperties('rrule')) {
-    const rule = wallClockRule(property.getFirstValue() as ICAL.Recur, dtstart, zone);
-    const iterator = rule.iterator(start);
-    for (let generated = 0; generated < limits.maxOccurrences; generated += 1) {
+    const iterator = wallClockRule(property.getFirstValue() as ICAL.Recur, dtstart, zone).iterator(start);
+    for (let steps = 0; steps < MAX_STEPS && seen.size < limits.maxOccurrences; steps += 1) {
       const next = iterator.next();
-      if (!next) break;
-      const local = localOf(next);
-      if (past(local) || pastDay(local)) break;
-      add(local);
+      if (!next || wallClock(next) > high) break;
+      add(localOf(next));
     }
   }
   for (const property of event.getAllProperties('rdate')) {
@@ -52,6 +62,11 @@ export function occurrenceStarts(event: ICAL.Component, zone: WallClockZone, lim
     }
   }
   return [...seen.values()];
+}
+
+/** A wall-clock time as a number that orders like it (milliseconds as if it were UTC). */
+function wallClock(local: LocalTime): number {
+  return Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
 }
 
 const DAY_MS = 86_400_000;

@@ -151,7 +151,7 @@ describe('icsBusyWindows: recurrences', () => {
       timeZone: 'UTC',
       maxOccurrencesPerEvent: 100,
     });
-    expect(capped.length).toBeLessThanOrEqual(101);
+    expect(capped).toHaveLength(100);
     const minutely = calendar(...event('UID:m', 'DTSTART:20260301T000000Z', 'DURATION:PT1M', 'RRULE:FREQ=MINUTELY'));
     expect(
       icsBusyWindows(minutely, {
@@ -160,6 +160,28 @@ describe('icsBusyWindows: recurrences', () => {
         maxOccurrencesPerEvent: 5000,
       }).length,
     ).toBeLessThanOrEqual(5001);
+  });
+
+  it('when a daily rule began long before the range (more occurrences than the cap), then the range still gets its own', () => {
+    const since2000 = calendar(...event('UID:s', 'DTSTART;TZID=Europe/Berlin:20000103T090000', 'DURATION:PT15M', 'RRULE:FREQ=DAILY'));
+    const windows = icsBusyWindows(since2000, {
+      range: range('2026-03-28T00:00:00Z', '2026-03-31T00:00:00Z'),
+      timeZone: 'UTC',
+      maxOccurrencesPerEvent: 5,
+    });
+    expect(windows.map((w) => w.start.toISOString())).toEqual([
+      '2026-03-28T08:00:00.000Z',
+      '2026-03-29T07:00:00.000Z',
+      '2026-03-30T07:00:00.000Z',
+    ]);
+  });
+
+  it('when an occurrence starts before the range and lasts into it, then its part inside blocks', () => {
+    const text = calendar(...event('UID:w', 'DTSTART:20260226T000000Z', 'DURATION:P4D', 'RRULE:FREQ=WEEKLY;COUNT=2'));
+    expect(read(text)).toEqual([
+      ['2026-03-01T00:00:00.000Z', '2026-03-02T00:00:00.000Z'],
+      ['2026-03-05T00:00:00.000Z', '2026-03-09T00:00:00.000Z'],
+    ]);
   });
 
   it('when an all-day event recurs yearly, then each year blocks that local day of the schedule zone', () => {
