@@ -141,30 +141,47 @@ export type CalendarConnection = z.infer<typeof calendarConnectionSchema>;
 
 // ---- Connection events: after the record they carry ----
 
-/** A connection was created (by token or OAuth); its first sync follows. */
-export const calendarConnectionCreatedEvent = defineEvent(
-  'calendar.connection.created',
+/**
+ * Version 1 of the connection events' record: before ICS connections, `provider` was google or outlook. Every
+ * version 1 event reads as version 2 as it is (the enum only grew).
+ */
+const connectionRecordV1 = calendarConnectionSchema.extend({ provider: z.enum(OAUTH_CALENDAR_PROVIDERS) });
+
+const connectionCreatedData = <Provider extends z.ZodType, Record extends z.ZodType>(provider: Provider, record: Record) =>
   z.object({
     connection_id: z.uuid(),
     schedule_id: z.uuid(),
-    provider: calendarProviderSchema,
+    provider,
     calendar_ids: z.array(z.string()),
-    record: publicRecord(calendarConnectionSchema),
-  }),
+    record: publicRecord(record),
+  });
+
+/** A connection was created (by token, OAuth or an ICS URL); its first sync follows. Version 2: provider `ics`. */
+export const calendarConnectionCreatedEvent = defineEvent(
+  'calendar.connection.created',
+  connectionCreatedData(calendarProviderSchema, calendarConnectionSchema),
+  {
+    version: 2,
+    previous: { data: connectionCreatedData(z.enum(OAUTH_CALENDAR_PROVIDERS), connectionRecordV1), upgrade: (data) => data },
+  },
 );
 
-/** A sync moved the connection between `active`, `error` and `reauth_required`. */
-export const calendarConnectionStatusChangedEvent = defineEvent(
-  'calendar.connection.status_changed',
+const connectionStatusChangedData = <Record extends z.ZodType>(record: Record) =>
   z.object({
     connection_id: z.uuid(),
     schedule_id: z.uuid(),
     status: z.enum(['active', 'error', 'reauth_required']),
     previous_status: z.enum(['active', 'error', 'reauth_required']),
     last_error: z.string().nullable(),
-    record: publicRecord(calendarConnectionSchema),
+    record: publicRecord(record),
     previous_attributes: previousAttributesSchema,
-  }),
+  });
+
+/** A sync moved the connection between `active`, `error` and `reauth_required`. Version 2: its record's provider may be `ics`. */
+export const calendarConnectionStatusChangedEvent = defineEvent(
+  'calendar.connection.status_changed',
+  connectionStatusChangedData(calendarConnectionSchema),
+  { version: 2, previous: { data: connectionStatusChangedData(connectionRecordV1), upgrade: (data) => data } },
 );
 
 export const CALENDAR_STREAM = defineStream('CALENDAR', [
