@@ -14,7 +14,13 @@ const answers = new Map<string, LookupAddress[]>([
   ['localhost', [{ address: '127.0.0.1', family: 4 }]],
   ['internal.test', [{ address: '10.0.0.5', family: 4 }]],
 ]);
+/** `rebind.test` answers a public address to the create check and loopback afterwards (DNS rebinding). */
+let rebindLookups = 0;
 const resolve = async (hostname: string): Promise<LookupAddress[]> => {
+  if (hostname === 'rebind.test') {
+    rebindLookups += 1;
+    return [{ address: rebindLookups === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+  }
   const known = answers.get(hostname);
   if (known) return known;
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
@@ -25,6 +31,9 @@ const feeds = new FakeIcsServer();
 const database = FileDatabase.create();
 let running: RunningService<Config>;
 let toFeeds: Agent;
+/** The same rules with the service's own agent (its guarded lookup), on a database of its own. */
+const guardedDatabase = FileDatabase.create();
+let guarded: RunningService<Config>;
 
 beforeAll(async () => {
   await fake.start();
@@ -47,8 +56,17 @@ beforeAll(async () => {
     {},
     { ics: { resolve, dispatcher: toFeeds } },
   );
+  guarded = await startCalendarSync(
+    fake,
+    guardedDatabase,
+    { CALENDAR_ICS_ALLOW_HTTP: 'false', CALENDAR_ICS_ALLOW_PRIVATE_TARGETS: 'false' },
+    {},
+    { ics: { resolve } },
+  );
 });
 afterAll(async () => {
+  await guarded.stop();
+  await guardedDatabase.drop();
   await running.stop();
   await toFeeds.close();
   await feeds.stop();
@@ -129,5 +147,21 @@ describe('ICS redirects with private targets refused', () => {
     expect(feeds.requestsTo(target)).toHaveLength(1);
     const events = await outboxEvents<{ windows: unknown[] }>(running, 'calendar.busy.updated', connection.id);
     expect(events.map((event) => event.windows)).toEqual([[WINDOW]]);
+  });
+});
+
+describe('ICS connections at connect time (the guarded lookup of the service)', () => {
+  it('when the name resolves to loopback after the create check (DNS rebinding), then the connection is refused', async () => {
+    const org = newOrganization();
+    const before = new Date();
+    const connection = await createConnection(guarded, org.headers, {
+      provider: 'ics',
+      schedule_id: randomUUID(),
+      url: 'https://rebind.test/a.ics',
+    });
+    const row = await waitForSync(guarded, connection.id, before);
+    expect(row.status).toBe('error');
+    expect(row.last_error).toBe("The ICS feed's address is refused: rebind.test resolves to 127.0.0.1, not a public address");
+    expect(rebindLookups).toBeGreaterThanOrEqual(2);
   });
 });
