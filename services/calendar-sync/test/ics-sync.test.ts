@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { FakeIcsServer, FakeProviders, FileDatabase, type RunningService } from '@app/service-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
+import { openFeedUrl, sealFeedUrl } from '../src/domain/connection-feed.js';
+import { parseKeyRing } from '../src/domain/token-cipher.js';
 import { iso, vcalendar, vevent } from './support/ics.js';
 import {
   connectionRow,
@@ -10,6 +12,7 @@ import {
   outboxEvents,
   readConnection,
   startCalendarSync,
+  TEST_KEY_RING,
   waitForSync,
 } from './support/harness.js';
 
@@ -308,5 +311,29 @@ describe('ICS sync', () => {
     const { row } = await connectFeed(feeds.redirect(path, path));
     expect(row).toMatchObject({ status: 'error', last_error: 'The ICS feed redirected more than 5 times' });
     expect(feeds.requestsTo(path)).toHaveLength(6);
+  });
+
+  it('when the URL is under an older key, then the next sync re-encrypts it with the current key', async () => {
+    const { path, url } = serveFeed(vcalendar());
+    const { org, connection } = await connectFeed(url);
+    const ring = parseKeyRing(TEST_KEY_RING);
+    const older = { ...ring, current: { id: 'k1', key: ring.keys.get('k1') ?? Buffer.alloc(0) } };
+    const sealed = sealFeedUrl(older, connection.id, url);
+    await running.infra.pool.query('UPDATE calendar_sync.calendar_connections SET token_key_id = $2, ics_url_cipher = $3 WHERE id = $1', [
+      connection.id,
+      sealed.tokenKeyId,
+      Buffer.from(sealed.icsUrlCipher),
+    ]);
+    await syncNow(connection.id, org.headers);
+    expect(feeds.requestsTo(path).length).toBeGreaterThanOrEqual(2);
+    const { rows } = await running.infra.pool.query<{ token_key_id: string; ics_url_cipher: Buffer }>(
+      'SELECT token_key_id, ics_url_cipher FROM calendar_sync.calendar_connections WHERE id = $1',
+      [connection.id],
+    );
+    const row = rows[0];
+    expect(row?.token_key_id).toBe('k2');
+    expect(
+      row && openFeedUrl(ring, connection.id, { tokenKeyId: row.token_key_id, icsUrlCipher: new Uint8Array(row.ics_url_cipher) }),
+    ).toBe(url);
   });
 });
