@@ -145,7 +145,17 @@ export type CalendarConnection = z.infer<typeof calendarConnectionSchema>;
  * Version 1 of the connection events' record: before ICS connections, `provider` was google or outlook. Every
  * version 1 event reads as version 2 as it is (the enum only grew).
  */
-const connectionRecordV1 = calendarConnectionSchema.extend({ provider: z.enum(OAUTH_CALENDAR_PROVIDERS) });
+const connectionRecordV1 = z.object({
+  // Written out, not derived from calendarConnectionSchema: version 1 stays as it was whatever the record gains.
+  id: z.uuid(),
+  provider: z.enum(OAUTH_CALENDAR_PROVIDERS),
+  schedule_id: z.uuid(),
+  calendar_ids: z.array(z.string()),
+  status: connectionStatusSchema,
+  last_synced_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+});
 
 const connectionCreatedData = <Provider extends z.ZodType, Record extends z.ZodType>(provider: Provider, record: Record) =>
   z.object({
