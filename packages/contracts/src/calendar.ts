@@ -194,10 +194,27 @@ export const calendarConnectionStatusChangedEvent = defineEvent(
   { version: 2, previous: { data: connectionStatusChangedData(connectionRecordV1), upgrade: (data) => data } },
 );
 
+export const CALENDAR_EVENT_STATUSES = ['pending', 'synced', 'failed'] as const;
+/** The state of the provider event calendar-sync keeps for one booking and connection (write-back). */
+export const bookingCalendarEventSchema = z.object({
+  booking_id: z.uuid(),
+  schedule_id: z.uuid(),
+  connection_id: z.uuid(),
+  // Only OAuth connections write events: an ICS feed is read only.
+  provider: z.enum(OAUTH_CALENDAR_PROVIDERS),
+  event_id: z.string().nullable(),
+  status: z.enum(CALENDAR_EVENT_STATUSES),
+  last_error: z.string().nullable(),
+  /** Rises with every change of this booking's write state: a projection keeps only the newest. */
+  version: z.number().int().min(1),
+});
+export const calendarBookingEventChangedEvent = defineEvent('calendar.booking_event.changed', bookingCalendarEventSchema);
+
 export const CALENDAR_STREAM = defineStream('CALENDAR', [
   ...CALENDAR_EVENTS,
   calendarConnectionCreatedEvent,
   calendarConnectionStatusChangedEvent,
+  calendarBookingEventChangedEvent,
 ]);
 
 /** GET /api/v1/calendar-connections */

@@ -70,7 +70,8 @@ export const NATS_TOPOLOGY = {
     publishes: BOOKINGS_STREAM,
     serves: [watermarkOf(BOOKINGS_STREAM)],
     calls: [availabilityCheckRequest, eventTypeGetRequest],
-    consumes: {},
+    // The state of each booking's provider event (write-back), for the record's `calendar_event`.
+    consumes: { calendar: { durable: 'bookings-calendar', stream: CALENDAR_STREAM } },
   },
   scheduling: {
     publishes: SCHEDULING_STREAM,

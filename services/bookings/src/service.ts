@@ -6,6 +6,7 @@ import { EventsClient } from './clients/events.client.js';
 import { SchedulingClient } from './clients/scheduling.client.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { calendarEventsProjection } from './calendar-events.consumer.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'bookings';
@@ -25,6 +26,7 @@ export const service: ServiceDefinition<Config> = {
       events: new EventsClient(infra.bus),
     };
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
-    return { app, background: [relay], close: () => prisma.$disconnect() };
+    const calendarEvents = calendarEventsProjection(infra.bus, infra.pool, { retry: infra.tuning.consumerRetry });
+    return { app, background: [relay, calendarEvents], close: () => prisma.$disconnect() };
   },
 };
