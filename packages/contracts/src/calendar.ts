@@ -40,9 +40,16 @@ export const CALENDAR_EVENTS = [calendarBusyUpdatedEvent, calendarConnectionRemo
 
 // ---- HTTP: /api/v1/calendar-connections (calendar-sync service) ----
 
-export const CALENDAR_PROVIDERS = ['google', 'outlook'] as const;
-export const calendarProviderSchema = z.enum(CALENDAR_PROVIDERS, { message: 'must be google or outlook' });
+/** `ics`: a calendar published as an ICS (iCalendar) URL, read without credentials. */
+export const CALENDAR_PROVIDERS = ['google', 'outlook', 'ics'] as const;
+const PROVIDER_MESSAGE = 'must be google, outlook or ics';
+export const calendarProviderSchema = z.enum(CALENDAR_PROVIDERS, { message: PROVIDER_MESSAGE });
 export type CalendarProvider = z.infer<typeof calendarProviderSchema>;
+/** The providers connected with OAuth tokens (the authorize and callback paths take these). */
+export const OAUTH_CALENDAR_PROVIDERS = ['google', 'outlook'] as const;
+export type OAuthCalendarProvider = (typeof OAUTH_CALENDAR_PROVIDERS)[number];
+/** What `calendar_ids` shows for an ICS connection: the feed is its one calendar. */
+export const ICS_CALENDAR_ID = 'ics';
 
 /** `active`; `error`: the last sync failed and is being retried; `reauth_required`: the refresh token was refused, polling stopped. */
 export const CONNECTION_STATUSES = ['active', 'error', 'reauth_required'] as const;
@@ -70,11 +77,11 @@ export const calendarCredentialsSchema = z.strictObject(
   strictFields,
 );
 
-/** POST /api/v1/calendar-connections */
-export const createCalendarConnectionBodySchema = z
+/** POST /api/v1/calendar-connections for Google or Outlook: the account's OAuth tokens. */
+const oauthConnectionBodySchema = z
   .strictObject(
     {
-      provider: calendarProviderSchema,
+      provider: z.enum(OAUTH_CALENDAR_PROVIDERS, { message: PROVIDER_MESSAGE }),
       schedule_id: scheduleIdSchema,
       calendar_ids: calendarIdsSchema.default(['primary']),
       credentials: calendarCredentialsSchema,
@@ -82,7 +89,7 @@ export const createCalendarConnectionBodySchema = z
     strictFields,
   )
   .meta({
-    id: 'CreateCalendarConnectionBody',
+    id: 'CreateOAuthCalendarConnectionBody',
     example: {
       provider: 'google',
       schedule_id: EXAMPLE_SCHEDULE_ID,
@@ -90,6 +97,32 @@ export const createCalendarConnectionBodySchema = z
       credentials: { access_token: 'ya29.a0Af-example', refresh_token: '1//0g-example', expires_at: '2030-01-01T00:00:00Z' },
     },
   });
+
+/**
+ * POST /api/v1/calendar-connections for an ICS feed: its URL and no credentials (a feed URL is its own secret: it is
+ * stored encrypted and never returned). `https://`, or `http://` outside production; the webhooks' address rules apply.
+ */
+const icsConnectionBodySchema = z
+  .strictObject(
+    {
+      provider: z.literal('ics', { message: PROVIDER_MESSAGE }),
+      schedule_id: scheduleIdSchema,
+      url: nameString(TEXT_LIMITS.url, 'must be a URL').min(1, { message: 'is required' }),
+    },
+    strictFields,
+  )
+  .meta({
+    id: 'CreateIcsCalendarConnectionBody',
+    example: { provider: 'ics', schedule_id: EXAMPLE_SCHEDULE_ID, url: 'https://calendar.example.com/private-3f9a/basic.ics' },
+  });
+
+/** POST /api/v1/calendar-connections: OAuth tokens (google, outlook) or a feed URL (ics), told apart by `provider`. */
+export const createCalendarConnectionBodySchema = z
+  .discriminatedUnion('provider', [oauthConnectionBodySchema, icsConnectionBodySchema], {
+    // An unknown provider names the field; a body that is no object says so (strictFields).
+    error: (issue) => (issue.code === 'invalid_union' ? PROVIDER_MESSAGE : strictFields.error(issue)),
+  })
+  .meta({ id: 'CreateCalendarConnectionBody' });
 export type CreateCalendarConnectionBody = z.infer<typeof createCalendarConnectionBodySchema>;
 
 export const calendarConnectionSchema = z
@@ -97,7 +130,7 @@ export const calendarConnectionSchema = z
     id: z.uuid(),
     provider: calendarProviderSchema,
     schedule_id: z.uuid(),
-    calendar_ids: z.array(z.string()),
+    calendar_ids: z.array(z.string()).meta({ description: 'the calendars read; `["ics"]` for an ICS feed (the feed is one calendar)' }),
     status: connectionStatusSchema,
     last_synced_at: z.string().nullable(),
     last_error: z.string().nullable(),
@@ -108,30 +141,57 @@ export type CalendarConnection = z.infer<typeof calendarConnectionSchema>;
 
 // ---- Connection events: after the record they carry ----
 
-/** A connection was created (by token or OAuth); its first sync follows. */
-export const calendarConnectionCreatedEvent = defineEvent(
-  'calendar.connection.created',
+/**
+ * Version 1 of the connection events' record: before ICS connections, `provider` was google or outlook. Every
+ * version 1 event reads as version 2 as it is (the enum only grew).
+ */
+const connectionRecordV1 = z.object({
+  // Written out, not derived from calendarConnectionSchema: version 1 stays as it was whatever the record gains.
+  id: z.uuid(),
+  provider: z.enum(OAUTH_CALENDAR_PROVIDERS),
+  schedule_id: z.uuid(),
+  calendar_ids: z.array(z.string()),
+  status: connectionStatusSchema,
+  last_synced_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+});
+
+const connectionCreatedData = <Provider extends z.ZodType, Record extends z.ZodType>(provider: Provider, record: Record) =>
   z.object({
     connection_id: z.uuid(),
     schedule_id: z.uuid(),
-    provider: z.enum(['google', 'outlook']),
+    provider,
     calendar_ids: z.array(z.string()),
-    record: publicRecord(calendarConnectionSchema),
-  }),
+    record: publicRecord(record),
+  });
+
+/** A connection was created (by token, OAuth or an ICS URL); its first sync follows. Version 2: provider `ics`. */
+export const calendarConnectionCreatedEvent = defineEvent(
+  'calendar.connection.created',
+  connectionCreatedData(calendarProviderSchema, calendarConnectionSchema),
+  {
+    version: 2,
+    previous: { data: connectionCreatedData(z.enum(OAUTH_CALENDAR_PROVIDERS), connectionRecordV1), upgrade: (data) => data },
+  },
 );
 
-/** A sync moved the connection between `active`, `error` and `reauth_required`. */
-export const calendarConnectionStatusChangedEvent = defineEvent(
-  'calendar.connection.status_changed',
+const connectionStatusChangedData = <Record extends z.ZodType>(record: Record) =>
   z.object({
     connection_id: z.uuid(),
     schedule_id: z.uuid(),
     status: z.enum(['active', 'error', 'reauth_required']),
     previous_status: z.enum(['active', 'error', 'reauth_required']),
     last_error: z.string().nullable(),
-    record: publicRecord(calendarConnectionSchema),
+    record: publicRecord(record),
     previous_attributes: previousAttributesSchema,
-  }),
+  });
+
+/** A sync moved the connection between `active`, `error` and `reauth_required`. Version 2: its record's provider may be `ics`. */
+export const calendarConnectionStatusChangedEvent = defineEvent(
+  'calendar.connection.status_changed',
+  connectionStatusChangedData(calendarConnectionSchema),
+  { version: 2, previous: { data: connectionStatusChangedData(connectionRecordV1), upgrade: (data) => data } },
 );
 
 export const CALENDAR_EVENT_STATUSES = ['pending', 'synced', 'failed'] as const;
@@ -140,7 +200,8 @@ export const bookingCalendarEventSchema = z.object({
   booking_id: z.uuid(),
   schedule_id: z.uuid(),
   connection_id: z.uuid(),
-  provider: calendarProviderSchema,
+  // Only OAuth connections write events: an ICS feed is read only.
+  provider: z.enum(OAUTH_CALENDAR_PROVIDERS),
   event_id: z.string().nullable(),
   status: z.enum(CALENDAR_EVENT_STATUSES),
   last_error: z.string().nullable(),

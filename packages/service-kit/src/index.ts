@@ -66,6 +66,15 @@ export { DeadLetters, type DeadLetterFilter, type DeadLetterRecord, type DeadLet
 export { DeadLetterHeader, deadLetterStream, deadLetterSubject } from './nats/dead-letter-naming.js';
 export { embeddedIPv4, type EmbeddedIPv4, type EmbeddingForm } from './network/embedded-ipv4.js';
 export { ipLiteralOf, isPublicAddress } from './network/public-address.js';
+export {
+  checkTargetUrl,
+  guardedLookup,
+  refusedLiteral,
+  systemResolve,
+  TargetRefusedError,
+  type Resolve,
+  type TargetPolicy,
+} from './network/target-guard.js';
 export { isTransientError } from './transient-errors.js';
 export { eventHandler, readEvent, type EventHandler } from './nats/event-handler.js';
 export { outboxInsertSql, outboxRow, recordEvent, type EventContext, type OutboxRow } from './outbox/outbox.js';

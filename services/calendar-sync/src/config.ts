@@ -5,6 +5,9 @@ import { baseConfigSchema, developmentSecretsAllowed, secretRequired } from '@ap
 const KEY_RING = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=$/;
 
 const url = (fallback: string) => z.url({ message: 'must be a URL' }).default(fallback);
+/** Unset: the transform below makes it true only where NODE_ENV says development or test, so production fails closed. */
+const outsideProduction = z.stringbool().optional();
+
 const optionalSecret = z
   .string()
   .optional()
@@ -75,6 +78,26 @@ export const configSchema = baseConfigSchema
       .min(50)
       .default(1000)
       .meta({ description: 'how often each replica claims the connections that are due (a create or `/sync` wakes it at once)' }),
+    CALENDAR_ICS_ALLOW_HTTP: outsideProduction.meta({
+      description: 'plain `http://` ICS feed URLs are accepted (`true`/`false`), at create and on every redirect',
+      defaultText: '`true` with `NODE_ENV=development` or `test`, else `false`',
+    }),
+    CALENDAR_ICS_ALLOW_PRIVATE_TARGETS: outsideProduction.meta({
+      description:
+        "ICS feeds on loopback, private, link-local, multicast or unspecified addresses are accepted (`false`: refused at create, at every connect and on every redirect; the webhooks' rules, the kit's `isPublicAddress`)",
+      defaultText: '`true` with `NODE_ENV=development` or `test`, else `false`',
+    }),
+    CALENDAR_ICS_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(100 * 1024 * 1024)
+      .default(5 * 1024 * 1024)
+      .meta({
+        description:
+          'an ICS feed larger than this fails its sync (`status: error`, `last_error` says so; reading stops at the limit) and keeps its last windows',
+        defaultText: '`5242880` (5 MiB)',
+      }),
   })
   .superRefine((config, ctx) => {
     const keys = config.CALENDAR_ENCRYPTION_KEYS;
@@ -90,7 +113,12 @@ export const configSchema = baseConfigSchema
     for (const name of ['CALENDAR_ENCRYPTION_KEYS', 'OAUTH_STATE_SECRET'] as const) {
       if (config[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: secretRequired(name) });
     }
-  });
+  })
+  .transform((config) => ({
+    ...config,
+    CALENDAR_ICS_ALLOW_HTTP: config.CALENDAR_ICS_ALLOW_HTTP ?? developmentSecretsAllowed(config),
+    CALENDAR_ICS_ALLOW_PRIVATE_TARGETS: config.CALENDAR_ICS_ALLOW_PRIVATE_TARGETS ?? developmentSecretsAllowed(config),
+  }));
 export type Config = z.infer<typeof configSchema>;
 
 /**
@@ -110,6 +138,10 @@ export interface Tuning {
   retryMaxWaitMs: number;
   /** Time limit of one provider HTTP request. */
   httpTimeoutMs: number;
+  /** Redirects an ICS feed request follows (each target checked like the feed's URL) before it fails. */
+  icsMaxRedirects: number;
+  /** Occurrences of one recurring ICS event kept per read at most (a rule without end cannot run away). */
+  icsMaxOccurrences: number;
 }
 
 export const TUNING: Tuning = {
@@ -130,6 +162,13 @@ export const TUNING: Tuning = {
   retryMaxWaitMs: 10_000,
   // 15 s lets a slow provider page through; four tries of a request that hangs (60 s) still end within the sync's 96 s.
   httpTimeoutMs: 15_000,
+  // Calendar hosts redirect once or twice (http → https, a moved feed); five is what browsers' feed readers allow
+  // and keeps a redirect loop from eating the sync.
+  icsMaxRedirects: 5,
+  // Occurrences of one event inside a read's 69 days: a daily event has 69, an hourly one about 1,700; 5,000 is every
+  // occurrence a sane feed has, and a minutely rule stops there (the rule's walk from DTSTART has its own cap,
+  // domain/ics-recurrence.ts).
+  icsMaxOccurrences: 5000,
 };
 
 /** Resolved provider endpoints: the tenant-dependent Microsoft defaults filled in. */

@@ -1,12 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { NATS_TOPOLOGY } from '@app/contracts';
-import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
+import { OutboxRelay, prismaAdapter, serviceContext, systemResolve, type Resolve, type ServiceDefinition } from '@app/service-kit';
+import type { Dispatcher } from 'undici';
 import { buildApp } from './app.js';
 import { BookingsClient } from './clients/bookings.client.js';
 import { SchedulingClient } from './clients/scheduling.client.js';
 import { microsoftEndpoints, TUNING, type Config, type Tuning } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { googleCalendarReader } from './clients/google-calendar.client.js';
+import { icsCalendarReader } from './clients/ics-calendar.client.js';
+import { FeedFetcher } from './clients/ics-feed.client.js';
 import { MicrosoftTokenClient } from './clients/microsoft-token.client.js';
 import { googleOAuth, microsoftOAuth } from './clients/oauth-providers.js';
 import { outlookCalendarReader } from './clients/outlook-calendar.client.js';
@@ -18,9 +21,24 @@ import type { UseCaseContext } from './use-cases/context.js';
 export const SCHEMA = 'calendar_sync';
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
-/** calendar-sync, with the tuning's constants unless a test gives its own values (fast retries, more syncs at once). */
-export function createServiceDefinition({ tuning: overrides = {} }: { tuning?: Partial<Tuning> } = {}): ServiceDefinition<Config> {
+/** What tests change of the network ICS feeds are read over: the resolver (a name with a private address) and the agent. */
+export interface IcsNetwork {
+  resolve?: Resolve;
+  /** Replaces the guarded agent of feed requests (the create and redirect checks still use `resolve`). */
+  dispatcher?: Dispatcher;
+}
+
+/**
+ * calendar-sync, with the tuning's constants unless a test gives its own values (fast retries, more syncs at once),
+ * the system's resolver unless a test gives its own, and the clock (a test of DST changes moves it to one).
+ */
+export function createServiceDefinition({
+  tuning: overrides = {},
+  ics = {},
+  now,
+}: { tuning?: Partial<Tuning>; ics?: IcsNetwork; now?: () => Date } = {}): ServiceDefinition<Config> {
   const tuning: Tuning = { ...TUNING, ...overrides };
+  const resolve = ics.resolve ?? systemResolve;
   return {
     name: 'calendar-sync',
     schema: SCHEMA,
@@ -41,8 +59,17 @@ export function createServiceDefinition({ tuning: overrides = {} }: { tuning?: P
         clientSecret: config.MICROSOFT_CLIENT_SECRET,
         timeoutMs,
       });
+      const icsPolicy = { allowHttp: config.CALENDAR_ICS_ALLOW_HTTP, allowPrivateTargets: config.CALENDAR_ICS_ALLOW_PRIVATE_TARGETS };
+      const feeds = new FeedFetcher({
+        policy: icsPolicy,
+        resolve,
+        timeoutMs,
+        maxBytes: config.CALENDAR_ICS_MAX_BYTES,
+        maxRedirects: tuning.icsMaxRedirects,
+        dispatcher: ics.dispatcher,
+      });
       const ctx: UseCaseContext = {
-        ...serviceContext(infra, relay),
+        ...serviceContext(infra, relay, now),
         prisma,
         scheduling: new SchedulingClient(infra.bus),
         bookings: new BookingsClient(infra.bus),
@@ -61,6 +88,8 @@ export function createServiceDefinition({ tuning: overrides = {} }: { tuning?: P
           }),
           outlook: outlookCalendarReader({ graphUrl: config.GRAPH_API_URL, tokens: microsoftTokens, timeoutMs, retry }),
         },
+        icsReader: icsCalendarReader({ fetcher: feeds, retry, maxOccurrencesPerEvent: tuning.icsMaxOccurrences }),
+        icsTargets: { policy: icsPolicy, resolve },
         syncPolicy: { intervalMs: config.CALENDAR_SYNC_INTERVAL_MS, random: Math.random },
         wakeSync: () => sync.wake(),
         syncOutcomes: infra.metrics.counter(
@@ -75,7 +104,11 @@ export function createServiceDefinition({ tuning: overrides = {} }: { tuning?: P
         leaseMs: tuning.syncLeaseMs,
       });
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
-      return { app, background: [relay, sync], close: () => prisma.$disconnect() };
+      const close = async () => {
+        await feeds.close();
+        await prisma.$disconnect();
+      };
+      return { app, background: [relay, sync], close };
     },
   };
 }

@@ -1,11 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { NATS_TOPOLOGY } from '@app/contracts';
-import { prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
+import { prismaAdapter, serviceContext, systemResolve, type Resolve, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
 import { TUNING, type Config, type Tuning } from './config.js';
 import { DeliveryLoop } from './workers/delivery.worker.js';
 import { WebhookSender } from './clients/webhook-sender.client.js';
-import { systemResolve, type Resolve } from './clients/target-guard.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { domainEventConsumers } from './handlers/domain-events.consumer.js';
 import { FeedIngester } from './handlers/feed-ingest.consumer.js';

@@ -1,5 +1,6 @@
 import { isUuid, type CalendarProvider, type ConnectionStatus, type ListMeta } from '@app/contracts';
 import { inPageOrder, pageOfIds, SqlParams, sqlOf, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
+import type { SealedFeed } from '../domain/connection-feed.js';
 import type { SealedTokens } from '../domain/connection-tokens.js';
 import type { CalendarConnection as ConnectionRow } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
@@ -11,7 +12,8 @@ export interface NewConnection {
   scheduleId: string;
   calendarIds: string[];
   timeZone: string;
-  tokens: SealedTokens;
+  /** OAuth tokens, or an ICS connection's sealed URL. */
+  credentials: SealedTokens | SealedFeed;
 }
 
 export interface ConnectionFilter {
@@ -22,8 +24,8 @@ export interface ConnectionFilter {
 
 /** Inserts the connection, due for its first sync at once. */
 export function insertConnection(db: Db, input: NewConnection): Promise<ConnectionRow> {
-  const { tokens, ...connection } = input;
-  return db.calendarConnection.create({ data: { ...connection, ...tokens, nextSyncAt: new Date() } });
+  const { credentials, ...connection } = input;
+  return db.calendarConnection.create({ data: { ...connection, ...credentials, nextSyncAt: new Date() } });
 }
 
 export function findConnection(db: Db, organizationId: string, id: string): Promise<ConnectionRow | null> {

@@ -2,11 +2,10 @@ import { calendarBusyUpdatedEvent, calendarConnectionStatusChangedEvent, type Co
 import { previousAttributes, recordEvent, sqlOf } from '@app/service-kit';
 import { connectionWindows, fromIsoWindows, toIsoWindow, type Interval } from '../domain/busy-windows.js';
 import { calendarConnectionRecord } from '../domain/calendar-connection.record.js';
-import type { SealedTokens } from '../domain/connection-tokens.js';
 import type { SyncDecision } from '../domain/sync-decision.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { CalendarRead } from '../clients/calendar-reader.js';
-import type { ClaimedConnection } from './sync.repository.js';
+import type { ClaimedConnection, StoredCredentials } from './sync.repository.js';
 
 export interface SyncResult {
   claim: ClaimedConnection;
@@ -15,8 +14,8 @@ export interface SyncResult {
   decision: SyncDecision;
   range: Interval;
   syncedAt: Date;
-  /** Tokens to store: refreshed during the sync, or re-encrypted under the current key. */
-  tokens: SealedTokens | undefined;
+  /** Credentials to store: tokens refreshed during the sync or re-encrypted under the current key; a feed's validators. */
+  tokens: StoredCredentials | undefined;
 }
 
 type Tx = Prisma.TransactionClient;

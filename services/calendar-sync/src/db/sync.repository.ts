@@ -1,24 +1,43 @@
-import type { CalendarProvider, ConnectionStatus } from '@app/contracts';
+import type { CalendarProvider, ConnectionStatus, OAuthCalendarProvider } from '@app/contracts';
 import { sqlOf } from '@app/service-kit';
+import type { FeedValidators, SealedFeed } from '../domain/connection-feed.js';
 import type { SealedTokens } from '../domain/connection-tokens.js';
 import type { Db } from './prisma.js';
 
-/** A connection claimed by this replica for one sync; `leaseToken` fences every write of that sync. */
-export interface ClaimedConnection {
+interface ClaimBase {
   id: string;
   organizationId: string;
-  provider: CalendarProvider;
   scheduleId: string;
   calendarIds: string[];
   timeZone: string;
   status: ConnectionStatus;
   consecutiveFailures: number;
   leaseToken: string;
-  tokens: SealedTokens;
 }
 
-/** A claim as the statement returns it: the connection's fields with its tokens beside them. */
-type ClaimRow = Omit<ClaimedConnection, 'tokens'> & SealedTokens;
+/** A connection claimed by this replica for one sync; `leaseToken` fences every write of that sync. */
+export type ClaimedConnection =
+  | (ClaimBase & { provider: OAuthCalendarProvider; tokens: SealedTokens; feed: null })
+  | (ClaimBase & { provider: 'ics'; tokens: null; feed: ClaimedFeed });
+
+/** An ICS connection's sealed URL and the validators of its last full read. */
+export interface ClaimedFeed {
+  sealed: SealedFeed;
+  validators: FeedValidators;
+}
+
+/** A claim as the statement returns it: the connection's fields with its credentials' columns beside them. */
+interface ClaimRow extends ClaimBase {
+  provider: CalendarProvider;
+  tokenKeyId: string;
+  accessTokenCipher: Uint8Array<ArrayBuffer> | null;
+  refreshTokenCipher: Uint8Array<ArrayBuffer> | null;
+  tokenExpiresAt: Date | null;
+  icsUrlCipher: Uint8Array<ArrayBuffer> | null;
+  icsEtag: string | null;
+  icsLastModified: string | null;
+  icsCoveredUntil: Date | null;
+}
 
 /**
  * Claims up to `limit` due connections. FOR UPDATE SKIP LOCKED lets replicas claim side by side without
@@ -42,22 +61,48 @@ export async function claimDueConnections(db: Db, limit: number, leaseMs: number
      RETURNING c.id::text AS id, c.organization_id::text AS "organizationId", c.provider, c.schedule_id::text AS "scheduleId",
                c.calendar_ids AS "calendarIds", c.time_zone AS "timeZone", c.status, c.consecutive_failures AS "consecutiveFailures",
                c.lease_token::text AS "leaseToken", c.token_key_id AS "tokenKeyId", c.access_token_cipher AS "accessTokenCipher",
-               c.refresh_token_cipher AS "refreshTokenCipher", c.token_expires_at AS "tokenExpiresAt"`,
+               c.refresh_token_cipher AS "refreshTokenCipher", c.token_expires_at AS "tokenExpiresAt",
+               c.ics_url_cipher AS "icsUrlCipher", c.ics_etag AS "icsEtag", c.ics_last_modified AS "icsLastModified",
+               c.ics_covered_until AS "icsCoveredUntil"`,
     [leaseMs / 1000, limit],
   );
-  return rows.map(({ tokenKeyId, accessTokenCipher, refreshTokenCipher, tokenExpiresAt, ...connection }) => ({
-    ...connection,
-    tokens: { tokenKeyId, accessTokenCipher, refreshTokenCipher, tokenExpiresAt },
-  }));
+  return rows.map(claimOf);
 }
+
+/** The row's credentials as its provider has them (the table's check constraint keeps the columns together). */
+function claimOf(row: ClaimRow): ClaimedConnection {
+  const {
+    provider,
+    tokenKeyId,
+    accessTokenCipher,
+    refreshTokenCipher,
+    tokenExpiresAt,
+    icsUrlCipher,
+    icsEtag,
+    icsLastModified,
+    icsCoveredUntil,
+    ...base
+  } = row;
+  if (provider === 'ics') {
+    if (!icsUrlCipher) throw new Error(`ICS connection ${row.id} has no URL`);
+    const validators = { etag: icsEtag, lastModified: icsLastModified, coveredUntil: icsCoveredUntil };
+    return { ...base, provider, tokens: null, feed: { sealed: { tokenKeyId, icsUrlCipher }, validators } };
+  }
+  if (!accessTokenCipher || !refreshTokenCipher || !tokenExpiresAt) throw new Error(`connection ${row.id} has no tokens`);
+  return { ...base, provider, tokens: { tokenKeyId, accessTokenCipher, refreshTokenCipher, tokenExpiresAt }, feed: null };
+}
+
+/** Columns a sync writes back: refreshed or re-encrypted tokens, a re-encrypted feed URL, a feed's new validators. */
+export type StoredCredentials = Partial<SealedTokens> &
+  Partial<SealedFeed> & { icsEtag?: string | null; icsLastModified?: string | null; icsCoveredUntil?: Date | null };
 
 /**
  * Gives a claim back untouched (the replica is shutting down mid-sync): the connection stays due, so
  * another replica (or this one after a restart) syncs it at once. Refreshed tokens are kept.
  */
-export async function releaseClaim(db: Db, claim: ClaimedConnection, tokens: SealedTokens | undefined): Promise<void> {
+export async function releaseClaim(db: Db, claim: ClaimedConnection, credentials: StoredCredentials | undefined): Promise<void> {
   await db.calendarConnection.updateMany({
     where: { id: claim.id, leaseToken: claim.leaseToken },
-    data: { leaseToken: null, leaseExpiresAt: null, ...(tokens ?? {}) },
+    data: { leaseToken: null, leaseExpiresAt: null, ...(credentials ?? {}) },
   });
 }

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { CalendarProvider } from '@app/contracts';
+import type { OAuthCalendarProvider as CalendarProvider } from '@app/contracts';
 
 /** What the OAuth `state` carries through the provider's consent page and back to the callback. */
 export interface OAuthState {

@@ -10,7 +10,14 @@ import {
   listEnvelope,
 } from '@app/contracts';
 import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
-import { createConnection, deleteConnection, getConnection, listConnections, requestSync } from '../use-cases/connections.use-case.js';
+import {
+  createConnection,
+  deleteConnection,
+  getConnection,
+  listConnections,
+  requestSync,
+  type NewConnectionInput,
+} from '../use-cases/connections.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 
 const PATH = '/api/v1/calendar-connections';
@@ -23,22 +30,28 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
     {
       schema: {
         operationId: 'createCalendarConnection',
-        summary: 'Connect a Google or Outlook calendar to a schedule with OAuth tokens (never returned)',
+        summary: 'Connect a Google or Outlook calendar (OAuth tokens) or an ICS feed (its URL) to a schedule; neither is ever returned',
         tags,
         body: createCalendarConnectionBodySchema,
         response: { 201: dataEnvelope(calendarConnectionSchema), ...errorResponses('SCHEDULE_NOT_FOUND') },
       },
     },
     async (request, reply) => {
-      const { provider, schedule_id, calendar_ids, credentials } = request.body;
-      const tokens = { accessToken: credentials.access_token, refreshToken: credentials.refresh_token, expiresAt: credentials.expires_at };
-      const connection = await createConnection(ctx, callerOf(request), {
-        provider,
-        scheduleId: schedule_id,
-        calendarIds: calendar_ids,
-        tokens,
-      });
-      return reply.code(201).send({ data: connection });
+      const body = request.body;
+      const input: NewConnectionInput =
+        body.provider === 'ics'
+          ? { provider: body.provider, scheduleId: body.schedule_id, url: body.url }
+          : {
+              provider: body.provider,
+              scheduleId: body.schedule_id,
+              calendarIds: body.calendar_ids,
+              tokens: {
+                accessToken: body.credentials.access_token,
+                refreshToken: body.credentials.refresh_token,
+                expiresAt: body.credentials.expires_at,
+              },
+            };
+      return reply.code(201).send({ data: await createConnection(ctx, callerOf(request), input) });
     },
   );
 

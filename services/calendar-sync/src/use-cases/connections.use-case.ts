@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import {
   calendarConnectionCreatedEvent,
   calendarConnectionRemovedEvent,
+  ICS_CALENDAR_ID,
   type CalendarConnection,
-  type CalendarProvider,
   type ListCalendarConnectionsQuery,
+  type OAuthCalendarProvider,
   type ListMeta,
 } from '@app/contracts';
 import {
   AppError,
+  checkTargetUrl,
   eventContextOf,
   listPage,
   notFound,
@@ -21,41 +23,53 @@ import {
 } from '@app/service-kit';
 import * as connections from '../db/connection.repository.js';
 import { calendarConnectionRecord } from '../domain/calendar-connection.record.js';
-import { sealTokens, type CalendarTokens } from '../domain/connection-tokens.js';
+import { sealFeedUrl, type SealedFeed } from '../domain/connection-feed.js';
+import { sealTokens, type CalendarTokens, type SealedTokens } from '../domain/connection-tokens.js';
 import type { UseCaseContext } from './context.js';
 
-export interface NewConnectionInput {
-  provider: CalendarProvider;
-  scheduleId: string;
-  calendarIds: string[];
-  tokens: CalendarTokens;
-}
+/** A Google or Outlook account with its tokens, or an ICS feed by its URL. */
+export type NewConnectionInput =
+  | { provider: OAuthCalendarProvider; scheduleId: string; calendarIds: string[]; tokens: CalendarTokens }
+  | { provider: 'ics'; scheduleId: string; url: string };
 
 const connectionNotFound = () => notFound('Calendar connection');
 
 /** Creates a connection for an active schedule of the caller's organization; its first sync starts at once. */
 export async function createConnection(ctx: UseCaseContext, caller: Caller, input: NewConnectionInput): Promise<CalendarConnection> {
-  const schedule = await ctx.scheduling.requireSchedule(caller.organizationId, input.scheduleId, caller.requestId);
   const id = randomUUID();
+  const credentials = await sealedCredentials(ctx, id, input);
+  const schedule = await ctx.scheduling.requireSchedule(caller.organizationId, input.scheduleId, caller.requestId);
   const record = await ctx.prisma.$transaction(async (tx) => {
     const created = await connections.insertConnection(tx, {
       id,
       organizationId: caller.organizationId,
       provider: input.provider,
       scheduleId: schedule.id,
-      calendarIds: input.calendarIds,
+      calendarIds: input.provider === 'ics' ? [ICS_CALENDAR_ID] : input.calendarIds,
       timeZone: schedule.timezone,
-      tokens: sealTokens(ctx.ring, id, input.tokens),
+      credentials,
     });
     // One record for the event and the answer.
     const record = calendarConnectionRecord(created);
-    const data = { connection_id: id, schedule_id: created.scheduleId, provider: input.provider, calendar_ids: input.calendarIds, record };
+    const data = {
+      connection_id: id,
+      schedule_id: created.scheduleId,
+      provider: input.provider,
+      calendar_ids: created.calendarIds,
+      record,
+    };
     await recordEvent(tx, calendarConnectionCreatedEvent, data, eventContextOf(caller));
     return record;
   });
   ctx.relay.wake();
   ctx.wakeSync();
   return record;
+}
+
+/** The tokens, or the feed URL once it follows the webhooks' address rules (a 400 naming url, before the schedule is asked). */
+async function sealedCredentials(ctx: UseCaseContext, id: string, input: NewConnectionInput): Promise<SealedTokens | SealedFeed> {
+  if (input.provider !== 'ics') return sealTokens(ctx.ring, id, input.tokens);
+  return sealFeedUrl(ctx.ring, id, await checkTargetUrl(input.url, ctx.icsTargets.policy, ctx.icsTargets.resolve));
 }
 
 export async function getConnection(ctx: UseCaseContext, caller: Caller, rawId: string): Promise<Versioned<CalendarConnection>> {

@@ -1,16 +1,17 @@
-import type { CalendarProvider } from '@app/contracts';
-import type { LabelledCounter, ServiceContext } from '@app/service-kit';
+import type { OAuthCalendarProvider } from '@app/contracts';
+import type { LabelledCounter, Resolve, ServiceContext, TargetPolicy } from '@app/service-kit';
 import type { BookingsClient } from '../clients/bookings.client.js';
 import type { SchedulingClient } from '../clients/scheduling.client.js';
 import type { SyncPolicy } from '../domain/sync-decision.js';
 import type { KeyRing } from '../domain/token-cipher.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { CalendarReader } from '../clients/calendar-reader.js';
+import type { IcsFeedReader } from '../clients/ics-calendar.client.js';
 import type { OAuthProvider } from '../clients/oauth-providers.js';
 
 /**
  * What every use case works with: the kit's context (pool, bus, relay, clock, log), Prisma for CRUD, the scheduling
- * service, the token key ring, and the providers (OAuth for connecting, readers for syncing).
+ * service, the token key ring, and the providers (OAuth for connecting, readers for syncing, ICS feeds).
  */
 export interface UseCaseContext extends ServiceContext {
   prisma: PrismaClient;
@@ -21,8 +22,11 @@ export interface UseCaseContext extends ServiceContext {
   publicBaseUrl: string;
   ring: KeyRing;
   stateSecret: string;
-  oauth: Record<CalendarProvider, OAuthProvider>;
-  readers: Record<CalendarProvider, CalendarReader>;
+  oauth: Record<OAuthCalendarProvider, OAuthProvider>;
+  readers: Record<OAuthCalendarProvider, CalendarReader>;
+  /** ICS connections: their reader, and the address rules their URLs are checked by at create. */
+  icsReader: IcsFeedReader;
+  icsTargets: { policy: TargetPolicy; resolve: Resolve };
   /** How far apart regular syncs are, and the jitter's source (injected so that tests can pin it). */
   syncPolicy: SyncPolicy;
   /** Wakes the sync loop (a connection became due). */

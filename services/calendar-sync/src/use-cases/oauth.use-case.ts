@@ -1,4 +1,4 @@
-import { CALENDAR_PROVIDERS, type CalendarConnection, type CalendarProvider } from '@app/contracts';
+import { OAUTH_CALENDAR_PROVIDERS, type CalendarConnection, type OAuthCalendarProvider } from '@app/contracts';
 import { AppError, invalidInput, notFound, type Caller } from '@app/service-kit';
 import { redeemNonce } from '../db/oauth-state.repository.js';
 import { signState, verifyState } from '../domain/oauth-state.js';
@@ -6,14 +6,14 @@ import type { OAuthProvider } from '../clients/oauth-providers.js';
 import { createConnection } from './connections.use-case.js';
 import type { UseCaseContext } from './context.js';
 
-function providerOf(name: string): CalendarProvider {
-  const provider = CALENDAR_PROVIDERS.find((p) => p === name);
+function providerOf(name: string): OAuthCalendarProvider {
+  const provider = OAUTH_CALENDAR_PROVIDERS.find((p) => p === name);
   if (!provider) throw notFound('Calendar provider');
   return provider;
 }
 
 /** Without client credentials the flow cannot run: say which variables are missing. */
-function configured(ctx: UseCaseContext, provider: CalendarProvider): OAuthProvider {
+function configured(ctx: UseCaseContext, provider: OAuthCalendarProvider): OAuthProvider {
   const oauth = ctx.oauth[provider];
   const missing = oauth.missingVariables();
   if (missing.length > 0) {

@@ -1,11 +1,14 @@
+import { ICS_CALENDAR_ID } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { finishSync } from '../db/sync-result.repository.js';
-import { releaseClaim, type ClaimedConnection } from '../db/sync.repository.js';
+import { releaseClaim, type ClaimedConnection, type StoredCredentials } from '../db/sync.repository.js';
+import { openFeedUrl, sealFeedUrl, validatorColumns } from '../domain/connection-feed.js';
 import { openTokens, sealTokens, type SealedTokens } from '../domain/connection-tokens.js';
 import { decideAfterSync, type SyncOutcome } from '../domain/sync-decision.js';
 import { syncRange } from '../domain/sync-range.js';
 import { TokenDecryptError, type KeyRing } from '../domain/token-cipher.js';
 import { TokenBox, type CalendarRead } from '../clients/calendar-reader.js';
+import type { FeedRead } from '../clients/ics-calendar.client.js';
 import { ProviderError, ReauthRequiredError, RetryLaterError } from '../clients/provider-errors.js';
 import type { UseCaseContext } from './context.js';
 
@@ -26,23 +29,36 @@ export async function syncConnection(ctx: UseCaseContext, { claim, signal, stopp
   const syncedAt = ctx.now();
   const range = syncRange(syncedAt);
   let tokens: TokenBox | undefined;
+  let feed: { url: string; read?: FeedRead } | undefined;
   let reads: CalendarRead[] = [];
   let outcome: SyncOutcome;
   try {
-    tokens = new TokenBox(openTokens(ctx.ring, claim.id, claim.tokens));
-    reads = await ctx.readers[claim.provider].readBusy({
-      tokens,
-      calendarIds: claim.calendarIds,
-      range,
-      timeZone: claim.timeZone,
-      signal,
-    });
+    if (claim.provider === 'ics') {
+      feed = { url: openFeedUrl(ctx.ring, claim.id, claim.feed.sealed) };
+      feed.read = await ctx.icsReader.readFeed({
+        feed: { url: feed.url, validators: claim.feed.validators },
+        range,
+        timeZone: claim.timeZone,
+        signal,
+      });
+      reads = readsOfFeed(feed.read);
+    } else {
+      tokens = new TokenBox(openTokens(ctx.ring, claim.id, claim.tokens));
+      reads = await ctx.readers[claim.provider].readBusy({
+        tokens,
+        calendarIds: claim.calendarIds,
+        range,
+        timeZone: claim.timeZone,
+        signal,
+      });
+    }
     outcome = outcomeOfReads(reads);
   } catch (error) {
     outcome = outcomeOfError(error, ctx.log, claim.id);
   }
+  const credentials = claim.provider === 'ics' ? feedToStore(ctx.ring, claim, feed) : tokensToStore(ctx.ring, claim, tokens);
   if (stopping.aborted) {
-    await releaseClaim(ctx.prisma, claim, tokensToStore(ctx.ring, claim, tokens));
+    await releaseClaim(ctx.prisma, claim, credentials);
     return;
   }
   const decision = decideAfterSync(outcome, claim.consecutiveFailures, ctx.now(), ctx.syncPolicy);
@@ -52,7 +68,7 @@ export async function syncConnection(ctx: UseCaseContext, { claim, signal, stopp
     decision,
     range,
     syncedAt,
-    tokens: tokensToStore(ctx.ring, claim, tokens),
+    tokens: credentials,
   });
   if (committed) ctx.relay.wake();
   ctx.syncOutcomes.inc({ provider: claim.provider, outcome: outcomeLabel(outcome) });
@@ -77,6 +93,14 @@ function outcomeLabel(outcome: SyncOutcome): string {
   return outcome.readCalendars > 0 ? 'partial' : 'failed';
 }
 
+/**
+ * An ICS feed is one calendar. A 304 reads no calendar: its stored windows (which reach past the range, see
+ * ics-calendar.client.ts) are kept and published again, and the sync counts as a success.
+ */
+function readsOfFeed(read: FeedRead): CalendarRead[] {
+  return read.kind === 'unchanged' ? [] : [{ calendarId: ICS_CALENDAR_ID, ok: true, windows: read.windows }];
+}
+
 function outcomeOfReads(reads: CalendarRead[]): SyncOutcome {
   const failedCalendars = reads.flatMap((read) => (read.ok ? [] : [{ calendarId: read.calendarId, error: read.error }]));
   return { kind: 'read', readCalendars: reads.length - failedCalendars.length, failedCalendars };
@@ -93,6 +117,18 @@ function outcomeOfError(error: unknown, log: FastifyBaseLogger, connectionId: st
 /** Refreshed tokens are stored; unchanged ones are re-encrypted when they are still under an old key (rotation). */
 function tokensToStore(ring: KeyRing, claim: ClaimedConnection, tokens: TokenBox | undefined): SealedTokens | undefined {
   if (!tokens) return undefined;
-  if (tokens.changed || claim.tokens.tokenKeyId !== ring.current.id) return sealTokens(ring, claim.id, tokens.current);
+  if (tokens.changed || claim.tokens?.tokenKeyId !== ring.current.id) return sealTokens(ring, claim.id, tokens.current);
   return undefined;
+}
+
+/** A full read's validators are stored; the URL is re-encrypted when it is still under an old key (rotation). */
+function feedToStore(
+  ring: KeyRing,
+  claim: ClaimedConnection,
+  feed: { url: string; read?: FeedRead } | undefined,
+): StoredCredentials | undefined {
+  if (!feed) return undefined;
+  const validators = feed.read?.kind === 'read' ? validatorColumns(feed.read.validators) : {};
+  const url = claim.feed?.sealed.tokenKeyId === ring.current.id ? {} : sealFeedUrl(ring, claim.id, feed.url);
+  return { ...validators, ...url };
 }

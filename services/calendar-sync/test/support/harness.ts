@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { configSchema, type Config, type Tuning } from '../../src/config.js';
 import { openTokens } from '../../src/domain/connection-tokens.js';
 import { parseKeyRing } from '../../src/domain/token-cipher.js';
-import { createServiceDefinition } from '../../src/service.js';
+import { createServiceDefinition, type IcsNetwork } from '../../src/service.js';
 import { fakeScheduling } from './fake-scheduling.js';
 import { FakeProviders } from '@app/service-testing';
 
@@ -37,10 +37,11 @@ export async function startCalendarSync(
   database: FileDatabase,
   extra: Record<string, string> = {},
   tuning: Partial<Tuning> = {},
+  options: { ics?: IcsNetwork; now?: () => Date } = {},
 ): Promise<RunningService<Config>> {
   await fakeScheduling();
   return startTestService(
-    createServiceDefinition({ tuning: { ...FAST, ...tuning } }),
+    createServiceDefinition({ tuning: { ...FAST, ...tuning }, ...options }),
     configSchema,
     testServiceEnv(fake, { DATABASE_URL: database.url, ...extra }),
   );

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import { capError } from '../domain/retry-policy.js';
-import { guardedLookup, refusedLiteral, type Resolve, type TargetPolicy } from './target-guard.js';
+import { guardedLookup, refusedLiteral, type Resolve, type TargetPolicy } from '@app/service-kit';
 
 /** The outcome of one attempt: the receiver's status (null when none came) and what went wrong, if anything. */
 export interface AttemptOutcome {

@@ -1,5 +1,5 @@
 import type { LabelledCounter, ServiceContext } from '@app/service-kit';
-import type { Resolve, TargetPolicy } from '../clients/target-guard.js';
+import type { Resolve, TargetPolicy } from '@app/service-kit';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { FeedWaits } from '../workers/feed-frontier.worker.js';
 

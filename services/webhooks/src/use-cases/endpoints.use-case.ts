@@ -7,7 +7,17 @@ import {
   type UpdateWebhookEndpointBody,
   type WebhookEndpointRecord,
 } from '@app/contracts';
-import { listPage, lockedMatch, notFound, recordId, requireMatch, type Caller, type IfMatch, type Versioned } from '@app/service-kit';
+import {
+  checkTargetUrl,
+  listPage,
+  lockedMatch,
+  notFound,
+  recordId,
+  requireMatch,
+  type Caller,
+  type IfMatch,
+  type Versioned,
+} from '@app/service-kit';
 import type { Db } from '../db/prisma.js';
 import {
   deleteEndpoint as deleteEndpointRow,
@@ -19,7 +29,6 @@ import {
   updateEndpoint as updateEndpointRow,
   type EndpointRow,
 } from '../db/endpoint.repository.js';
-import { checkEndpointUrl } from '../clients/target-guard.js';
 import { newSecret, ROTATION_OVERLAP_MS } from '../domain/secret.js';
 import { createdEndpointRecord, endpointRecord } from '../domain/webhook.record.js';
 import type { UseCaseContext } from './context.js';
@@ -31,7 +40,7 @@ export async function createEndpoint(
   caller: Caller,
   body: CreateWebhookEndpointBody,
 ): Promise<CreatedWebhookEndpoint> {
-  const url = await checkEndpointUrl(body.url, ctx.targets, ctx.resolve);
+  const url = await checkTargetUrl(body.url, ctx.targets, ctx.resolve);
   const created = await insertEndpoint(ctx.prisma, caller.organizationId, {
     url,
     events: body.events ?? [ALL_WEBHOOK_EVENTS],
@@ -91,7 +100,7 @@ export async function updateEndpoint(
   // The record first: another organization's endpoint is a 404, and a stale If-Match a 412, before its new URL is judged.
   const current = await ownEndpoint(ctx, caller, id);
   requireMatch(ifMatch, current);
-  const url = patch.url === undefined ? undefined : await checkEndpointUrl(patch.url, ctx.targets, ctx.resolve);
+  const url = patch.url === undefined ? undefined : await checkTargetUrl(patch.url, ctx.targets, ctx.resolve);
   const endpoint = await matchedWrite(ctx, caller, id, ifMatch, (db) =>
     updateEndpointRow(db, caller.organizationId, id, {
       ...(url === undefined ? {} : { url }),

@@ -12,7 +12,7 @@ import {
 } from '@app/service-testing';
 import type { z } from 'zod';
 import { configSchema, type Config, type Tuning } from '../../src/config.js';
-import type { Resolve } from '../../src/clients/target-guard.js';
+import type { Resolve } from '@app/service-kit';
 import { createServiceDefinition } from '../../src/service.js';
 
 /** The service, and a bus of its neighbours (the producing services) on its prefix: they publish to it. */

@@ -1,13 +1,15 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { invalidInput, ipLiteralOf, isPublicAddress } from '@app/service-kit';
+import { invalidInput } from '../errors.js';
+import { ipLiteralOf, isPublicAddress } from './public-address.js';
 
 /** Resolves a host name to every address it has (all families), as a connect would see them. */
 export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolve: Resolve = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
+/** What a service lets its customers point it at (webhooks: `WEBHOOKS_ALLOW_*`; calendar-sync: `CALENDAR_ICS_ALLOW_*`). */
 export interface TargetPolicy {
   allowHttp: boolean;
   allowPrivateTargets: boolean;
@@ -17,14 +19,16 @@ const NOT_PUBLIC_MESSAGE = 'url must be a public http(s) address';
 
 /** Refused at connect time: the name resolved to an address that is not public (DNS changed since the check). */
 export class TargetRefusedError extends Error {
-  readonly code = 'WEBHOOK_TARGET_REFUSED';
+  readonly code = 'TARGET_REFUSED';
 }
 
 /**
- * The endpoint URL, checked as API.md says: absolute http(s) (http only while allowed), and (unless private targets
- * are allowed) a host that is, and resolves only to, public addresses. Deliveries check the address again at connect.
+ * A URL a customer gave the service to send requests to (a webhook endpoint, an ICS feed), checked as API.md says for
+ * webhooks: absolute http(s) (http only while allowed), no credentials in it, and (unless private targets are allowed)
+ * a host that is, and resolves only to, public addresses. Its requests check the address again at connect
+ * (`guardedLookup`), and an IP literal before every attempt (`refusedLiteral`). The 400s name the field `url`.
  */
-export async function checkEndpointUrl(raw: string, policy: TargetPolicy, resolve: Resolve): Promise<string> {
+export async function checkTargetUrl(raw: string, policy: TargetPolicy, resolve: Resolve): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -58,7 +62,7 @@ export function refusedLiteral(url: URL, policy: TargetPolicy): TargetRefusedErr
 }
 
 /**
- * The `lookup` of the delivery agent's connections: resolves, and refuses the connection when any address is not
+ * The `lookup` of an agent's connections to customers' targets: resolves, and refuses the connection when any address is not
  * public. The address checked is the address connected to, so a name that changes its answer after the create-time
  * check (DNS rebinding) cannot reach an internal service.
  */
