@@ -60,6 +60,12 @@ export const calendarIdsSchema = z
   .max(50, { message: 'must name at most 50 calendars' })
   .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat a calendar' });
 
+/**
+ * The calendar a connection writes its schedule's bookings to (write-back): one of the account's calendar ids, or
+ * `primary`; null = read only.
+ */
+export const writeCalendarIdSchema = calendarIdSchema.nullable();
+
 /** OAuth tokens of a connection: accepted on creation, stored encrypted, never returned. */
 export const calendarCredentialsSchema = z.strictObject(
   {
@@ -77,6 +83,7 @@ export const createCalendarConnectionBodySchema = z
       provider: calendarProviderSchema,
       schedule_id: scheduleIdSchema,
       calendar_ids: calendarIdsSchema.default(['primary']),
+      write_calendar_id: writeCalendarIdSchema.default(null),
       credentials: calendarCredentialsSchema,
     },
     strictFields,
@@ -92,12 +99,20 @@ export const createCalendarConnectionBodySchema = z
   });
 export type CreateCalendarConnectionBody = z.infer<typeof createCalendarConnectionBodySchema>;
 
+/** PATCH /api/v1/calendar-connections/{id}: sets or clears write-back, for the bookings that change from then on. */
+export const updateCalendarConnectionBodySchema = z
+  .strictObject({ write_calendar_id: writeCalendarIdSchema.optional() }, strictFields)
+  .meta({ id: 'UpdateCalendarConnectionBody', example: { write_calendar_id: 'primary' } });
+export type UpdateCalendarConnectionBody = z.infer<typeof updateCalendarConnectionBodySchema>;
+
 export const calendarConnectionSchema = z
   .object({
     id: z.uuid(),
     provider: calendarProviderSchema,
     schedule_id: z.uuid(),
     calendar_ids: z.array(z.string()),
+    /** The calendar bookings are written to; null = read only. */
+    write_calendar_id: z.string().nullable(),
     status: connectionStatusSchema,
     last_synced_at: z.string().nullable(),
     last_error: z.string().nullable(),
@@ -134,10 +149,26 @@ export const calendarConnectionStatusChangedEvent = defineEvent(
   }),
 );
 
+export const CALENDAR_EVENT_STATUSES = ['pending', 'synced', 'failed'] as const;
+/** The state of the provider event calendar-sync keeps for one booking and connection (write-back). */
+export const bookingCalendarEventSchema = z.object({
+  booking_id: z.uuid(),
+  schedule_id: z.uuid(),
+  connection_id: z.uuid(),
+  provider: calendarProviderSchema,
+  event_id: z.string().nullable(),
+  status: z.enum(CALENDAR_EVENT_STATUSES),
+  last_error: z.string().nullable(),
+  /** Rises with every change of this booking's write state: a projection keeps only the newest. */
+  version: z.number().int().min(1),
+});
+export const calendarBookingEventChangedEvent = defineEvent('calendar.booking_event.changed', bookingCalendarEventSchema);
+
 export const CALENDAR_STREAM = defineStream('CALENDAR', [
   ...CALENDAR_EVENTS,
   calendarConnectionCreatedEvent,
   calendarConnectionStatusChangedEvent,
+  calendarBookingEventChangedEvent,
 ]);
 
 /** GET /api/v1/calendar-connections */
@@ -159,6 +190,8 @@ export const oauthAuthorizeQuerySchema = z.strictObject(
       .transform((value) => value.split(',').map((id) => id.trim()))
       .pipe(calendarIdsSchema)
       .optional(),
+    /** Asks for write-back into this calendar: the consent URL then asks for write access too. */
+    write_calendar_id: calendarIdSchema.optional(),
   },
   strictFields,
 );

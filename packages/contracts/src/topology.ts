@@ -85,7 +85,13 @@ export const NATS_TOPOLOGY = {
   },
   catalog: { publishes: CATALOG_STREAM, serves: [watermarkOf(CATALOG_STREAM)], calls: [], consumes: {} },
   events: { publishes: EVENTS_STREAM, serves: [eventTypeGetRequest, watermarkOf(EVENTS_STREAM)], calls: [], consumes: {} },
-  'calendar-sync': { publishes: CALENDAR_STREAM, serves: [watermarkOf(CALENDAR_STREAM)], calls: [scheduleGetRequest], consumes: {} },
+  'calendar-sync': {
+    publishes: CALENDAR_STREAM,
+    serves: [watermarkOf(CALENDAR_STREAM)],
+    calls: [scheduleGetRequest],
+    // The bookings' states, written back to the connected calendars that ask for it (write_calendar_id).
+    consumes: { bookings: { durable: 'calendar-sync-bookings', stream: BOOKINGS_STREAM } },
+  },
   // Turns the domain events of every stream into signed HTTP deliveries and the change feed; publishes nothing itself.
   webhooks: {
     publishes: null,

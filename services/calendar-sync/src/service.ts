@@ -11,7 +11,7 @@ import { googleOAuth, microsoftOAuth } from './clients/oauth-providers.js';
 import { outlookCalendarReader } from './clients/outlook-calendar.client.js';
 import type { RetrySettings } from './clients/provider-retry.js';
 import { keyRingFrom, stateSecretFrom } from './domain/secrets.js';
-import { SyncLoop } from './sync.worker.js';
+import { SyncLoop } from './workers/sync.worker.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'calendar_sync';

@@ -10,6 +10,7 @@ export interface NewConnection {
   provider: CalendarProvider;
   scheduleId: string;
   calendarIds: string[];
+  writeCalendarId: string | null;
   timeZone: string;
   tokens: SealedTokens;
 }
@@ -76,6 +77,11 @@ export async function lockConnection(
     [id, organizationId],
   );
   return rows[0] ?? null;
+}
+
+/** Sets or clears write-back; the version trigger raises the ETag when it changes. */
+export function setWriteCalendar(db: Db, id: string, writeCalendarId: string | null): Promise<ConnectionRow> {
+  return db.calendarConnection.update({ where: { id }, data: { writeCalendarId, updatedAt: new Date() } });
 }
 
 export async function deleteConnection(db: Db, id: string): Promise<void> {

@@ -8,9 +8,17 @@ import {
   ifNoneMatchHeadersSchema,
   listCalendarConnectionsQuerySchema,
   listEnvelope,
+  updateCalendarConnectionBodySchema,
 } from '@app/contracts';
 import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
-import { createConnection, deleteConnection, getConnection, listConnections, requestSync } from '../use-cases/connections.use-case.js';
+import {
+  createConnection,
+  deleteConnection,
+  getConnection,
+  listConnections,
+  requestSync,
+  updateConnection,
+} from '../use-cases/connections.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
 
 const PATH = '/api/v1/calendar-connections';
@@ -30,12 +38,13 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
       },
     },
     async (request, reply) => {
-      const { provider, schedule_id, calendar_ids, credentials } = request.body;
+      const { provider, schedule_id, calendar_ids, write_calendar_id, credentials } = request.body;
       const tokens = { accessToken: credentials.access_token, refreshToken: credentials.refresh_token, expiresAt: credentials.expires_at };
       const connection = await createConnection(ctx, callerOf(request), {
         provider,
         scheduleId: schedule_id,
         calendarIds: calendar_ids,
+        writeCalendarId: write_calendar_id,
         tokens,
       });
       return reply.code(201).send({ data: connection });
@@ -72,6 +81,25 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
       },
     },
     async (request, reply) => answerRecord(request, reply, await getConnection(ctx, callerOf(request), request.params.id)),
+  );
+
+  app.patch(
+    `${PATH}/:id`,
+    {
+      schema: {
+        operationId: 'updateCalendarConnection',
+        summary: 'Set or clear the calendar bookings are written to (write_calendar_id), for the bookings that change from then on',
+        tags,
+        params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
+        body: updateCalendarConnectionBodySchema,
+        response: { 200: dataEnvelope(calendarConnectionSchema), ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const input = { id: request.params.id, ifMatch: ifMatchOf(request), changes: request.body };
+      return answerRecord(request, reply, await updateConnection(ctx, callerOf(request), input));
+    },
   );
 
   app.delete(

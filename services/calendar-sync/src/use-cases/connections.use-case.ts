@@ -6,6 +6,7 @@ import {
   type CalendarProvider,
   type ListCalendarConnectionsQuery,
   type ListMeta,
+  type UpdateCalendarConnectionBody,
 } from '@app/contracts';
 import {
   AppError,
@@ -28,6 +29,8 @@ export interface NewConnectionInput {
   provider: CalendarProvider;
   scheduleId: string;
   calendarIds: string[];
+  /** The calendar bookings are written to; null = read only. */
+  writeCalendarId: string | null;
   tokens: CalendarTokens;
 }
 
@@ -44,6 +47,7 @@ export async function createConnection(ctx: UseCaseContext, caller: Caller, inpu
       provider: input.provider,
       scheduleId: schedule.id,
       calendarIds: input.calendarIds,
+      writeCalendarId: input.writeCalendarId,
       timeZone: schedule.timezone,
       tokens: sealTokens(ctx.ring, id, input.tokens),
     });
@@ -73,6 +77,27 @@ export async function listConnections(
   const page = listPage(connections.CONNECTION_LIST, { organizationId: caller.organizationId, filters: filter }, query);
   const { rows, meta } = await connections.listConnections(ctx, caller.organizationId, filter, page);
   return { items: rows.map(calendarConnectionRecord), meta };
+}
+
+/**
+ * Sets or clears the calendar bookings are written to, under the row lock (If-Match checked there). Only the bookings
+ * that change from then on follow it: events already written stay where they are, and keep being updated there.
+ */
+export async function updateConnection(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, ifMatch, changes }: { id: string; ifMatch?: IfMatch | undefined; changes: UpdateCalendarConnectionBody },
+): Promise<Versioned<CalendarConnection>> {
+  const id = recordId(rawId, connectionNotFound);
+  const row = await ctx.prisma.$transaction(async (tx) => {
+    const locked = await connections.lockConnection(tx, caller.organizationId, id);
+    if (!locked) throw connectionNotFound();
+    requireMatch(ifMatch, locked);
+    if (changes.write_calendar_id === undefined) return connections.findConnection(tx, caller.organizationId, id);
+    return connections.setWriteCalendar(tx, id, changes.write_calendar_id);
+  });
+  if (!row) throw connectionNotFound();
+  return { record: calendarConnectionRecord(row), version: row.version };
 }
 
 /**

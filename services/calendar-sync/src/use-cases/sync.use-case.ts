@@ -6,6 +6,7 @@ import { decideAfterSync, type SyncOutcome } from '../domain/sync-decision.js';
 import { syncRange } from '../domain/sync-range.js';
 import { TokenDecryptError, type KeyRing } from '../domain/token-cipher.js';
 import { TokenBox, type CalendarRead } from '../clients/calendar-reader.js';
+import { accessOf } from '../clients/oauth-scopes.js';
 import { ProviderError, ReauthRequiredError, RetryLaterError } from '../clients/provider-errors.js';
 import type { UseCaseContext } from './context.js';
 
@@ -29,7 +30,7 @@ export async function syncConnection(ctx: UseCaseContext, { claim, signal, stopp
   let reads: CalendarRead[] = [];
   let outcome: SyncOutcome;
   try {
-    tokens = new TokenBox(openTokens(ctx.ring, claim.id, claim.tokens));
+    tokens = new TokenBox(openTokens(ctx.ring, claim.id, claim.tokens), accessOf(claim.writeCalendarId));
     reads = await ctx.readers[claim.provider].readBusy({
       tokens,
       calendarIds: claim.calendarIds,
