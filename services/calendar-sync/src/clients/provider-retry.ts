@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { retryDelayMs } from '../domain/retry-policy.js';
-import { ProviderError, ReauthRequiredError, RetryLaterError, type Classified } from './provider-errors.js';
+import { ProviderError, ProviderUnavailableError, ReauthRequiredError, RetryLaterError, type Classified } from './provider-errors.js';
 
 export interface RetrySettings {
   /** Tries per request, the first included. */
@@ -36,7 +36,9 @@ export async function withRetries<T>(
       throw new RetryLaterError(`${verdict.message}; retrying after ${Math.ceil(asked / 1000)} s`, asked);
     if (attempt >= settings.attempts) {
       if (asked !== undefined) throw new RetryLaterError(`${verdict.message}; retrying after ${Math.ceil(asked / 1000)} s`, asked);
-      throw new ProviderError(`${verdict.message} (gave up after ${attempt} attempts)`);
+      throw new ProviderUnavailableError(
+        settings.attempts === 1 ? verdict.message : `${verdict.message} (gave up after ${attempt} attempts)`,
+      );
     }
     if (signal.aborted) throw new ProviderError('sync cancelled');
     await sleep(asked ?? retryDelayMs(attempt, settings.baseMs, settings.random ?? Math.random), undefined, { signal }).catch(() => {
