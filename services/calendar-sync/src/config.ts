@@ -110,6 +110,14 @@ export interface Tuning {
   retryMaxWaitMs: number;
   /** Time limit of one provider HTTP request. */
   httpTimeoutMs: number;
+  /** Write-back attempts at once per replica. */
+  writeConcurrency: number;
+  /** A claimed write's time limit (the attempt gets 80 % of it), as for syncs. */
+  writeLeaseMs: number;
+  /** First wait after a failed write attempt, doubled per failure (equal jitter). */
+  writeRetryBaseMs: number;
+  /** The longest wait between write attempts. */
+  writeRetryCapMs: number;
 }
 
 export const TUNING: Tuning = {
@@ -130,6 +138,14 @@ export const TUNING: Tuning = {
   retryMaxWaitMs: 10_000,
   // 15 s lets a slow provider page through; four tries of a request that hangs (60 s) still end within the sync's 96 s.
   httpTimeoutMs: 15_000,
+  // Writes are a few requests each (find, insert or patch or delete): as many at once as syncs, for the same reasons.
+  writeConcurrency: 4,
+  // Like a sync's: room for a step's tries (each request at most 15 s) and their waits; a dead replica's row waits 2 min.
+  writeLeaseMs: 120_000,
+  // 30 s, 1 min, 2 min …: a provider outage is retried often at first, then every hour at most, so nothing is lost
+  // and a long outage does not cost a request per booking every few seconds.
+  writeRetryBaseMs: 30_000,
+  writeRetryCapMs: 3_600_000,
 };
 
 /** Resolved provider endpoints: the tenant-dependent Microsoft defaults filled in. */

@@ -6,12 +6,17 @@ import { SchedulingClient } from './clients/scheduling.client.js';
 import { microsoftEndpoints, TUNING, type Config, type Tuning } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { googleCalendarReader } from './clients/google-calendar.client.js';
+import { googleCalendarWriter } from './clients/google-calendar-writer.js';
+import type { CalendarWriter } from './clients/calendar-writer.js';
 import { MicrosoftTokenClient } from './clients/microsoft-token.client.js';
 import { googleOAuth, microsoftOAuth } from './clients/oauth-providers.js';
 import { outlookCalendarReader } from './clients/outlook-calendar.client.js';
 import type { RetrySettings } from './clients/provider-retry.js';
 import { keyRingFrom, stateSecretFrom } from './domain/secrets.js';
+import { bookingsConsumer } from './handlers/bookings.consumer.js';
 import { SyncLoop } from './workers/sync.worker.js';
+import { WriteBackLoop } from './workers/write-back.worker.js';
+import type { CalendarProvider } from '@app/contracts';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'calendar_sync';
@@ -40,6 +45,16 @@ export function createServiceDefinition({ tuning: overrides = {} }: { tuning?: P
         clientSecret: config.MICROSOFT_CLIENT_SECRET,
         timeoutMs,
       });
+      const google = {
+        apiUrl: config.GOOGLE_API_URL,
+        tokenUrl: config.GOOGLE_TOKEN_URL,
+        clientId: config.GOOGLE_CLIENT_ID,
+        clientSecret: config.GOOGLE_CLIENT_SECRET,
+        timeoutMs,
+        retry,
+      };
+      // Write-back per provider. outlook: the Graph writer (same CalendarWriter interface) is plugged in here.
+      const writers: Partial<Record<CalendarProvider, CalendarWriter>> = { google: googleCalendarWriter(google) };
       const ctx: UseCaseContext = {
         ...serviceContext(infra, relay),
         prisma,
@@ -48,14 +63,7 @@ export function createServiceDefinition({ tuning: overrides = {} }: { tuning?: P
         stateSecret: stateSecretFrom(config),
         oauth: { google: googleOAuth(config, timeoutMs), outlook: microsoftOAuth(config, timeoutMs) },
         readers: {
-          google: googleCalendarReader({
-            apiUrl: config.GOOGLE_API_URL,
-            tokenUrl: config.GOOGLE_TOKEN_URL,
-            clientId: config.GOOGLE_CLIENT_ID,
-            clientSecret: config.GOOGLE_CLIENT_SECRET,
-            timeoutMs,
-            retry,
-          }),
+          google: googleCalendarReader(google),
           outlook: outlookCalendarReader({ graphUrl: config.GRAPH_API_URL, tokens: microsoftTokens, timeoutMs, retry }),
         },
         syncPolicy: { intervalMs: config.CALENDAR_SYNC_INTERVAL_MS, random: Math.random },
@@ -65,14 +73,33 @@ export function createServiceDefinition({ tuning: overrides = {} }: { tuning?: P
           'Finished calendar syncs by provider and outcome (ok, partial: some calendars unreadable, failed, reauth, retry_later)',
           ['provider', 'outcome'],
         ),
+        writers,
+        writeRetry: retry,
+        writePolicy: { baseMs: tuning.writeRetryBaseMs, capMs: tuning.writeRetryCapMs, random: Math.random },
+        writeOutcomes: infra.metrics.counter(
+          'calendar_write_outcomes_total',
+          'Finished write-back attempts by provider and outcome (done, failed, retry_later, reauth)',
+          ['provider', 'outcome'],
+        ),
       };
       const sync = new SyncLoop(ctx, {
         concurrency: tuning.syncConcurrency,
         pollMs: config.CALENDAR_SYNC_POLL_MS,
         leaseMs: tuning.syncLeaseMs,
       });
+      const writes = new WriteBackLoop(ctx, {
+        concurrency: tuning.writeConcurrency,
+        pollMs: config.CALENDAR_SYNC_POLL_MS,
+        leaseMs: tuning.writeLeaseMs,
+      });
+      const bookings = bookingsConsumer({
+        bus: infra.bus,
+        pool: infra.pool,
+        wakeWrites: () => writes.wake(),
+        retry: infra.tuning.consumerRetry,
+      });
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
-      return { app, background: [relay, sync], close: () => prisma.$disconnect() };
+      return { app, background: [relay, sync, bookings, writes], close: () => prisma.$disconnect() };
     },
   };
 }

@@ -46,3 +46,27 @@ export async function withRetries<T>(
     });
   }
 }
+
+/**
+ * Runs a whole write-back step again after a failure a retry may fix (ProviderUnavailableError, or a Retry-After a
+ * write waits out), up to `settings.attempts` tries: each try looks for the event before making one, so trying the
+ * step again never makes a second event. Anything else, or the last failure, is thrown.
+ */
+export async function retryStep<T>(step: () => Promise<T>, settings: RetrySettings, signal: AbortSignal): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await step();
+    } catch (error) {
+      const wait =
+        error instanceof ProviderUnavailableError
+          ? retryDelayMs(attempt, settings.baseMs, settings.random ?? Math.random)
+          : error instanceof RetryLaterError && error.delayMs <= settings.maxWaitMs
+            ? error.delayMs
+            : undefined;
+      if (wait === undefined || attempt >= settings.attempts || signal.aborted) throw error;
+      await sleep(wait, undefined, { signal }).catch(() => {
+        throw error;
+      });
+    }
+  }
+}
