@@ -53,8 +53,11 @@ export function createServiceDefinition({ tuning: overrides = {} }: { tuning?: P
         timeoutMs,
         retry,
       };
-      // Write-back per provider. outlook: the Graph writer (same CalendarWriter interface) is plugged in here.
-      const writers: Partial<Record<CalendarProvider, CalendarWriter>> = { google: googleCalendarWriter(google) };
+      // Write-back per provider, each request tried once: the write-back use case tries the whole step again (looking
+      // for the event before making one), which a writer's own retries would multiply. outlook: the Graph writer (same
+      // CalendarWriter interface) is plugged in here.
+      const writeOnce = { ...retry, attempts: 1 };
+      const writers: Partial<Record<CalendarProvider, CalendarWriter>> = { google: googleCalendarWriter({ ...google, retry: writeOnce }) };
       const ctx: UseCaseContext = {
         ...serviceContext(infra, relay),
         prisma,

@@ -20,7 +20,8 @@ export interface WriteTarget {
  * Write-back at one provider. Failures are the errors of provider-errors.ts, as the readers throw them
  * (ReauthRequiredError, RetryLaterError, ProviderUnavailableError for what a retry may fix, ProviderError), with the
  * tokens refreshed before expiry and once after a 401, as the readers do. `insert` must not retry by itself: a retry
- * after a timeout could make a second event; the caller retries the whole step, `findByBookingId` first.
+ * after a timeout could make a second event. The caller retries the whole step, `findByBookingId` first, so a writer
+ * is given retry settings of one attempt (service.ts) and only classifies its failures with `withRetries`.
  */
 export interface CalendarWriter {
   /** The event this service wrote for the booking in that calendar, if any: the idempotency the providers lack. */

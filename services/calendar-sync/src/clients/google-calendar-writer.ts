@@ -18,6 +18,7 @@ export function googleCalendarWriter(settings: GoogleSettings): CalendarWriter {
   const api = (target: WriteTarget) => calendar({ version: 'v3', auth: googleAuthClient(settings, target.tokens) });
   // Our own retry rules (Retry-After, jitter, reauth) replace gaxios' built-in retries.
   const options = (target: WriteTarget) => ({ rootUrl: settings.apiUrl, retry: false, timeout: settings.timeoutMs, signal: target.signal });
+  // Each request is tried `settings.retry.attempts` times (service.ts gives one: the caller retries whole steps).
   const retried = <T>(target: WriteTarget, request: () => Promise<T>, attempts = settings.retry.attempts) =>
     withRetries(request, classifyGoogleError, { ...settings.retry, attempts }, target.signal);
   return {
@@ -40,7 +41,8 @@ export function googleCalendarWriter(settings: GoogleSettings): CalendarWriter {
       // One try only: a timeout may come after Google made the event, and the caller looks for it before trying again.
       const response = await retried(
         target,
-        () => api(target).events.insert({ calendarId: target.calendarId, sendUpdates: 'none', requestBody: eventBody(event) }, options(target)),
+        () =>
+          api(target).events.insert({ calendarId: target.calendarId, sendUpdates: 'none', requestBody: eventBody(event) }, options(target)),
         1,
       );
       const id = response.data.id;

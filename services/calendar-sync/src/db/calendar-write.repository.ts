@@ -83,11 +83,10 @@ export async function insertWrite(
 
 /** A newer booking version that changes nothing the provider shows: only the version moves. */
 export async function raiseBookingVersion(db: Queryable, row: StoredWrite, bookingVersion: number): Promise<void> {
-  await db.query(`UPDATE calendar_writes SET booking_version = $3, updated_at = now() WHERE connection_id = $1::uuid AND booking_id = $2::uuid`, [
-    row.connectionId,
-    row.bookingId,
-    bookingVersion,
-  ]);
+  await db.query(
+    `UPDATE calendar_writes SET booking_version = $3, updated_at = now() WHERE connection_id = $1::uuid AND booking_id = $2::uuid`,
+    [row.connectionId, row.bookingId, bookingVersion],
+  );
 }
 
 /**

@@ -55,6 +55,13 @@ export function decideAfterWrite(
     }
     case 'reauth':
       // Still due, but not claimed while the connection needs re-authorization.
-      return { eventId, status: 'pending', lastError: outcome.message, attempts: previous.attempts, nextAttemptAt: now, retryNotBefore: null };
+      return {
+        eventId,
+        status: 'pending',
+        lastError: outcome.message,
+        attempts: previous.attempts,
+        nextAttemptAt: now,
+        retryNotBefore: null,
+      };
   }
 }

@@ -1,5 +1,13 @@
 import { BOOKING_STATE_EVENTS, calendarBookingEventChangedEvent, NATS_TOPOLOGY, type BookingState } from '@app/contracts';
-import { consumerTask, eventHandler, recordEvent, type BackgroundTask, type Bus, type ConsumerOptions, type Queryable } from '@app/service-kit';
+import {
+  consumerTask,
+  eventHandler,
+  recordEvent,
+  type BackgroundTask,
+  type Bus,
+  type ConsumerOptions,
+  type Queryable,
+} from '@app/service-kit';
 import type pg from 'pg';
 import type { z } from 'zod';
 import {
