@@ -73,14 +73,22 @@ export async function releaseWrite(db: Queryable, claim: ClaimedWrite): Promise<
 }
 
 /**
- * Stores tokens a write refreshed, unless the connection already holds newer ones (a sync refreshed them meanwhile:
- * both are valid, the newest is kept).
+ * Stores tokens a write refreshed, unless the connection's tokens changed since the claim (a sync refreshed them
+ * meanwhile: both are valid, and the sync's stay).
  */
-export async function storeRefreshedTokens(db: Queryable, connectionId: string, tokens: SealedTokens): Promise<void> {
+export async function storeRefreshedTokens(db: Queryable, claim: ClaimedWrite, tokens: SealedTokens): Promise<void> {
   await db.query(
     `UPDATE calendar_connections
         SET token_key_id = $2, access_token_cipher = $3, refresh_token_cipher = $4, token_expires_at = $5, updated_at = now()
-      WHERE id = $1::uuid AND token_expires_at < $5`,
-    [connectionId, tokens.tokenKeyId, Buffer.from(tokens.accessTokenCipher), Buffer.from(tokens.refreshTokenCipher), tokens.tokenExpiresAt],
+      WHERE id = $1::uuid AND token_expires_at = $6 AND access_token_cipher = $7`,
+    [
+      claim.connectionId,
+      tokens.tokenKeyId,
+      Buffer.from(tokens.accessTokenCipher),
+      Buffer.from(tokens.refreshTokenCipher),
+      tokens.tokenExpiresAt,
+      claim.tokens.tokenExpiresAt,
+      Buffer.from(claim.tokens.accessTokenCipher),
+    ],
   );
 }

@@ -26,7 +26,7 @@ export async function finishWrite(prisma: PrismaClient, result: WriteResult): Pr
   const { claim, outcome } = result;
   return prisma.$transaction(async (tx) => {
     const db = sqlOf(tx);
-    if (result.tokens) await storeRefreshedTokens(db, claim.connectionId, result.tokens);
+    if (result.tokens) await storeRefreshedTokens(db, claim, result.tokens);
     if (outcome.kind === 'reauth') await requireReauthorization(tx, claim, outcome.message);
     const current = await lockLeasedWrite(db, claim);
     if (!current) return false;
