@@ -111,8 +111,11 @@ export const calendarConnectionSchema = z
     provider: calendarProviderSchema,
     schedule_id: z.uuid(),
     calendar_ids: z.array(z.string()),
-    /** The calendar bookings are written to; null = read only. */
-    write_calendar_id: z.string().nullable(),
+    /**
+     * The calendar bookings are written to; null = read only. Always sent by the API; optional in the schema only
+     * because connection events written before write-back (still in streams, schema_version 1) carry records without it.
+     */
+    write_calendar_id: z.string().nullable().optional(),
     status: connectionStatusSchema,
     last_synced_at: z.string().nullable(),
     last_error: z.string().nullable(),

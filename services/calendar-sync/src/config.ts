@@ -74,7 +74,10 @@ export const configSchema = baseConfigSchema
       .int()
       .min(50)
       .default(1000)
-      .meta({ description: 'how often each replica claims the connections that are due (a create or `/sync` wakes it at once)' }),
+      .meta({
+        description:
+          'how often each replica claims the connections that are due (a create or `/sync` wakes it at once), and the calendar writes that are due (a booking event wakes it)',
+      }),
   })
   .superRefine((config, ctx) => {
     const keys = config.CALENDAR_ENCRYPTION_KEYS;
