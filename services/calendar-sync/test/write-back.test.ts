@@ -165,6 +165,17 @@ describe('write-back to Google', () => {
     expect((await writeRow(connection.id, published.id))?.booking_version).toBe(2);
   });
 
+  it('when an event is malformed, then it is set aside (dead letter) and the events after it are applied', async () => {
+    const { org, account, connection, booking } = await writingConnection();
+    const broken = { ...bookingState(connection.schedule_id), start_time: 'tomorrow' };
+    await publishDomainEvent(running.neighbour, bookingCreatedEvent, broken as never, { organizationId: org.id });
+    const marker = booking();
+    await marker.created();
+    await waitForRow(connection.id, marker.id, (row) => row.status === 'synced', 'the event after the malformed one');
+    expect(await writeRow(connection.id, broken.booking_id)).toBeUndefined();
+    expect(liveEvents(account).map((event) => event.privateProperties.booking_id)).toEqual([marker.id]);
+  });
+
   it("when the event names another organization than the schedule's connections, or the connection only reads, then nothing is written", async () => {
     const { account, connection, booking } = await writingConnection();
     const foreign = new PublishedBooking(running, randomUUID(), bookingState(connection.schedule_id));
