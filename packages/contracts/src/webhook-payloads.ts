@@ -55,8 +55,8 @@ const SOURCES = {
 } as const satisfies Record<Exclude<WebhookEventType, 'webhook.test'>, EventContract<z.ZodType>>;
 
 /**
- * The public type of each internal subject that endpoints are offered. Subjects missing here (`calendar.busy.updated`)
- * are internal and never leave the system.
+ * The public type of each internal subject that endpoints are offered. Subjects missing here (`calendar.busy.updated`,
+ * `calendar.booking_event.changed`: a booking shows it as `calendar_event`) are internal and never leave the system.
  */
 export const WEBHOOK_TYPE_OF_SUBJECT: Readonly<Record<string, WebhookEventType>> = Object.fromEntries(
   Object.entries(SOURCES).map(([type, contract]) => [contract.subject, type as WebhookEventType]),

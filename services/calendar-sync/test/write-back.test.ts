@@ -241,6 +241,9 @@ describe('write-back to Google', () => {
     const synced = await waitForRow(connection.id, published.id, (row) => row.status === 'synced', 'the write');
     expect(fake.http.requestsTo('google.events.insert').filter((r) => r.body.includes(published.id))).toHaveLength(1);
     expect(liveEvents(account)).toEqual([expect.objectContaining({ id: synced.event_id })]);
+    // The retry looked the event up by the booking id recorded in it, as Google's privateExtendedProperty filter.
+    const lookups = fake.http.requestsTo('google.events.list').map((r) => new URL(r.url).searchParams);
+    expect(lookups.some((query) => query.getAll('privateExtendedProperty').includes(`booking_id=${published.id}`))).toBe(true);
   });
 
   it('when the access token was revoked early, then it is refreshed once, the event is written and the new token stored', async () => {
