@@ -13,7 +13,7 @@ import { googleOAuth, microsoftOAuth } from './clients/oauth-providers.js';
 import { outlookCalendarReader } from './clients/outlook-calendar.client.js';
 import type { RetrySettings } from './clients/provider-retry.js';
 import { keyRingFrom, stateSecretFrom } from './domain/secrets.js';
-import { bookingsConsumer } from './handlers/bookings.consumer.js';
+import { bookingsConsumer } from './bookings.consumer.js';
 import { SyncLoop } from './workers/sync.worker.js';
 import { WriteBackLoop } from './workers/write-back.worker.js';
 import type { CalendarProvider } from '@app/contracts';

@@ -18,8 +18,8 @@ import {
   raiseBookingVersion,
   writingConnections,
   type WritingConnection,
-} from '../db/calendar-write.repository.js';
-import { bookingCalendarEventOf, bookingWriteOf, planBookingChange, type BookingWrite } from '../domain/calendar-write.js';
+} from './db/calendar-write.repository.js';
+import { bookingCalendarEventOf, bookingWriteOf, planBookingChange, type BookingWrite } from './domain/calendar-write.js';
 
 // The durable name and stream come from the topology, which the service's NATS user's rights are generated from.
 const { bookings } = NATS_TOPOLOGY['calendar-sync'].consumes;
