@@ -83,6 +83,8 @@ export const API_KEY_OPERATIONS = {
   updateCalendarConnection: { method: 'PATCH', path: '/api/v1/calendar-connections/{id}', resource: 'calendar_connections' },
   deleteCalendarConnection: { method: 'DELETE', path: '/api/v1/calendar-connections/{id}', resource: 'calendar_connections' },
   syncCalendarConnection: { method: 'POST', path: '/api/v1/calendar-connections/{id}/sync', resource: 'calendar_connections' },
+  createIcsFeed: { method: 'POST', path: '/api/v1/schedules/{id}/ics-feed', resource: 'calendar_connections' },
+  deleteIcsFeed: { method: 'DELETE', path: '/api/v1/schedules/{id}/ics-feed', resource: 'calendar_connections' },
   pingWebhooks: { method: 'GET', path: '/api/v1/ping/webhooks', resource: null },
   listWebhookEndpoints: { method: 'GET', path: '/api/v1/webhook-endpoints', resource: 'webhooks' },
   createWebhookEndpoint: { method: 'POST', path: '/api/v1/webhook-endpoints', resource: 'webhooks' },

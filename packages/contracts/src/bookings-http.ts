@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bookingStatusSchema } from './booking-status.js';
+import { bookingCalendarEventSchema } from './calendar.js';
 import { locationTypeSchema } from './location-type.js';
 import { listQuerySchema } from './pagination.js';
 import { instantSchema, localDateSchema, queryBooleanSchema, uuidSchema, zoneNameSchema } from './scalars.js';
@@ -122,6 +123,16 @@ export const listBookingsQuerySchema = listQuerySchema({
 });
 export type ListBookingsQuery = z.output<typeof listBookingsQuerySchema>;
 
+/**
+ * The provider event calendar-sync keeps for the booking (write-back, API.md "Calendar write-back"), as the booking
+ * record shows it: with several writing connections, the one of the oldest. A projection of calendar-sync's events: it
+ * changes neither the booking's `updated_at` nor its version.
+ */
+export const bookingCalendarEventRecordSchema = bookingCalendarEventSchema
+  .pick({ connection_id: true, provider: true, event_id: true, status: true, last_error: true })
+  .meta({ id: 'BookingCalendarEvent' });
+export type BookingCalendarEventRecord = z.infer<typeof bookingCalendarEventRecordSchema>;
+
 /** A booking as every booking endpoint returns it. */
 export const bookingRecordSchema = z
   .object({
@@ -151,6 +162,8 @@ export const bookingRecordSchema = z
     seats: z.number().int().min(1).optional(),
     /** The series (POST /api/v1/booking-series) the booking is an occurrence of, else null. */
     series_id: z.uuid().nullable().optional(),
+    /** Its event in its host's calendar (write-back), else null. Always sent; optional for the reason seats is. */
+    calendar_event: bookingCalendarEventRecordSchema.nullable().optional(),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -26,6 +26,8 @@ export * from './examples.js';
 export * from './topology.js';
 export * from './asyncapi.js';
 export * from './webhooks-http.js';
+export * from './booking-feed.js';
+export * from './ics-feed-http.js';
 export * from './changes-http.js';
 export * from './webhook-payloads.js';
 export * from './previous-attributes.js';

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { bookingFeedRequest } from './booking-feed.js';
 import { BOOKINGS_STREAM } from './bookings.js';
 import { CALENDAR_STREAM } from './calendar.js';
 import { CATALOG_STREAM } from './catalog.js';
@@ -68,9 +69,11 @@ export const NATS_TOPOLOGY = {
   gateway: { publishes: IDENTITY_STREAM, serves: [watermarkOf(IDENTITY_STREAM)], calls: [], consumes: {} },
   bookings: {
     publishes: BOOKINGS_STREAM,
-    serves: [watermarkOf(BOOKINGS_STREAM)],
+    // The bookings of calendar-sync's ICS feeds.
+    serves: [bookingFeedRequest, watermarkOf(BOOKINGS_STREAM)],
     calls: [availabilityCheckRequest, eventTypeGetRequest],
-    consumes: {},
+    // The state of each booking's provider event (write-back), for the record's `calendar_event`.
+    consumes: { calendar: { durable: 'bookings-calendar', stream: CALENDAR_STREAM } },
   },
   scheduling: {
     publishes: SCHEDULING_STREAM,
@@ -88,7 +91,8 @@ export const NATS_TOPOLOGY = {
   'calendar-sync': {
     publishes: CALENDAR_STREAM,
     serves: [watermarkOf(CALENDAR_STREAM)],
-    calls: [scheduleGetRequest],
+    // The schedule a connection or feed is for; the bookings an ICS feed shows.
+    calls: [scheduleGetRequest, bookingFeedRequest],
     // The bookings' states, written back to the connected calendars that ask for it (write_calendar_id).
     consumes: { bookings: { durable: 'calendar-sync-bookings', stream: BOOKINGS_STREAM } },
   },

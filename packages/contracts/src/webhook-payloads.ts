@@ -56,7 +56,8 @@ const SOURCES = {
 
 /**
  * The public type of each internal subject that endpoints are offered. Subjects missing here (`calendar.busy.updated`,
- * `calendar.booking_event.changed`: a booking shows it as `calendar_event`) are internal and never leave the system.
+ * `calendar.booking_event.changed`, which the booking's record shows as `calendar_event`) are internal and never leave
+ * the system.
  */
 export const WEBHOOK_TYPE_OF_SUBJECT: Readonly<Record<string, WebhookEventType>> = Object.fromEntries(
   Object.entries(SOURCES).map(([type, contract]) => [contract.subject, type as WebhookEventType]),

@@ -7,7 +7,7 @@ export { errorHandler, notFoundHandler } from './http/error-handler.js';
 export { callerOf, eventContextOf, isPublishable, messageCallerOf, optionalCallerOf, type Caller } from './http/caller.js';
 export { idParamsSchema, recordId } from './http/record-id.js';
 export { clientSecretHash, clientSecretOpens, issueClientSecret, type IssuedClientSecret } from './http/client-secret.js';
-export { answerRecord, ifMatchOf, requireMatch, type IfMatch, type Versioned } from './http/conditional-requests.js';
+export { answerRecord, ifMatchOf, isNotModified, requireMatch, type IfMatch, type Versioned } from './http/conditional-requests.js';
 export type { RecordVersion } from './http/entity-tags.js';
 export { serviceContext, type ServiceContext } from './context.js';
 export { idempotencyReservation } from './http/idempotency/idempotency-hooks.js';

@@ -2,10 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { NATS_TOPOLOGY } from '@app/contracts';
 import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
+import { serveRequests } from './handlers/booking-feed.handler.js';
 import { EventsClient } from './clients/events.client.js';
 import { SchedulingClient } from './clients/scheduling.client.js';
 import type { Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { calendarEventsProjection } from './handlers/calendar-events.consumer.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'bookings';
@@ -24,7 +26,9 @@ export const service: ServiceDefinition<Config> = {
       scheduling: new SchedulingClient(infra.bus),
       events: new EventsClient(infra.bus),
     };
+    await serveRequests(infra.bus, ctx);
     const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
-    return { app, background: [relay], close: () => prisma.$disconnect() };
+    const calendarEvents = calendarEventsProjection(infra.bus, infra.pool, { retry: infra.tuning.consumerRetry });
+    return { app, background: [relay, calendarEvents], close: () => prisma.$disconnect() };
   },
 };

@@ -44,6 +44,7 @@ describe('GET /api/v1/bookings/{id}', () => {
       cancelled: false,
       seats: 1,
       series_id: null,
+      calendar_event: null,
       created_at: created.body.data.created_at,
       updated_at: created.body.data.created_at,
     });

@@ -47,7 +47,16 @@ describe('GET /api/v1/bookings query plans', () => {
         WHERE organization_id = $1::uuid`,
       [organizationId],
     );
-    await analyzeTables(running, ['bookings.bookings']);
+    // Half the bookings have their provider event (write-back), some in two connections: each page reads its
+    // bookings' through the primary key, never by scanning the table.
+    await running.infra.pool.query(
+      `INSERT INTO booking_calendar_events (booking_id, connection_id, provider, event_id, status, last_error, version)
+       SELECT b.id, c.id, 'google', 'evt-' || b.id, 'synced', NULL, 1
+         FROM (SELECT id, row_number() OVER () AS n FROM bookings) b,
+              LATERAL (SELECT gen_random_uuid() AS id FROM generate_series(1, CASE WHEN b.n % 10 = 0 THEN 2 ELSE 1 END)) c
+        WHERE b.n % 2 = 0`,
+    );
+    await analyzeTables(running, ['bookings.bookings', 'bookings.booking_calendar_events']);
   });
   afterAll(async () => {
     await running.stop();
@@ -94,6 +103,7 @@ describe('GET /api/v1/bookings query plans', () => {
     const plan = await planOf(`updated_since=${since}`);
     expect(plan).not.toMatch(/Seq Scan/);
     expect(plan).toMatch(/bookings_org_updated_idx/);
+    expect(plan).toMatch(/booking_calendar_events_pkey/);
   });
 
   it.each([
@@ -106,5 +116,6 @@ describe('GET /api/v1/bookings query plans', () => {
     const plan = await planOf(`limit=20&cursor=${cursor}${filter}`);
     expect(plan).not.toMatch(/Seq Scan/);
     expect(plan).toMatch(/Index Cond: .*\(ROW\(start_time, id\) > ROW\(/s);
+    expect(plan).toMatch(/booking_calendar_events_pkey/);
   });
 });

@@ -15,7 +15,7 @@ export const configSchema = baseConfigSchema
     PORT: z.coerce.number().int().min(0).max(65535).default(3005),
     PUBLIC_BASE_URL: url('http://127.0.0.1:3000').meta({
       description:
-        "the gateway's public address: OAuth redirect URIs are `${PUBLIC_BASE_URL}/api/calendar-connections/oauth/<provider>/callback`",
+        "the gateway's public address: OAuth redirect URIs are `${PUBLIC_BASE_URL}/api/calendar-connections/oauth/<provider>/callback`, ICS feed URLs `${PUBLIC_BASE_URL}/ics/<token>.ics` (their events' UIDs end in its hostname)",
       defaultText: "`http://127.0.0.1:3000` (`npm start`: the gateway's own port)",
     }),
     GOOGLE_CLIENT_ID: optionalSecret.meta({

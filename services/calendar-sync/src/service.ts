@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { NATS_TOPOLOGY } from '@app/contracts';
 import { OutboxRelay, prismaAdapter, serviceContext, type ServiceDefinition } from '@app/service-kit';
 import { buildApp } from './app.js';
+import { BookingsClient } from './clients/bookings.client.js';
 import { SchedulingClient } from './clients/scheduling.client.js';
 import { microsoftEndpoints, TUNING, type Config, type Tuning } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -62,6 +63,8 @@ export function createServiceDefinition({ tuning: overrides = {} }: { tuning?: P
         ...serviceContext(infra, relay),
         prisma,
         scheduling: new SchedulingClient(infra.bus),
+        bookings: new BookingsClient(infra.bus),
+        publicBaseUrl: config.PUBLIC_BASE_URL,
         ring: keyRingFrom(config),
         stateSecret: stateSecretFrom(config),
         oauth: { google: googleOAuth(config, timeoutMs), outlook: microsoftOAuth(config, timeoutMs) },

@@ -57,6 +57,20 @@ describe('GET /media/{token}/{name}', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=86400');
   });
 
+  it("when a conditional GET carries fetch's Cache-Control: no-cache, then it is still a 304 (this is the origin)", async () => {
+    const client = new Client(catalog.running);
+    const media = (await client.upload(png(5, 5), 'revalidated.png')).json().data;
+    const { etag } = (await catalog.running.app.inject({ method: 'GET', url: pathOf(media.url), headers: anonymousHeaders() })).headers;
+
+    const response = await catalog.running.app.inject({
+      method: 'GET',
+      url: pathOf(media.url),
+      headers: { ...anonymousHeaders(), 'if-none-match': String(etag), 'cache-control': 'no-cache', pragma: 'no-cache' },
+    });
+
+    expect(response.statusCode).toBe(304);
+  });
+
   it('when If-None-Match carries another ETag, then 200 with the bytes', async () => {
     const client = new Client(catalog.running);
     const bytes = png(5, 5);

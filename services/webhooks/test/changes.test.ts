@@ -6,6 +6,7 @@ import {
   bookingRescheduledEvent,
   bookingStatusChangedEvent,
   bookingUpdatedEvent,
+  calendarBookingEventChangedEvent,
   calendarBusyUpdatedEvent,
   scheduleCreatedEvent,
   scheduleUpdatedEvent,
@@ -65,12 +66,27 @@ describe('GET /api/v1/changes', { timeout: 60_000 }, () => {
         },
         api.organizationId,
       ),
+      // Nor is write-back's state of a booking's provider event (the booking's record shows it).
+      await producers.record(
+        calendarBookingEventChangedEvent,
+        {
+          booking_id: booking.booking_id,
+          schedule_id: schedule.id,
+          connection_id: randomUUID(),
+          provider: 'outlook',
+          event_id: null,
+          status: 'pending',
+          last_error: null,
+          version: 1,
+        },
+        api.organizationId,
+      ),
       await producers.record(bookingCreatedEvent, booked({ schedule_id: schedule.id }), api.organizationId),
     ];
 
     const items = await feedOf(api, 4);
 
-    expect(items.map((item) => item.id)).toEqual([ids[0], ids[1], ids[2], ids[4]]);
+    expect(items.map((item) => item.id)).toEqual([ids[0], ids[1], ids[2], ids[5]]);
     expect(items.map((item) => item.type)).toEqual(['schedule.created', 'booking.created', 'schedule.updated', 'booking.created']);
     expect(items[1]?.data).toEqual(booking.record);
     // A schedule event's data is its record; an update's previous_attributes stand beside it, not in it.

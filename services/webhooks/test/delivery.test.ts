@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import {
   bookingCancelledEvent,
   bookingCreatedEvent,
+  calendarBookingEventChangedEvent,
   calendarBusyUpdatedEvent,
   calendarConnectionRemovedEvent,
   productDeletedEvent,
@@ -229,6 +230,22 @@ describe('delivery of domain events', () => {
       },
       api.organizationId,
     );
+    // Write-back's state of a booking's provider event: shown in the booking's record, no event of its own.
+    const writeBack = await publishEvent(
+      running,
+      calendarBookingEventChangedEvent,
+      {
+        booking_id: randomUUID(),
+        schedule_id: randomUUID(),
+        connection_id: randomUUID(),
+        provider: 'google',
+        event_id: 'evt-1',
+        status: 'synced',
+        last_error: null,
+        version: 2,
+      },
+      api.organizationId,
+    );
     const marker = await publishEvent(
       running,
       bookingCancelledEvent,
@@ -239,6 +256,7 @@ describe('delivery of domain events', () => {
     await expect.poll(() => receiver.of(marker).length, POLL).toBe(2);
     expect(receiver.of(filtered)).toHaveLength(1); // the '*' endpoint only
     expect(receiver.of(internal)).toEqual([]);
+    expect(receiver.of(writeBack)).toEqual([]);
     expect((await deliveriesOf(api, id)).map((delivery) => delivery.event_type)).toEqual(['booking.cancelled']);
   });
 

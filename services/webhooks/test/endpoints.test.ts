@@ -135,6 +135,7 @@ describe('validation', () => {
     [{ url: URL_, events: ['booking.created', 'booking.exploded'] }, 'events has unknown event type booking.exploded'],
     [{ url: URL_, events: [] }, 'events must name at least one event type'],
     [{ url: URL_, events: ['calendar.busy.updated'] }, 'events has unknown event type calendar.busy.updated'],
+    [{ url: URL_, events: ['calendar.booking_event.changed'] }, 'events has unknown event type calendar.booking_event.changed'],
     [{ url: URL_, enabled: 'yes' }, 'enabled must be a boolean'],
     [{ url: URL_, secret: 'whsec_mine' }, 'body has unknown field secret'],
   ])('when the body is %j, then 400 "%s" in the error shape', async (body, message) => {

@@ -63,3 +63,20 @@ function holds(header: string | undefined, etag: string): boolean {
   const listed = parseTagList(header);
   return listed === '*' || (listed !== undefined && listed.some((tag) => tag.opaque === etag));
 }
+
+/**
+ * RFC 9110 §13.2.2 for a GET or HEAD of a representation with these validators: true (answer 304) when
+ * `If-None-Match` holds its ETag (weak comparison) or is `*`; without an `If-None-Match`, when `If-Modified-Since` is
+ * a date at or after `lastModified` (when there is one) (whole seconds, as HTTP dates are). A request's `Cache-Control: no-cache` does not
+ * matter here: it asks caches to revalidate with the origin, which this is (fetch adds it to every conditional request).
+ */
+export function isNotModified(
+  request: Pick<FastifyRequest, 'method' | 'headers'>,
+  validators: { etag: string; lastModified?: Date | undefined },
+): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (request.headers['if-none-match'] !== undefined) return holds(request.headers['if-none-match'], validators.etag);
+  if (validators.lastModified === undefined) return false;
+  const since = Date.parse(request.headers['if-modified-since'] ?? '');
+  return !Number.isNaN(since) && Math.floor(validators.lastModified.getTime() / 1000) * 1000 <= since;
+}

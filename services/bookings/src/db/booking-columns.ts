@@ -1,5 +1,6 @@
 import type { Booking } from '../domain/booking.js';
 import type { SqlParams } from '@app/service-kit';
+import { calendarEventColumn } from './calendar-event.repository.js';
 
 /** One column of `bookings`: its name, the field of Prisma's Booking row it maps to, its cast, and its value in a Booking. */
 interface BookingColumn {
@@ -59,3 +60,12 @@ export function updatedColumns(booking: Booking, params: SqlParams): string {
 
 /** The select list of a booking under Prisma's field names (`schedule_id AS "scheduleId"`, …). */
 export const SELECTED_COLUMNS = BOOKING_COLUMNS.map((c) => `${c.column} AS "${c.field}"`).join(', ');
+
+/**
+ * The select list of a booking as its record shows it: its columns (SELECTED_COLUMNS) and its provider event as
+ * `"calendarEvent"` (calendarEventColumn), which toBooking reads. `table` is the name or alias the statement reads
+ * bookings under.
+ */
+export function shownColumns(table: string): string {
+  return `${SELECTED_COLUMNS}, ${calendarEventColumn(table)}`;
+}

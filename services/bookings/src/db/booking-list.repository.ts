@@ -2,9 +2,8 @@ import type { BookingStatus, ListMeta } from '@app/contracts';
 import { pageOfRows, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
 import type { Booking } from '../domain/booking.js';
 import { escapeLike, type StartTimeWindow } from '../domain/list-window.js';
-import type { Booking as BookingRow } from '../generated/prisma/client.js';
-import { SELECTED_COLUMNS } from './booking-columns.js';
-import { toBooking } from './booking.repository.js';
+import { shownColumns } from './booking-columns.js';
+import { toBooking, type ShownBookingRow } from './booking.repository.js';
 
 export interface BookingFilter {
   scheduleId?: string | undefined;
@@ -49,6 +48,8 @@ export async function listBookings(
 ): Promise<{ items: Booking[]; meta: ListMeta }> {
   const params = new SqlParams();
   const conditions = conditionsOf(organizationId, filter, params);
-  const { rows, meta } = await pageOfRows<BookingRow>(db, page, { table: 'bookings', conditions, params, columns: SELECTED_COLUMNS });
+  // Each booking's provider event comes in the same statement (a subquery per row of the page): no query per booking.
+  const columns = shownColumns('t');
+  const { rows, meta } = await pageOfRows<ShownBookingRow>(db, page, { table: 'bookings', conditions, params, columns });
   return { items: rows.map(toBooking), meta };
 }

@@ -1,12 +1,15 @@
 import { bookingStatusSchema, locationTypeSchema } from '@app/contracts';
-import { SqlParams, type Queryable } from '@app/service-kit';
+import { namedStatement, SqlParams, type Queryable } from '@app/service-kit';
 import type { Booking } from '../domain/booking.js';
 import type { Prisma, Booking as BookingRow } from '../generated/prisma/client.js';
-import { SELECTED_COLUMNS, updatedColumns } from './booking-columns.js';
-import type { Db } from './prisma.js';
+import { shownColumns, updatedColumns } from './booking-columns.js';
+import { toCalendarEvent } from './calendar-event.repository.js';
 
-/** A stored booking (a Prisma row, or a pg row selected under the same field names) as the domain's Booking. */
-export function toBooking(row: BookingRow): Booking {
+/** A booking's row as a statement selects it with shownColumns: Prisma's field names, and its provider event. */
+export type ShownBookingRow = BookingRow & { calendarEvent: unknown };
+
+/** A stored booking, selected with shownColumns, as the domain's Booking. */
+export function toBooking(row: ShownBookingRow): Booking {
   return {
     id: row.id,
     organizationId: row.organizationId,
@@ -34,7 +37,13 @@ export function toBooking(row: BookingRow): Booking {
     version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    ...shownCalendarEvent(row.calendarEvent),
   };
+}
+
+function shownCalendarEvent(value: unknown): Pick<Booking, 'calendarEvent' | 'calendarEventTag'> {
+  const shown = toCalendarEvent(value);
+  return { calendarEvent: shown?.record ?? null, calendarEventTag: shown?.tag ?? [] };
 }
 
 function isObject(value: Prisma.JsonValue): value is Prisma.JsonObject {
@@ -48,8 +57,15 @@ export async function saveBooking(tx: Queryable, booking: Booking): Promise<void
   await tx.query(`UPDATE bookings SET ${updatedColumns(booking, params)} WHERE id = ${id}::uuid`, params.values);
 }
 
-export async function findBooking(db: Db, organizationId: string, id: string): Promise<Booking | null> {
-  const row = await db.booking.findFirst({ where: { id, organizationId } });
+/** The organization's booking `id` as its record shows it, in one statement (its provider event beside it). */
+export async function findBooking(db: Queryable, organizationId: string, id: string): Promise<Booking | null> {
+  const { rows } = await db.query<ShownBookingRow>(
+    namedStatement(`SELECT ${shownColumns('bookings')} FROM bookings WHERE id = $1::uuid AND organization_id = $2::uuid`, [
+      id,
+      organizationId,
+    ]),
+  );
+  const [row] = rows;
   return row ? toBooking(row) : null;
 }
 
@@ -58,8 +74,8 @@ export async function findBooking(db: Db, organizationId: string, id: string): P
  * concurrent changes of one booking queue up and each judges the state the previous one left.
  */
 export async function lockBooking(tx: Queryable, organizationId: string, id: string): Promise<Booking | null> {
-  const { rows } = await tx.query<BookingRow>(
-    `SELECT ${SELECTED_COLUMNS} FROM bookings WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE`,
+  const { rows } = await tx.query<ShownBookingRow>(
+    `SELECT ${shownColumns('bookings')} FROM bookings WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE`,
     [id, organizationId],
   );
   const [row] = rows;

@@ -1,8 +1,7 @@
 import type { Queryable } from '@app/service-kit';
-import type { Booking as BookingRow } from '../generated/prisma/client.js';
 import type { Booking } from '../domain/booking.js';
-import { SELECTED_COLUMNS } from './booking-columns.js';
-import { toBooking } from './booking.repository.js';
+import { shownColumns } from './booking-columns.js';
+import { toBooking, type ShownBookingRow } from './booking.repository.js';
 
 export async function insertSeries(
   tx: Queryable,
@@ -24,8 +23,8 @@ export async function seriesExists(db: Queryable, organizationId: string, id: st
 
 /** The series' bookings by start, optionally under row locks (a cancellation of the series). */
 export async function seriesBookings(db: Queryable, organizationId: string, id: string, lock = false): Promise<Booking[]> {
-  const { rows } = await db.query<BookingRow>(
-    `SELECT ${SELECTED_COLUMNS} FROM bookings WHERE series_id = $1::uuid AND organization_id = $2::uuid ORDER BY start_time, id${lock ? ' FOR UPDATE' : ''}`,
+  const { rows } = await db.query<ShownBookingRow>(
+    `SELECT ${shownColumns('bookings')} FROM bookings WHERE series_id = $1::uuid AND organization_id = $2::uuid ORDER BY start_time, id${lock ? ' FOR UPDATE' : ''}`,
     [id, organizationId],
   );
   return rows.map(toBooking);

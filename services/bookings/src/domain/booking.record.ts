@@ -24,6 +24,7 @@ export function bookingRecord(booking: Booking): BookingRecord {
     cancelled: booking.status === 'CANCELLED',
     seats: booking.seats,
     series_id: booking.seriesId,
+    calendar_event: booking.calendarEvent && { ...booking.calendarEvent },
     created_at: booking.createdAt.toISOString(),
     updated_at: booking.updatedAt.toISOString(),
   };

@@ -1,4 +1,4 @@
-import type { BookingState, BookingStatus, CreateBookingBody } from '@app/contracts';
+import type { BookingCalendarEventRecord, BookingState, BookingStatus, CreateBookingBody } from '@app/contracts';
 
 /** What newBooking reads of a creation body (a series' occurrences are bodies too). */
 type NewBookingBody = Omit<CreateBookingBody, 'hold_id'>;
@@ -39,6 +39,21 @@ export interface Booking {
   version: number;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * Its event in its host's calendar as calendar-sync last reported it (write-back), null when none is kept: read
+   * beside the booking, never written with it, so it moves neither `version` nor `updatedAt`.
+   */
+  calendarEvent: BookingCalendarEventRecord | null;
+  /** What of calendarEvent its ETag covers (empty when none is shown); see bookingTagVersion. */
+  calendarEventTag: readonly number[];
+}
+
+/**
+ * What a booking's ETag is made of: its version, and that of the calendar event its record shows. API.md's ETag
+ * changes whenever the record does, and calendar_event is part of the record though it never moves the version.
+ */
+export function bookingTagVersion(booking: Booking): number[] {
+  return [booking.version, ...booking.calendarEventTag];
 }
 
 /** The detail fields a PATCH may replace without moving the booking. */
@@ -106,5 +121,7 @@ export function newBooking(
     version: 1,
     createdAt: now,
     updatedAt: now,
+    calendarEvent: null,
+    calendarEventTag: [],
   };
 }

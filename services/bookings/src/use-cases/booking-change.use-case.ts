@@ -21,7 +21,7 @@ import {
   type Queryable,
   type Versioned,
 } from '@app/service-kit';
-import { bookingState, type Booking } from '../domain/booking.js';
+import { bookingState, bookingTagVersion, type Booking } from '../domain/booking.js';
 import { bookingRecord } from '../domain/booking.record.js';
 import { requireRoom, type SeatRules } from '../domain/capacity.js';
 import { requireClientSecret } from '../domain/client-secret-access.js';
@@ -76,7 +76,7 @@ async function applyLocked(
       const current = await lockBooking(tx, caller.organizationId, id);
       if (!current) throw notFound('Booking');
       requireClientSecret(caller, current, clientSecret);
-      requireMatch(ifMatch, current);
+      requireMatch(ifMatch, { id: current.id, version: bookingTagVersion(current) });
       const planned = plan(current);
       if (planned.refusal !== undefined) throw new AppError('INVALID_TRANSITION', planned.refusal);
       if (planned.steps.length === 0) return { booking: current, changed: false };
@@ -122,11 +122,11 @@ export async function updateBooking(
   const request = toUpdateRequest(changes);
   let reschedule: RescheduleRules | undefined;
   if (request.interval) {
-    const current = await findBooking(ctx.prisma, caller.organizationId, id);
+    const current = await findBooking(ctx.pool, caller.organizationId, id);
     if (!current) throw notFound('Booking');
     requireClientSecret(caller, current, clientSecret);
     // Refuse what the state forbids (a stale If-Match first, as the locked write would) before asking other services anything.
-    requireMatch(ifMatch, current);
+    requireMatch(ifMatch, { id: current.id, version: bookingTagVersion(current) });
     const early = planUpdate(current, request, ctx.now());
     if (early.refusal !== undefined) throw new AppError('INVALID_TRANSITION', early.refusal);
     const schedule = await verifyBookable(
@@ -139,7 +139,7 @@ export async function updateBooking(
   }
   const target = { id, ifMatch, clientSecret };
   const saved = await applyLocked(ctx, caller, target, (current) => planUpdate(current, request, ctx.now()), reschedule);
-  return { record: bookingRecord(saved), version: saved.version };
+  return { record: bookingRecord(saved), version: bookingTagVersion(saved) };
 }
 
 /** DELETE /api/v1/bookings/{id}: a soft cancel from PENDING or CONFIRMED. */

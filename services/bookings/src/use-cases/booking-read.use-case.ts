@@ -1,5 +1,6 @@
 import type { BookingRecord, ListBookingsQuery, ListMeta } from '@app/contracts';
 import { listPage, notFound, recordId, type Caller, type Versioned } from '@app/service-kit';
+import { bookingTagVersion } from '../domain/booking.js';
 import { bookingRecord } from '../domain/booking.record.js';
 import { requireClientSecret } from '../domain/client-secret-access.js';
 import { startTimeWindow } from '../domain/list-window.js';
@@ -38,8 +39,8 @@ export async function getBooking(
   rawId: string,
   clientSecret?: string,
 ): Promise<Versioned<BookingRecord>> {
-  const booking = await findBooking(ctx.prisma, caller.organizationId, recordId(rawId, 'Booking'));
+  const booking = await findBooking(ctx.pool, caller.organizationId, recordId(rawId, 'Booking'));
   if (!booking) throw notFound('Booking');
   requireClientSecret(caller, booking, clientSecret);
-  return { record: bookingRecord(booking), version: booking.version };
+  return { record: bookingRecord(booking), version: bookingTagVersion(booking) };
 }

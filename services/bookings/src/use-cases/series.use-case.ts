@@ -14,7 +14,7 @@ import {
   type IfMatch,
   type Versioned,
 } from '@app/service-kit';
-import { bookingState, newBooking, type Booking } from '../domain/booking.js';
+import { bookingState, bookingTagVersion, newBooking, type Booking } from '../domain/booking.js';
 import { bookingRecord } from '../domain/booking.record.js';
 import { planCancel } from '../domain/booking-update.js';
 import { requireRoom, requireSeatsFit } from '../domain/capacity.js';
@@ -140,9 +140,9 @@ export async function getSeries(ctx: UseCaseContext, caller: Caller, rawId: stri
   return { record: { id, bookings: bookings.map(bookingRecord) }, version: seriesVersion(bookings) };
 }
 
-/** A series shows its bookings and nothing of its own: its ETag is made of their versions, in its order. */
+/** A series shows its bookings and nothing of its own: its ETag is made of theirs, in its order. */
 function seriesVersion(bookings: readonly Booking[]): number[] {
-  return bookings.map((booking) => booking.version);
+  return bookings.flatMap((booking) => [...bookingTagVersion(booking), -1]);
 }
 
 /** DELETE /api/v1/booking-series/{id}: cancels its PENDING and CONFIRMED occurrences that have not started, together. */

@@ -26,6 +26,8 @@ function booking(overrides: Partial<Booking> = {}): Booking {
     version: 3,
     createdAt: new Date('2030-04-01T00:00:00.000Z'),
     updatedAt: new Date('2030-04-01T00:00:00.000Z'),
+    calendarEvent: null,
+    calendarEventTag: [],
     ...overrides,
   };
 }

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { z } from 'zod';
-import { availabilityCheckRequest, eventTypeGetRequest, type ListMeta } from '@app/contracts';
+import { availabilityCheckRequest, eventTypeGetRequest, NATS_TOPOLOGY, type ListMeta } from '@app/contracts';
+import type { Bus } from '@app/service-kit';
 import {
   fakeResponder,
   organizationHeaders,
   ownNatsPrefix,
   startTestService,
+  withNeighbourBus,
   type FakeResponder,
   type RunningService,
 } from '@app/service-testing';
@@ -16,10 +18,11 @@ import { service } from '../../src/service.js';
 /**
  * The bookings service on a NATS prefix of the file's own, with scheduling and events faked at their NATS
  * boundary: each test states what they answer (`suite.neighbours.answer / fail / silent`). Before every test
- * they are back to `answerAsOpenNeighbours`.
+ * they are back to `answerAsOpenNeighbours`. The streams it consumes (calendar-sync's) exist before it starts, and
+ * `bookings.neighbour` publishes to them as their producers do (`publishDomainEvent`).
  */
 export interface BookingsSuite {
-  readonly bookings: RunningService<Config>;
+  readonly bookings: RunningService<Config> & { neighbour: Bus };
   readonly neighbours: FakeResponder;
 }
 
@@ -30,7 +33,10 @@ export function bookingsSuite(env: Record<string, string> = {}): BookingsSuite {
     const neighbours = await fakeResponder(prefix);
     await answerAsOpenNeighbours(neighbours);
     try {
-      started = { neighbours, bookings: await startBookings({ NATS_PREFIX: prefix, ...env }) };
+      const bookings = await withNeighbourBus(prefix, NATS_TOPOLOGY.bookings.consumes, () =>
+        startBookings({ NATS_PREFIX: prefix, ...env }),
+      );
+      started = { neighbours, bookings };
     } catch (error) {
       await neighbours.stop();
       throw error;

@@ -1,5 +1,6 @@
 import type { CalendarProvider } from '@app/contracts';
 import type { LabelledCounter, ServiceContext } from '@app/service-kit';
+import type { BookingsClient } from '../clients/bookings.client.js';
 import type { SchedulingClient } from '../clients/scheduling.client.js';
 import type { SyncPolicy } from '../domain/sync-decision.js';
 import type { KeyRing } from '../domain/token-cipher.js';
@@ -17,6 +18,10 @@ import type { WriteRetryPolicy } from '../domain/write-decision.js';
 export interface UseCaseContext extends ServiceContext {
   prisma: PrismaClient;
   scheduling: SchedulingClient;
+  /** The bookings an ICS feed shows. */
+  bookings: BookingsClient;
+  /** The gateway's public address (PUBLIC_BASE_URL): where feed URLs point, and the host of their events' UIDs. */
+  publicBaseUrl: string;
   ring: KeyRing;
   stateSecret: string;
   oauth: Record<CalendarProvider, OAuthProvider>;

@@ -1,6 +1,5 @@
-import fresh from 'fresh';
 import { mediaContentParamsSchema } from '@app/contracts';
-import type { ServiceApp } from '@app/service-kit';
+import { isNotModified, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
 import { getMediaContent } from '../use-cases/media.use-case.js';
 
@@ -16,7 +15,7 @@ export function registerMediaContentRoute(app: ServiceApp, ctx: UseCaseContext):
   app.get('/media/:token/:name', { schema: { hide: true, params: mediaContentParamsSchema } }, async (request, reply) => {
     const content = await getMediaContent(ctx, {
       ...request.params,
-      isCurrent: (etag) => fresh(request.headers, { etag }),
+      isCurrent: (etag) => isNotModified(request, { etag }),
     });
     reply.header('etag', content.etag).header('cache-control', CACHE_CONTROL).header('x-content-type-options', 'nosniff');
     if (content.stored === null) return reply.code(304).send();

@@ -62,7 +62,8 @@ export class OpenApiAggregator {
         complete = false;
         return;
       }
-      const prefixes = ROUTE_TABLE.filter((route) => route.service === service).map((route) => route.prefix);
+      // A prefix's `:name` is the document's `{name}`.
+      const prefixes = ROUTE_TABLE.filter((route) => route.service === service).map((route) => route.prefix.replace(/:(\w+)/g, '{$1}'));
       for (const [path, item] of Object.entries(document.paths ?? {})) {
         if (prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) merged.paths![path] = item;
       }
