@@ -49,6 +49,19 @@ describe('calendar write-back, through the gateway', () => {
       privateProperties: { booking_id: booking.id, schedule_id: scheduleId },
     });
 
+    // The booking shows its provider event (bookings keeps calendar-sync's calendar.booking_event.changed).
+    const shown = await eventually(async () => {
+      const read = dataEnvelope(bookingRecordSchema).parse((await call('GET', `/api/v1/bookings/${booking.id}`)).body).data;
+      return read.calendar_event?.status === 'synced' ? read.calendar_event : undefined;
+    }, 20_000);
+    expect(shown).toEqual({
+      connection_id: expect.any(String),
+      provider: 'google',
+      event_id: event?.id,
+      status: 'synced',
+      last_error: null,
+    });
+
     const moved = quarterHour(48);
     expect((await call('PATCH', `/api/v1/bookings/${booking.id}`, moved)).status).toBe(200);
     await eventually(async () => (live()[0]?.start === moved.start_time ? true : undefined), 20_000);
@@ -56,6 +69,10 @@ describe('calendar write-back, through the gateway', () => {
 
     expect((await call('DELETE', `/api/v1/bookings/${booking.id}`)).status).toBe(200);
     await eventually(async () => (live().length === 0 ? true : undefined), 20_000);
+    await eventually(async () => {
+      const read = dataEnvelope(bookingRecordSchema).parse((await call('GET', `/api/v1/bookings/${booking.id}`)).body).data;
+      return read.calendar_event?.event_id === null ? true : undefined;
+    }, 20_000);
     expect(account.googleEvents.get('primary')).toHaveLength(1); // the one event, now deleted (Google keeps it cancelled)
   });
 });
