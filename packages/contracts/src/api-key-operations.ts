@@ -80,6 +80,7 @@ export const API_KEY_OPERATIONS = {
   createCalendarConnection: { method: 'POST', path: '/api/v1/calendar-connections', resource: 'calendar_connections' },
   listCalendarConnections: { method: 'GET', path: '/api/v1/calendar-connections', resource: 'calendar_connections' },
   getCalendarConnection: { method: 'GET', path: '/api/v1/calendar-connections/{id}', resource: 'calendar_connections' },
+  updateCalendarConnection: { method: 'PATCH', path: '/api/v1/calendar-connections/{id}', resource: 'calendar_connections' },
   deleteCalendarConnection: { method: 'DELETE', path: '/api/v1/calendar-connections/{id}', resource: 'calendar_connections' },
   syncCalendarConnection: { method: 'POST', path: '/api/v1/calendar-connections/{id}/sync', resource: 'calendar_connections' },
   createIcsFeed: { method: 'POST', path: '/api/v1/schedules/{id}/ics-feed', resource: 'calendar_connections' },

@@ -67,6 +67,12 @@ export const calendarIdsSchema = z
   .max(50, { message: 'must name at most 50 calendars' })
   .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat a calendar' });
 
+/**
+ * The calendar a connection writes its schedule's bookings to (write-back): one of the account's calendar ids, or
+ * `primary`; null = read only.
+ */
+export const writeCalendarIdSchema = calendarIdSchema.nullable();
+
 /** OAuth tokens of a connection: accepted on creation, stored encrypted, never returned. */
 export const calendarCredentialsSchema = z.strictObject(
   {
@@ -84,6 +90,7 @@ const oauthConnectionBodySchema = z
       provider: z.enum(OAUTH_CALENDAR_PROVIDERS, { message: PROVIDER_MESSAGE }),
       schedule_id: scheduleIdSchema,
       calendar_ids: calendarIdsSchema.default(['primary']),
+      write_calendar_id: writeCalendarIdSchema.default(null),
       credentials: calendarCredentialsSchema,
     },
     strictFields,
@@ -125,12 +132,23 @@ export const createCalendarConnectionBodySchema = z
   .meta({ id: 'CreateCalendarConnectionBody' });
 export type CreateCalendarConnectionBody = z.infer<typeof createCalendarConnectionBodySchema>;
 
+/** PATCH /api/v1/calendar-connections/{id}: sets or clears write-back, for the bookings that change from then on. */
+export const updateCalendarConnectionBodySchema = z
+  .strictObject({ write_calendar_id: writeCalendarIdSchema.optional() }, strictFields)
+  .meta({ id: 'UpdateCalendarConnectionBody', example: { write_calendar_id: 'primary' } });
+export type UpdateCalendarConnectionBody = z.infer<typeof updateCalendarConnectionBodySchema>;
+
 export const calendarConnectionSchema = z
   .object({
     id: z.uuid(),
     provider: calendarProviderSchema,
     schedule_id: z.uuid(),
     calendar_ids: z.array(z.string()).meta({ description: 'the calendars read; `["ics"]` for an ICS feed (the feed is one calendar)' }),
+    /**
+     * The calendar bookings are written to; null = read only. Always sent by the API; optional in the schema only
+     * because connection events written before write-back (still in streams, schema_version 1) carry records without it.
+     */
+    write_calendar_id: z.string().nullable().optional(),
     status: connectionStatusSchema,
     last_synced_at: z.string().nullable(),
     last_error: z.string().nullable(),
@@ -236,6 +254,8 @@ export const oauthAuthorizeQuerySchema = z.strictObject(
       .transform((value) => value.split(',').map((id) => id.trim()))
       .pipe(calendarIdsSchema)
       .optional(),
+    /** Asks for write-back into this calendar: the consent URL then asks for write access too. */
+    write_calendar_id: calendarIdSchema.optional(),
   },
   strictFields,
 );

@@ -93,7 +93,8 @@ export const NATS_TOPOLOGY = {
     serves: [watermarkOf(CALENDAR_STREAM)],
     // The schedule a connection or feed is for; the bookings an ICS feed shows.
     calls: [scheduleGetRequest, bookingFeedRequest],
-    consumes: {},
+    // The bookings' states, written back to the connected calendars that ask for it (write_calendar_id).
+    consumes: { bookings: { durable: 'calendar-sync-bookings', stream: BOOKINGS_STREAM } },
   },
   // Turns the domain events of every stream into signed HTTP deliveries and the change feed; publishes nothing itself.
   webhooks: {

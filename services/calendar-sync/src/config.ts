@@ -77,7 +77,10 @@ export const configSchema = baseConfigSchema
       .int()
       .min(50)
       .default(1000)
-      .meta({ description: 'how often each replica claims the connections that are due (a create or `/sync` wakes it at once)' }),
+      .meta({
+        description:
+          'how often each replica claims the connections that are due (a create or `/sync` wakes it at once), and the calendar writes that are due (a booking event wakes it)',
+      }),
     CALENDAR_ICS_ALLOW_HTTP: outsideProduction.meta({
       description: 'plain `http://` ICS feed URLs are accepted (`true`/`false`), at create and on every redirect',
       defaultText: '`true` with `NODE_ENV=development` or `test`, else `false`',
@@ -142,6 +145,14 @@ export interface Tuning {
   icsMaxRedirects: number;
   /** Occurrences of one recurring ICS event kept per read at most (a rule without end cannot run away). */
   icsMaxOccurrences: number;
+  /** Write-back attempts at once per replica. */
+  writeConcurrency: number;
+  /** A claimed write's time limit (the attempt gets 80 % of it), as for syncs. */
+  writeLeaseMs: number;
+  /** First wait after a failed write attempt, doubled per failure (equal jitter). */
+  writeRetryBaseMs: number;
+  /** The longest wait between write attempts. */
+  writeRetryCapMs: number;
 }
 
 export const TUNING: Tuning = {
@@ -169,6 +180,14 @@ export const TUNING: Tuning = {
   // occurrence a sane feed has, and a minutely rule stops there (the rule's walk from DTSTART has its own cap,
   // domain/ics-recurrence.ts).
   icsMaxOccurrences: 5000,
+  // Writes are a few requests each (find, insert or patch or delete): as many at once as syncs, for the same reasons.
+  writeConcurrency: 4,
+  // Like a sync's: room for a step's tries (each request at most 15 s) and their waits; a dead replica's row waits 2 min.
+  writeLeaseMs: 120_000,
+  // 30 s, 1 min, 2 min …: a provider outage is retried often at first, then every hour at most, so nothing is lost
+  // and a long outage does not cost a request per booking every few seconds.
+  writeRetryBaseMs: 30_000,
+  writeRetryCapMs: 3_600_000,
 };
 
 /** Resolved provider endpoints: the tenant-dependent Microsoft defaults filled in. */

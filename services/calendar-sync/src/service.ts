@@ -10,12 +10,17 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { googleCalendarReader } from './clients/google-calendar.client.js';
 import { icsCalendarReader } from './clients/ics-calendar.client.js';
 import { FeedFetcher } from './clients/ics-feed.client.js';
+import { googleCalendarWriter } from './clients/google-calendar-writer.js';
+import type { CalendarWriter } from './clients/calendar-writer.js';
 import { MicrosoftTokenClient } from './clients/microsoft-token.client.js';
 import { googleOAuth, microsoftOAuth } from './clients/oauth-providers.js';
 import { outlookCalendarReader } from './clients/outlook-calendar.client.js';
 import type { RetrySettings } from './clients/provider-retry.js';
 import { keyRingFrom, stateSecretFrom } from './domain/secrets.js';
-import { SyncLoop } from './sync.worker.js';
+import { bookingsConsumer } from './bookings.consumer.js';
+import { SyncLoop } from './workers/sync.worker.js';
+import { WriteBackLoop } from './workers/write-back.worker.js';
+import type { OAuthCalendarProvider } from '@app/contracts';
 import type { UseCaseContext } from './use-cases/context.js';
 
 export const SCHEMA = 'calendar_sync';
@@ -68,6 +73,19 @@ export function createServiceDefinition({
         maxRedirects: tuning.icsMaxRedirects,
         dispatcher: ics.dispatcher,
       });
+      const google = {
+        apiUrl: config.GOOGLE_API_URL,
+        tokenUrl: config.GOOGLE_TOKEN_URL,
+        clientId: config.GOOGLE_CLIENT_ID,
+        clientSecret: config.GOOGLE_CLIENT_SECRET,
+        timeoutMs,
+        retry,
+      };
+      // Write-back per provider, each request tried once: the write-back use case tries the whole step again (looking
+      // for the event before making one), which a writer's own retries would multiply. outlook: the Graph writer (same
+      // CalendarWriter interface) is plugged in here.
+      const writeOnce = { ...retry, attempts: 1 };
+      const writers: Partial<Record<OAuthCalendarProvider, CalendarWriter>> = { google: googleCalendarWriter({ ...google, retry: writeOnce }) };
       const ctx: UseCaseContext = {
         ...serviceContext(infra, relay, now),
         prisma,
@@ -78,14 +96,7 @@ export function createServiceDefinition({
         stateSecret: stateSecretFrom(config),
         oauth: { google: googleOAuth(config, timeoutMs), outlook: microsoftOAuth(config, timeoutMs) },
         readers: {
-          google: googleCalendarReader({
-            apiUrl: config.GOOGLE_API_URL,
-            tokenUrl: config.GOOGLE_TOKEN_URL,
-            clientId: config.GOOGLE_CLIENT_ID,
-            clientSecret: config.GOOGLE_CLIENT_SECRET,
-            timeoutMs,
-            retry,
-          }),
+          google: googleCalendarReader(google),
           outlook: outlookCalendarReader({ graphUrl: config.GRAPH_API_URL, tokens: microsoftTokens, timeoutMs, retry }),
         },
         icsReader: icsCalendarReader({ fetcher: feeds, retry, maxOccurrencesPerEvent: tuning.icsMaxOccurrences }),
@@ -97,18 +108,37 @@ export function createServiceDefinition({
           'Finished calendar syncs by provider and outcome (ok, partial: some calendars unreadable, failed, reauth, retry_later)',
           ['provider', 'outcome'],
         ),
+        writers,
+        writeRetry: retry,
+        writePolicy: { baseMs: tuning.writeRetryBaseMs, capMs: tuning.writeRetryCapMs, random: Math.random },
+        writeOutcomes: infra.metrics.counter(
+          'calendar_write_outcomes_total',
+          'Finished write-back attempts by provider and outcome (done, failed, retry_later, reauth)',
+          ['provider', 'outcome'],
+        ),
       };
       const sync = new SyncLoop(ctx, {
         concurrency: tuning.syncConcurrency,
         pollMs: config.CALENDAR_SYNC_POLL_MS,
         leaseMs: tuning.syncLeaseMs,
       });
+      const writes = new WriteBackLoop(ctx, {
+        concurrency: tuning.writeConcurrency,
+        pollMs: config.CALENDAR_SYNC_POLL_MS,
+        leaseMs: tuning.writeLeaseMs,
+      });
+      const bookings = bookingsConsumer({
+        bus: infra.bus,
+        pool: infra.pool,
+        wakeWrites: () => writes.wake(),
+        retry: infra.tuning.consumerRetry,
+      });
       const app = await buildApp({ log: infra.log, readiness: infra.readiness, ctx });
       const close = async () => {
         await feeds.close();
         await prisma.$disconnect();
       };
-      return { app, background: [relay, sync], close };
+      return { app, background: [relay, sync, bookings, writes], close };
     },
   };
 }

@@ -30,6 +30,7 @@ describe('POST /api/v1/calendar-connections', () => {
       provider: 'google',
       schedule_id: payload.schedule_id,
       calendar_ids: ['primary', 'team@example.com'],
+      write_calendar_id: null,
       status: 'active',
       last_synced_at: null,
       last_error: null,

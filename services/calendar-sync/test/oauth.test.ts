@@ -69,6 +69,18 @@ describe('GET /api/v1/calendar-connections/oauth/{provider}/authorize', () => {
     });
   });
 
+  it('when write_calendar_id is asked for, then both consent URLs add the write scopes, and only then', async () => {
+    const headers = newOrganization().headers;
+    const google = await authorizeUrl('google', headers, `schedule_id=${randomUUID()}&write_calendar_id=primary`);
+    expect(google.searchParams.get('scope')).toBe(
+      'https://www.googleapis.com/auth/calendar.freebusy https://www.googleapis.com/auth/calendar.events',
+    );
+    const outlook = await authorizeUrl('outlook', headers, `schedule_id=${randomUUID()}&write_calendar_id=primary`);
+    expect(outlook.searchParams.get('scope')).toBe('offline_access Calendars.ReadWrite');
+    const readOnly = await authorizeUrl('outlook', headers, `schedule_id=${randomUUID()}&calendar_ids=primary`);
+    expect(readOnly.searchParams.get('scope')).toBe('offline_access Calendars.Read');
+  });
+
   it('when the client id and secret are not set, then 503 naming them, while token-based creation still works', async () => {
     const org = newOrganization();
     for (const [provider, names] of [
@@ -141,12 +153,25 @@ describe('GET /api/calendar-connections/oauth/{provider}/callback', () => {
     expect(replay.json()).toMatchObject({ error: expect.stringContaining('already used') });
   });
 
+  it('when the authorization asked for write-back, then the callback stores write_calendar_id and exchanges the code for write scopes', async () => {
+    const org = newOrganization();
+    const url = await authorizeUrl('outlook', org.headers, `schedule_id=${randomUUID()}&write_calendar_id=team-calendar-id`);
+    const response = await callback('outlook', { code: fake.issueCode(fake.account()), state: url.searchParams.get('state') ?? '' });
+    expect(response.statusCode).toBe(201);
+    const connection = (response.json() as { data: CalendarConnection }).data;
+    expect(connection).toMatchObject({ provider: 'outlook', calendar_ids: ['primary'], write_calendar_id: 'team-calendar-id' });
+    expect((await readConnection(running, org.headers, connection.id)).write_calendar_id).toBe('team-calendar-id');
+    const exchange = new URLSearchParams(fake.http.requestsTo('microsoft.token').at(-1)?.body);
+    expect(exchange.get('scope')).toBe('offline_access Calendars.ReadWrite');
+  });
+
   it('when Microsoft redirects back with a code, then an outlook connection is stored', async () => {
     const org = newOrganization();
     const url = await authorizeUrl('outlook', org.headers, `schedule_id=${randomUUID()}`);
     const response = await callback('outlook', { code: fake.issueCode(fake.account()), state: url.searchParams.get('state') ?? '' });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ data: { provider: 'outlook', calendar_ids: ['primary'] } });
+    expect(response.json()).toMatchObject({ data: { provider: 'outlook', calendar_ids: ['primary'], write_calendar_id: null } });
+    expect(new URLSearchParams(fake.http.requestsTo('microsoft.token').at(-1)?.body).get('scope')).toBe('offline_access Calendars.Read');
   });
 
   it('when the state is tampered with or issued for the other provider, then 400', async () => {

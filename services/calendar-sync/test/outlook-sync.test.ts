@@ -125,6 +125,25 @@ describe('Outlook sync', () => {
     expect(stored.refreshToken).not.toBe(firstRefreshToken);
   });
 
+  it('when a connection writes back, then its token refresh asks for Calendars.ReadWrite; a read-only one for Calendars.Read', async () => {
+    const scopesOfRefresh = async (extra: Record<string, unknown>) => {
+      const account = fake.account();
+      account.outlook.set('primary', []);
+      const { org, connection } = await connect(account, extra);
+      fake.expireAccessToken(account);
+      const row = await syncNow(connection.id, org.headers);
+      expect(row.status).toBe('active');
+      const refresh = suite.fake.http
+        .requestsTo('microsoft.token')
+        .map((request) => new URLSearchParams(request.body))
+        .filter((form) => form.get('grant_type') === 'refresh_token' && form.get('refresh_token')?.startsWith(`${account.id}-`));
+      expect(refresh).toHaveLength(1);
+      return refresh[0]?.get('scope');
+    };
+    expect(await scopesOfRefresh({ write_calendar_id: 'primary' })).toBe('offline_access Calendars.ReadWrite');
+    expect(await scopesOfRefresh({})).toBe('offline_access Calendars.Read');
+  });
+
   it('when the refresh token is refused (invalid_grant), then reauth_required and polling stops', async () => {
     const account = fake.account();
     account.outlook.set('primary', []);

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FakeHttpServer, type FakeReply, type FakeRequest } from './fake-http.js';
 import { calendarViewPage, type FakeOutlookEvent } from './fake-graph.js';
+import { FakeGoogleEvents, type FakeGoogleCalendars, type FakeGoogleEvent } from './fake-google-events.js';
 
-export type { FakeOutlookEvent };
+export type { FakeOutlookEvent, FakeGoogleEvent };
 
 interface FakeBusy {
   start: string;
@@ -13,6 +14,8 @@ interface FakeBusy {
 export class FakeAccount {
   readonly google = new Map<string, FakeBusy[] | { error: string }>();
   readonly outlook = new Map<string, FakeOutlookEvent[]>();
+  /** Events written through Google's events API, by calendar (they are busy time in freeBusy too). */
+  readonly googleEvents: FakeGoogleCalendars = new Map();
   inFlight = 0;
   maxInFlight = 0;
 
@@ -49,6 +52,8 @@ export class FakeProviders {
   nextLinkBase: string | undefined;
   /** Delay of every calendar answer (to make overlapping syncs visible). */
   delayMs = 0;
+  /** Google's events API (write-back): its failure injection (`stallAfterEffect`) lives there. */
+  readonly googleEventsApi = new FakeGoogleEvents((request) => this.accountOf(request));
 
   async start(): Promise<void> {
     this.http.route('google.freebusy', 'POST', /^\/calendar\/v3\/freeBusy$/, (r) => this.freeBusy(r));
@@ -57,6 +62,7 @@ export class FakeProviders {
       this.calendarView(r),
     );
     this.http.route('microsoft.token', 'POST', /^\/microsoft\/token$/, (r) => this.token(r, 'microsoft'));
+    this.googleEventsApi.register(this.http);
     await this.http.start();
   }
 
@@ -146,7 +152,11 @@ export class FakeProviders {
         const calendar = account.google.get(id);
         if (!calendar) calendars[id] = { errors: [{ domain: 'global', reason: 'notFound' }], busy: [] };
         else if ('error' in calendar) calendars[id] = { errors: [{ domain: 'calendar', reason: calendar.error }], busy: [] };
-        else calendars[id] = { busy: calendar.filter((b) => Date.parse(b.start) < to && Date.parse(b.end) > from) };
+        else {
+          const written = (account.googleEvents.get(id) ?? []).filter((e) => e.status === 'confirmed');
+          const busy = [...calendar, ...written.map((e) => ({ start: e.start, end: e.end }))];
+          calendars[id] = { busy: busy.filter((b) => Date.parse(b.start) < to && Date.parse(b.end) > from) };
+        }
       }
       return { status: 200, body: { kind: 'calendar#freeBusy', timeMin: body.timeMin, timeMax: body.timeMax, calendars } };
     });

@@ -1,16 +1,23 @@
 import type { Interval } from '../domain/busy-windows.js';
 import type { CalendarTokens } from '../domain/connection-tokens.js';
+import type { TokenAccess } from './oauth-scopes.js';
 
 export type { CalendarTokens };
 
 /** Access tokens are refreshed this long before they expire, so a request never races the expiry. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
 
-/** A connection's tokens during one sync: a provider that refreshes them puts the new ones here, and the sync stores them. */
+/**
+ * A connection's tokens during one sync or write: a provider that refreshes them puts the new ones here, and the caller
+ * stores them. `access` is what the connection needs them for (a refresh asks for those scopes).
+ */
 export class TokenBox {
   changed = false;
 
-  constructor(public current: CalendarTokens) {}
+  constructor(
+    public current: CalendarTokens,
+    readonly access: TokenAccess = 'read',
+  ) {}
 
   replace(tokens: CalendarTokens): void {
     this.current = tokens;

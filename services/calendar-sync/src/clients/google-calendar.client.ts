@@ -1,20 +1,12 @@
 import { calendar, type calendar_v3 } from '@googleapis/calendar';
-import { OAuth2Client } from 'google-auth-library';
 import { fromIsoWindows, type Interval } from '../domain/busy-windows.js';
 import { chunk, chunkRange } from '../domain/sync-range.js';
-import { REFRESH_MARGIN_MS, type CalendarRead, type CalendarReader, type ReadBusyInput } from './calendar-reader.js';
+import type { CalendarRead, CalendarReader, ReadBusyInput } from './calendar-reader.js';
+import { googleAuthClient, type GoogleSettings } from './google-auth.js';
 import { classifyGoogleError } from './google-errors.js';
-import { ProviderError } from './provider-errors.js';
-import { withRetries, type RetrySettings } from './provider-retry.js';
+import { withRetries } from './provider-retry.js';
 
-export interface GoogleSettings {
-  apiUrl: string;
-  tokenUrl: string;
-  clientId: string | undefined;
-  clientSecret: string | undefined;
-  timeoutMs: number;
-  retry: RetrySettings;
-}
+export type { GoogleSettings };
 
 /** freeBusy answers at most 90 days and 50 calendars per query. */
 const MAX_DAYS = 90;
@@ -27,7 +19,7 @@ const MAX_CALENDARS = 50;
 export function googleCalendarReader(settings: GoogleSettings): CalendarReader {
   return {
     async readBusy(input: ReadBusyInput): Promise<CalendarRead[]> {
-      const api = calendar({ version: 'v3', auth: authClient(settings, input) });
+      const api = calendar({ version: 'v3', auth: googleAuthClient(settings, input.tokens) });
       const windows = new Map<string, Interval[]>(input.calendarIds.map((id) => [id, []]));
       const failed = new Map<string, string>();
       for (const part of chunkRange(input.range, MAX_DAYS)) {
@@ -56,37 +48,6 @@ export function googleCalendarReader(settings: GoogleSettings): CalendarReader {
       });
     },
   };
-}
-
-function authClient(settings: GoogleSettings, input: ReadBusyInput): OAuth2Client {
-  const tokens = input.tokens.current;
-  if ((!settings.clientId || !settings.clientSecret) && tokens.expiresAt.getTime() - Date.now() < REFRESH_MARGIN_MS) {
-    throw new ProviderError(
-      'the access token has expired and GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET are not set, so it cannot be refreshed',
-    );
-  }
-  const auth = new OAuth2Client({
-    clientId: settings.clientId,
-    clientSecret: settings.clientSecret,
-    endpoints: { oauth2TokenUrl: settings.tokenUrl },
-    eagerRefreshThresholdMillis: REFRESH_MARGIN_MS,
-    // Also refresh on a 401 although we know the expiry (the token may have been revoked early).
-    forceRefreshOnFailure: true,
-    // Node's own fetch, not gaxios' node-fetch: node-fetch answers an abort that lands after the headers by emitting
-    // 'error' on a body stream nobody listens to, an uncaught exception (seen when a sync is cancelled at shutdown).
-    transporterOptions: { timeout: settings.timeoutMs, fetchImplementation: fetch },
-  });
-  auth.setCredentials({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expiry_date: tokens.expiresAt.getTime() });
-  auth.on('tokens', (fresh) => {
-    if (!fresh.access_token) return;
-    input.tokens.replace({
-      accessToken: fresh.access_token,
-      // Google does not rotate refresh tokens on refresh; keep ours when none comes back.
-      refreshToken: fresh.refresh_token ?? input.tokens.current.refreshToken,
-      expiresAt: new Date(fresh.expiry_date ?? Date.now() + 3600_000),
-    });
-  });
-  return auth;
 }
 
 async function query(

@@ -69,7 +69,7 @@ export class TokenSession {
 
   private async refresh(): Promise<void> {
     const fresh = await withRetries(
-      () => this.client.refresh(this.tokens.current.refreshToken, this.signal),
+      () => this.client.refresh(this.tokens.current.refreshToken, this.tokens.access, this.signal),
       classifyMicrosoftError,
       this.retry,
       this.signal,

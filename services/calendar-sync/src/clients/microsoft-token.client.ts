@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import type { CalendarTokens } from './calendar-reader.js';
+import { MICROSOFT_SCOPES, type TokenAccess } from './oauth-scopes.js';
 import { describeError, retryAfterFrom } from './provider-errors.js';
-
-/** Delegated permission to read calendars, plus a refresh token. */
-export const MICROSOFT_SCOPES = 'offline_access Calendars.Read';
 
 export interface MicrosoftTokenSettings {
   tokenUrl: string;
@@ -34,13 +32,16 @@ const tokenResponseSchema = z.object({
 export class MicrosoftTokenClient {
   constructor(private readonly settings: MicrosoftTokenSettings) {}
 
-  /** Microsoft rotates refresh tokens: the new one replaces ours when it comes back. */
-  async refresh(refreshToken: string, signal?: AbortSignal): Promise<CalendarTokens> {
-    return this.grant({ grant_type: 'refresh_token', refresh_token: refreshToken }, refreshToken, signal);
+  /**
+   * Microsoft rotates refresh tokens: the new one replaces ours when it comes back. The refresh names the scopes the
+   * connection needs: a write-back connection's must keep Calendars.ReadWrite, or its next access token cannot write.
+   */
+  async refresh(refreshToken: string, access: TokenAccess, signal?: AbortSignal): Promise<CalendarTokens> {
+    return this.grant({ grant_type: 'refresh_token', refresh_token: refreshToken, scope: MICROSOFT_SCOPES[access] }, refreshToken, signal);
   }
 
-  async exchangeCode(code: string, redirectUri: string): Promise<CalendarTokens> {
-    return this.grant({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }, undefined);
+  async exchangeCode(code: string, redirectUri: string, access: TokenAccess): Promise<CalendarTokens> {
+    return this.grant({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, scope: MICROSOFT_SCOPES[access] }, undefined);
   }
 
   private async grant(
@@ -57,7 +58,7 @@ export class MicrosoftTokenClient {
         undefined,
       );
     }
-    const body = new URLSearchParams({ client_id: clientId, client_secret: clientSecret, scope: MICROSOFT_SCOPES, ...fields });
+    const body = new URLSearchParams({ client_id: clientId, client_secret: clientSecret, ...fields });
     const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response;
     try {

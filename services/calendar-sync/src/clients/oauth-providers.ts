@@ -3,17 +3,16 @@ import { AppError, invalidInput } from '@app/service-kit';
 import { OAuth2Client, gaxios } from 'google-auth-library';
 import { microsoftEndpoints, type Config } from '../config.js';
 import type { CalendarTokens } from '../domain/connection-tokens.js';
-import { MICROSOFT_SCOPES, MicrosoftTokenClient, TokenEndpointError } from './microsoft-token.client.js';
-
-/** Read-only free/busy access is all a busy-time blocker needs. */
-const GOOGLE_SCOPES = ['https://www.googleapis.com/auth/calendar.freebusy'];
+import { MicrosoftTokenClient, TokenEndpointError } from './microsoft-token.client.js';
+import { GOOGLE_SCOPES, MICROSOFT_SCOPES, type TokenAccess } from './oauth-scopes.js';
 
 /** The authorization-code flow of one provider. */
 export interface OAuthProvider {
   /** Env variables that must be set before the flow can run (empty when configured). */
   missingVariables(): string[];
-  authorizeUrl(state: string): string;
-  exchangeCode(code: string): Promise<CalendarTokens>;
+  /** The consent URL; `write` adds the scopes of write-back. */
+  authorizeUrl(state: string, access: TokenAccess): string;
+  exchangeCode(code: string, access: TokenAccess): Promise<CalendarTokens>;
 }
 
 function redirectUri(config: Config, provider: CalendarProvider): string {
@@ -38,8 +37,14 @@ export function googleOAuth(config: Config, timeoutMs: number): OAuthProvider {
   return {
     missingVariables: () => missing({ GOOGLE_CLIENT_ID: config.GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: config.GOOGLE_CLIENT_SECRET }),
     // offline + consent: Google returns a refresh token only then.
-    authorizeUrl: (state) =>
-      client().generateAuthUrl({ access_type: 'offline', prompt: 'consent', scope: GOOGLE_SCOPES, state, include_granted_scopes: true }),
+    authorizeUrl: (state, access) =>
+      client().generateAuthUrl({
+        access_type: 'offline',
+        prompt: 'consent',
+        scope: GOOGLE_SCOPES[access],
+        state,
+        include_granted_scopes: true,
+      }),
     async exchangeCode(code) {
       let tokens;
       try {
@@ -74,21 +79,21 @@ export function microsoftOAuth(config: Config, timeoutMs: number): OAuthProvider
   return {
     missingVariables: () =>
       missing({ MICROSOFT_CLIENT_ID: config.MICROSOFT_CLIENT_ID, MICROSOFT_CLIENT_SECRET: config.MICROSOFT_CLIENT_SECRET }),
-    authorizeUrl(state) {
+    authorizeUrl(state, access) {
       const url = new URL(endpoints.authUrl);
       url.search = new URLSearchParams({
         client_id: config.MICROSOFT_CLIENT_ID ?? '',
         response_type: 'code',
         redirect_uri: redirectUri(config, 'outlook'),
         response_mode: 'query',
-        scope: MICROSOFT_SCOPES,
+        scope: MICROSOFT_SCOPES[access],
         state,
       }).toString();
       return url.toString();
     },
-    async exchangeCode(code) {
+    async exchangeCode(code, access) {
       try {
-        return await tokens.exchangeCode(code, redirectUri(config, 'outlook'));
+        return await tokens.exchangeCode(code, redirectUri(config, 'outlook'), access);
       } catch (error) {
         if (error instanceof TokenEndpointError && error.status === 400) {
           throw invalidInput('code', `Microsoft refused the authorization code (${error.oauthError ?? 'invalid request'})`);

@@ -23,6 +23,12 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * A failure a later try may fix (5xx, timeout, network error) that outlasted a request's retries, or that was not
+ * retried because the request must not be sent twice blindly (an event insert): the write-back step is tried again.
+ */
+export class ProviderUnavailableError extends ProviderError {}
+
 /** An HTTP failure in provider-neutral terms; `status` undefined = network error or timeout. */
 export interface HttpFailure {
   status: number | undefined;

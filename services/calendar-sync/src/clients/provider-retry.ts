@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { retryDelayMs } from '../domain/retry-policy.js';
-import { ProviderError, ReauthRequiredError, RetryLaterError, type Classified } from './provider-errors.js';
+import { ProviderError, ProviderUnavailableError, ReauthRequiredError, RetryLaterError, type Classified } from './provider-errors.js';
 
 export interface RetrySettings {
   /** Tries per request, the first included. */
@@ -36,11 +36,37 @@ export async function withRetries<T>(
       throw new RetryLaterError(`${verdict.message}; retrying after ${Math.ceil(asked / 1000)} s`, asked);
     if (attempt >= settings.attempts) {
       if (asked !== undefined) throw new RetryLaterError(`${verdict.message}; retrying after ${Math.ceil(asked / 1000)} s`, asked);
-      throw new ProviderError(`${verdict.message} (gave up after ${attempt} attempts)`);
+      throw new ProviderUnavailableError(
+        settings.attempts === 1 ? verdict.message : `${verdict.message} (gave up after ${attempt} attempts)`,
+      );
     }
     if (signal.aborted) throw new ProviderError('sync cancelled');
     await sleep(asked ?? retryDelayMs(attempt, settings.baseMs, settings.random ?? Math.random), undefined, { signal }).catch(() => {
       throw new ProviderError('sync cancelled');
     });
+  }
+}
+
+/**
+ * Runs a whole write-back step again after a failure a retry may fix (ProviderUnavailableError, or a Retry-After a
+ * write waits out), up to `settings.attempts` tries: each try looks for the event before making one, so trying the
+ * step again never makes a second event. Anything else, or the last failure, is thrown.
+ */
+export async function retryStep<T>(step: () => Promise<T>, settings: RetrySettings, signal: AbortSignal): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await step();
+    } catch (error) {
+      const wait =
+        error instanceof ProviderUnavailableError
+          ? retryDelayMs(attempt, settings.baseMs, settings.random ?? Math.random)
+          : error instanceof RetryLaterError && error.delayMs <= settings.maxWaitMs
+            ? error.delayMs
+            : undefined;
+      if (wait === undefined || attempt >= settings.attempts || signal.aborted) throw error;
+      await sleep(wait, undefined, { signal }).catch(() => {
+        throw error;
+      });
+    }
   }
 }

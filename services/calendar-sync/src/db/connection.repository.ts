@@ -11,6 +11,7 @@ export interface NewConnection {
   provider: CalendarProvider;
   scheduleId: string;
   calendarIds: string[];
+  writeCalendarId: string | null;
   timeZone: string;
   /** OAuth tokens, or an ICS connection's sealed URL. */
   credentials: SealedTokens | SealedFeed;
@@ -71,13 +72,18 @@ export async function lockConnection(
   db: Db,
   organizationId: string,
   id: string,
-): Promise<{ id: string; scheduleId: string; version: number } | null> {
-  const { rows } = await sqlOf(db).query<{ id: string; scheduleId: string; version: number }>(
-    `SELECT id::text AS id, schedule_id::text AS "scheduleId", version FROM calendar_connections
+): Promise<{ id: string; scheduleId: string; provider: string; version: number } | null> {
+  const { rows } = await sqlOf(db).query<{ id: string; scheduleId: string; provider: string; version: number }>(
+    `SELECT id::text AS id, schedule_id::text AS "scheduleId", provider, version FROM calendar_connections
       WHERE id = $1::uuid AND organization_id = $2::uuid FOR UPDATE`,
     [id, organizationId],
   );
   return rows[0] ?? null;
+}
+
+/** Sets or clears write-back; the version trigger raises the ETag when it changes. */
+export function setWriteCalendar(db: Db, id: string, writeCalendarId: string | null): Promise<ConnectionRow> {
+  return db.calendarConnection.update({ where: { id }, data: { writeCalendarId, updatedAt: new Date() } });
 }
 
 export async function deleteConnection(db: Db, id: string): Promise<void> {

@@ -9,6 +9,8 @@ interface ClaimBase {
   organizationId: string;
   scheduleId: string;
   calendarIds: string[];
+  /** Write-back's calendar: its tokens are refreshed with write scopes. */
+  writeCalendarId: string | null;
   timeZone: string;
   status: ConnectionStatus;
   consecutiveFailures: number;
@@ -59,7 +61,7 @@ export async function claimDueConnections(db: Db, limit: number, leaseMs: number
          LIMIT $2::int
          FOR UPDATE SKIP LOCKED)
      RETURNING c.id::text AS id, c.organization_id::text AS "organizationId", c.provider, c.schedule_id::text AS "scheduleId",
-               c.calendar_ids AS "calendarIds", c.time_zone AS "timeZone", c.status, c.consecutive_failures AS "consecutiveFailures",
+               c.calendar_ids AS "calendarIds", c.write_calendar_id AS "writeCalendarId", c.time_zone AS "timeZone", c.status, c.consecutive_failures AS "consecutiveFailures",
                c.lease_token::text AS "leaseToken", c.token_key_id AS "tokenKeyId", c.access_token_cipher AS "accessTokenCipher",
                c.refresh_token_cipher AS "refreshTokenCipher", c.token_expires_at AS "tokenExpiresAt",
                c.ics_url_cipher AS "icsUrlCipher", c.ics_etag AS "icsEtag", c.ics_last_modified AS "icsLastModified",

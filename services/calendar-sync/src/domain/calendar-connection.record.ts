@@ -6,6 +6,7 @@ export interface CalendarConnectionRecordSource {
   provider: string;
   scheduleId: string;
   calendarIds: string[];
+  writeCalendarId: string | null;
   status: string;
   lastSyncedAt: Date | null;
   lastError: string | null;
@@ -14,7 +15,7 @@ export interface CalendarConnectionRecordSource {
 
 /**
  * A connection as the API shows it and as its change events carry it: never a token. Its ETag's version rises only
- * when a column shown here changes (the trigger of migrations/0002 lists them): a field added here is added there.
+ * when a column shown here changes (the trigger, last made in migrations/0004, lists them): a field added here is added there.
  */
 export function calendarConnectionRecord(row: CalendarConnectionRecordSource): CalendarConnection {
   return {
@@ -22,6 +23,7 @@ export function calendarConnectionRecord(row: CalendarConnectionRecordSource): C
     provider: row.provider as CalendarProvider,
     schedule_id: row.scheduleId,
     calendar_ids: row.calendarIds,
+    write_calendar_id: row.writeCalendarId,
     status: row.status as ConnectionStatus,
     last_synced_at: row.lastSyncedAt?.toISOString() ?? null,
     last_error: row.lastError,

@@ -7,6 +7,8 @@ export interface OAuthState {
   scheduleId: string;
   provider: CalendarProvider;
   calendarIds: string[];
+  /** The calendar to write bookings to (write-back), or null. */
+  writeCalendarId: string | null;
   /** Single use: the callback records it, so a replayed callback is refused. */
   nonce: string;
   expiresAt: Date;
@@ -17,6 +19,8 @@ interface Payload {
   s: string;
   p: CalendarProvider;
   c: string[];
+  /** Absent in states signed before write-back (read only). */
+  w?: string | null;
   n: string;
   e: number;
 }
@@ -35,6 +39,7 @@ export function signState(secret: string, state: Omit<OAuthState, 'nonce' | 'exp
     s: full.scheduleId,
     p: full.provider,
     c: full.calendarIds,
+    w: full.writeCalendarId,
     n: full.nonce,
     e: full.expiresAt.getTime(),
   };
@@ -61,6 +66,7 @@ export function verifyState(secret: string, token: string, provider: CalendarPro
     scheduleId: payload.s,
     provider: payload.p,
     calendarIds: payload.c,
+    writeCalendarId: typeof payload.w === 'string' ? payload.w : null,
     nonce: payload.n,
     expiresAt: new Date(payload.e),
   };

@@ -20,9 +20,12 @@ export function retryDelayMs(attempt: number, baseMs: number, random: () => numb
 
 const FAILURE_BACKOFF_BASE_MS = 30_000;
 
-/** When to try again after `failures` failed syncs in a row: 30 s, 1 min, 2 min … capped by the regular interval. */
-export function failureBackoffMs(failures: number, intervalMs: number, random: () => number): number {
-  const exponential = FAILURE_BACKOFF_BASE_MS * 2 ** Math.max(0, Math.min(failures - 1, 16));
+/**
+ * When to try again after `failures` failed syncs (or writes) in a row: 30 s, 1 min, 2 min … capped by `intervalMs`
+ * (a sync's regular interval, write-back's cap).
+ */
+export function failureBackoffMs(failures: number, intervalMs: number, random: () => number, baseMs = FAILURE_BACKOFF_BASE_MS): number {
+  const exponential = baseMs * 2 ** Math.max(0, Math.min(failures - 1, 16));
   return jittered(Math.min(intervalMs, exponential), random);
 }
 

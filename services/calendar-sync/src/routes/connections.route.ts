@@ -8,6 +8,7 @@ import {
   ifNoneMatchHeadersSchema,
   listCalendarConnectionsQuerySchema,
   listEnvelope,
+  updateCalendarConnectionBodySchema,
 } from '@app/contracts';
 import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import {
@@ -16,6 +17,7 @@ import {
   getConnection,
   listConnections,
   requestSync,
+  updateConnection,
   type NewConnectionInput,
 } from '../use-cases/connections.use-case.js';
 import type { UseCaseContext } from '../use-cases/context.js';
@@ -45,6 +47,7 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
               provider: body.provider,
               scheduleId: body.schedule_id,
               calendarIds: body.calendar_ids,
+              writeCalendarId: body.write_calendar_id,
               tokens: {
                 accessToken: body.credentials.access_token,
                 refreshToken: body.credentials.refresh_token,
@@ -85,6 +88,25 @@ export function registerConnectionRoutes(app: ServiceApp, ctx: UseCaseContext): 
       },
     },
     async (request, reply) => answerRecord(request, reply, await getConnection(ctx, callerOf(request), request.params.id)),
+  );
+
+  app.patch(
+    `${PATH}/:id`,
+    {
+      schema: {
+        operationId: 'updateCalendarConnection',
+        summary: 'Set or clear the calendar bookings are written to (write_calendar_id), for the bookings that change from then on',
+        tags,
+        params: idParamsSchema,
+        headers: ifMatchHeadersSchema,
+        body: updateCalendarConnectionBodySchema,
+        response: { 200: dataEnvelope(calendarConnectionSchema), ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const input = { id: request.params.id, ifMatch: ifMatchOf(request), changes: request.body };
+      return answerRecord(request, reply, await updateConnection(ctx, callerOf(request), input));
+    },
   );
 
   app.delete(

@@ -33,8 +33,13 @@ export function registerOAuthRoutes(app: ServiceApp, ctx: UseCaseContext): void 
       },
     },
     async (request) => {
-      const { schedule_id, calendar_ids } = request.query;
-      const input = { provider: request.params.provider, scheduleId: schedule_id, calendarIds: calendar_ids ?? ['primary'] };
+      const { schedule_id, calendar_ids, write_calendar_id } = request.query;
+      const input = {
+        provider: request.params.provider,
+        scheduleId: schedule_id,
+        calendarIds: calendar_ids ?? ['primary'],
+        writeCalendarId: write_calendar_id ?? null,
+      };
       return { data: await authorize(ctx, callerOf(request), input) };
     },
   );

@@ -7,11 +7,13 @@ import {
   type ListCalendarConnectionsQuery,
   type OAuthCalendarProvider,
   type ListMeta,
+  type UpdateCalendarConnectionBody,
 } from '@app/contracts';
 import {
   AppError,
   checkTargetUrl,
   eventContextOf,
+  invalidInput,
   listPage,
   notFound,
   recordEvent,
@@ -29,7 +31,14 @@ import type { UseCaseContext } from './context.js';
 
 /** A Google or Outlook account with its tokens, or an ICS feed by its URL. */
 export type NewConnectionInput =
-  | { provider: OAuthCalendarProvider; scheduleId: string; calendarIds: string[]; tokens: CalendarTokens }
+  | {
+      provider: OAuthCalendarProvider;
+      scheduleId: string;
+      calendarIds: string[];
+      /** The calendar bookings are written to; null = read only. */
+      writeCalendarId: string | null;
+      tokens: CalendarTokens;
+    }
   | { provider: 'ics'; scheduleId: string; url: string };
 
 const connectionNotFound = () => notFound('Calendar connection');
@@ -46,6 +55,7 @@ export async function createConnection(ctx: UseCaseContext, caller: Caller, inpu
       provider: input.provider,
       scheduleId: schedule.id,
       calendarIds: input.provider === 'ics' ? [ICS_CALENDAR_ID] : input.calendarIds,
+      writeCalendarId: input.provider === 'ics' ? null : input.writeCalendarId,
       timeZone: schedule.timezone,
       credentials,
     });
@@ -87,6 +97,31 @@ export async function listConnections(
   const page = listPage(connections.CONNECTION_LIST, { organizationId: caller.organizationId, filters: filter }, query);
   const { rows, meta } = await connections.listConnections(ctx, caller.organizationId, filter, page);
   return { items: rows.map(calendarConnectionRecord), meta };
+}
+
+/**
+ * Sets or clears the calendar bookings are written to, under the row lock (If-Match checked there). Only the bookings
+ * that change from then on follow it: events already written stay where they are, and keep being updated there.
+ */
+export async function updateConnection(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { id: rawId, ifMatch, changes }: { id: string; ifMatch?: IfMatch | undefined; changes: UpdateCalendarConnectionBody },
+): Promise<Versioned<CalendarConnection>> {
+  const id = recordId(rawId, connectionNotFound);
+  const row = await ctx.prisma.$transaction(async (tx) => {
+    const locked = await connections.lockConnection(tx, caller.organizationId, id);
+    if (!locked) throw connectionNotFound();
+    requireMatch(ifMatch, locked);
+    if (changes.write_calendar_id === undefined) return connections.findConnection(tx, caller.organizationId, id);
+    // An ICS feed is read only: there is no account to write to.
+    if (locked.provider === 'ics' && changes.write_calendar_id !== null) {
+      throw invalidInput('write_calendar_id', 'write_calendar_id is not available for ics connections (a feed is read only)');
+    }
+    return connections.setWriteCalendar(tx, id, changes.write_calendar_id);
+  });
+  if (!row) throw connectionNotFound();
+  return { record: calendarConnectionRecord(row), version: row.version };
 }
 
 /**

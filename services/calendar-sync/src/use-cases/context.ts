@@ -7,11 +7,15 @@ import type { KeyRing } from '../domain/token-cipher.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { CalendarReader } from '../clients/calendar-reader.js';
 import type { IcsFeedReader } from '../clients/ics-calendar.client.js';
+import type { CalendarWriter } from '../clients/calendar-writer.js';
 import type { OAuthProvider } from '../clients/oauth-providers.js';
+import type { RetrySettings } from '../clients/provider-retry.js';
+import type { WriteRetryPolicy } from '../domain/write-decision.js';
 
 /**
  * What every use case works with: the kit's context (pool, bus, relay, clock, log), Prisma for CRUD, the scheduling
- * service, the token key ring, and the providers (OAuth for connecting, readers for syncing, ICS feeds).
+ * service, the token key ring, and the providers (OAuth for connecting, readers for syncing, ICS feeds, writers for
+ * write-back).
  */
 export interface UseCaseContext extends ServiceContext {
   prisma: PrismaClient;
@@ -33,4 +37,12 @@ export interface UseCaseContext extends ServiceContext {
   wakeSync: () => void;
   /** `calendar_sync_outcomes_total`: one per finished sync, by provider and outcome. */
   syncOutcomes: LabelledCounter<'provider' | 'outcome'>;
+  /** Write-back per provider; a provider without one records its writes as failed (and keeps retrying them). */
+  writers: Partial<Record<OAuthCalendarProvider, CalendarWriter>>;
+  /** Tries of one write-back step within an attempt (each looks for the event before making one). */
+  writeRetry: RetrySettings;
+  /** When a failed write is tried again. */
+  writePolicy: WriteRetryPolicy;
+  /** `calendar_write_outcomes_total`: one per finished write attempt, by provider and outcome. */
+  writeOutcomes: LabelledCounter<'provider' | 'outcome'>;
 }

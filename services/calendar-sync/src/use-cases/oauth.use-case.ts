@@ -3,6 +3,7 @@ import { AppError, invalidInput, notFound, type Caller } from '@app/service-kit'
 import { redeemNonce } from '../db/oauth-state.repository.js';
 import { signState, verifyState } from '../domain/oauth-state.js';
 import type { OAuthProvider } from '../clients/oauth-providers.js';
+import { accessOf } from '../clients/oauth-scopes.js';
 import { createConnection } from './connections.use-case.js';
 import type { UseCaseContext } from './context.js';
 
@@ -22,21 +23,30 @@ function configured(ctx: UseCaseContext, provider: OAuthCalendarProvider): OAuth
   return oauth;
 }
 
-/** The provider's consent URL, with a signed, expiring state bound to the organization and schedule. */
+/**
+ * The provider's consent URL, with a signed, expiring state bound to the organization and schedule (and the calendar
+ * to write to, which the callback stores). Write scopes are asked for only when the connection asks for write-back.
+ */
 export async function authorize(
   ctx: UseCaseContext,
   caller: Caller,
-  input: { provider: string; scheduleId: string; calendarIds: string[] },
+  input: { provider: string; scheduleId: string; calendarIds: string[]; writeCalendarId: string | null },
 ): Promise<{ url: string }> {
   const provider = providerOf(input.provider);
   const oauth = configured(ctx, provider);
   const schedule = await ctx.scheduling.requireSchedule(caller.organizationId, input.scheduleId, caller.requestId);
   const { token } = signState(
     ctx.stateSecret,
-    { organizationId: caller.organizationId, scheduleId: schedule.id, provider, calendarIds: input.calendarIds },
+    {
+      organizationId: caller.organizationId,
+      scheduleId: schedule.id,
+      provider,
+      calendarIds: input.calendarIds,
+      writeCalendarId: input.writeCalendarId,
+    },
     ctx.now(),
   );
-  return { url: oauth.authorizeUrl(token) };
+  return { url: oauth.authorizeUrl(token, accessOf(input.writeCalendarId)) };
 }
 
 export interface CallbackInput {
@@ -65,9 +75,15 @@ export async function completeAuthorization(
   if (!(await redeemNonce(ctx.prisma, state.nonce, state.expiresAt, ctx.now()))) {
     throw invalidInput('state', 'state was already used: start the authorization again');
   }
-  const tokens = await oauth.exchangeCode(input.code);
+  const tokens = await oauth.exchangeCode(input.code, accessOf(state.writeCalendarId));
   // The organization's zone does not travel in the state, and nothing here depends on it.
   // The state was signed for a secret key's authorize call (a publishable key cannot start one).
   const caller: Caller = { organizationId: state.organizationId, timezone: 'UTC', keyType: 'secret', requestId };
-  return createConnection(ctx, caller, { provider, scheduleId: state.scheduleId, calendarIds: state.calendarIds, tokens });
+  return createConnection(ctx, caller, {
+    provider,
+    scheduleId: state.scheduleId,
+    calendarIds: state.calendarIds,
+    writeCalendarId: state.writeCalendarId,
+    tokens,
+  });
 }

@@ -9,6 +9,7 @@ import { syncRange } from '../domain/sync-range.js';
 import { TokenDecryptError, type KeyRing } from '../domain/token-cipher.js';
 import { TokenBox, type CalendarRead } from '../clients/calendar-reader.js';
 import type { FeedRead } from '../clients/ics-calendar.client.js';
+import { accessOf } from '../clients/oauth-scopes.js';
 import { ProviderError, ReauthRequiredError, RetryLaterError } from '../clients/provider-errors.js';
 import type { UseCaseContext } from './context.js';
 
@@ -43,7 +44,7 @@ export async function syncConnection(ctx: UseCaseContext, { claim, signal, stopp
       });
       reads = readsOfFeed(feed.read);
     } else {
-      tokens = new TokenBox(openTokens(ctx.ring, claim.id, claim.tokens));
+      tokens = new TokenBox(openTokens(ctx.ring, claim.id, claim.tokens), accessOf(claim.writeCalendarId));
       reads = await ctx.readers[claim.provider].readBusy({
         tokens,
         calendarIds: claim.calendarIds,

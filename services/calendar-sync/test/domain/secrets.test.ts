@@ -37,7 +37,13 @@ describe('token encryption', () => {
 
 describe('OAuth state', () => {
   const now = new Date('2026-03-10T12:00:00Z');
-  const input = { organizationId: 'org', scheduleId: 'sched', provider: 'google' as const, calendarIds: ['primary'] };
+  const input = {
+    organizationId: 'org',
+    scheduleId: 'sched',
+    provider: 'google' as const,
+    calendarIds: ['primary'],
+    writeCalendarId: 'primary',
+  };
 
   it('when signed, then it verifies for its provider until it expires', () => {
     const { token, state } = signState('secret', input, now);

@@ -1,7 +1,7 @@
 import { isUuid, scheduleGetRequest } from '@app/contracts';
 import { scheduleNotFound } from '@app/service-kit';
 import { fakeResponder, type FakeResponder } from '@app/service-testing';
-import { afterAll, inject } from 'vitest';
+import { afterAll } from 'vitest';
 
 /** A schedule id the fake scheduling service does not know. */
 export const UNKNOWN_SCHEDULE_ID = '00000000-0000-4000-8000-000000000000';
@@ -14,13 +14,13 @@ afterAll(async () => {
 });
 
 /**
- * Scheduling faked at its NATS boundary on the run's prefix, answering `scheduling.schedule.get` statelessly, so the
- * fakes of parallel test files agree: every UUID except UNKNOWN_SCHEDULE_ID is an active schedule in America/New_York.
+ * Scheduling faked at its NATS boundary on the test file's prefix, answering `scheduling.schedule.get` statelessly:
+ * every UUID except UNKNOWN_SCHEDULE_ID is an active schedule in America/New_York.
  * What scheduling itself answers across the real processes is e2e's (booking-checks.test.ts).
  */
-export function fakeScheduling(): Promise<FakeResponder> {
+export function fakeScheduling(natsPrefix: string): Promise<FakeResponder> {
   scheduling ??= (async () => {
-    const neighbours = await fakeResponder(inject('natsPrefix'));
+    const neighbours = await fakeResponder(natsPrefix);
     await neighbours.answer(scheduleGetRequest, (request) => {
       if (!isUuid(request.schedule_id) || request.schedule_id === UNKNOWN_SCHEDULE_ID) {
         throw scheduleNotFound();

@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CalendarConnection, EventEnvelope } from '@app/contracts';
-import { FileDatabase, organizationHeaders, startTestService, type RunningService } from '@app/service-testing';
+import { NATS_TOPOLOGY, type CalendarConnection, type EventEnvelope } from '@app/contracts';
+import type { Bus } from '@app/service-kit';
+import { FileDatabase, organizationHeaders, startTestService, withNeighbourBus, type RunningService } from '@app/service-testing';
 import type { Subscription } from '@nats-io/nats-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { configSchema, type Config, type Tuning } from '../../src/config.js';
 import { openTokens } from '../../src/domain/connection-tokens.js';
 import { parseKeyRing } from '../../src/domain/token-cipher.js';
@@ -25,6 +26,19 @@ function testServiceEnv(fake: FakeProviders, extra: Record<string, string> = {})
   };
 }
 
+let filePrefix: string | undefined;
+/**
+ * This test file's own NATS prefix (each file runs in a worker of its own): calendar-sync's durable bookings consumer
+ * must not share its events with the instances of other files, each on a database of its own.
+ */
+export function fileNatsPrefix(): string {
+  filePrefix ??= `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
+  return filePrefix;
+}
+
+/** calendar-sync under test, with a bus of its neighbours (bookings publishes the events it consumes). */
+export type CalendarSyncService = RunningService<Config> & { neighbour: Bus };
+
 /** Fast retries, so that a test's provider failures and Retry-After waits pass within it. */
 const FAST: Partial<Tuning> = { retryBaseMs: 10, retryMaxWaitMs: 2000, httpTimeoutMs: 5000 };
 
@@ -38,12 +52,16 @@ export async function startCalendarSync(
   extra: Record<string, string> = {},
   tuning: Partial<Tuning> = {},
   options: { ics?: IcsNetwork; now?: () => Date } = {},
-): Promise<RunningService<Config>> {
-  await fakeScheduling();
-  return startTestService(
-    createServiceDefinition({ tuning: { ...FAST, ...tuning }, ...options }),
-    configSchema,
-    testServiceEnv(fake, { DATABASE_URL: database.url, ...extra }),
+): Promise<CalendarSyncService> {
+  const NATS_PREFIX = extra.NATS_PREFIX ?? fileNatsPrefix();
+  // A caller with a prefix of its own (the feed suite) fakes its neighbours itself.
+  if (extra.NATS_PREFIX === undefined) await fakeScheduling(NATS_PREFIX);
+  return withNeighbourBus(NATS_PREFIX, NATS_TOPOLOGY['calendar-sync'].consumes, () =>
+    startTestService(
+      createServiceDefinition({ tuning: { ...FAST, ...tuning }, ...options }),
+      configSchema,
+      testServiceEnv(fake, { DATABASE_URL: database.url, NATS_PREFIX, ...extra }),
+    ),
   );
 }
 
@@ -52,13 +70,13 @@ export interface CalendarSyncSuite {
   fake: FakeProviders;
   database: FileDatabase;
   /** The started service (inside tests and hooks). */
-  readonly running: RunningService<Config>;
+  readonly running: CalendarSyncService;
 }
 
 export function calendarSyncSuite(): CalendarSyncSuite {
   const fake = new FakeProviders();
   const database = FileDatabase.create();
-  let running: RunningService<Config> | undefined;
+  let running: CalendarSyncService | undefined;
   beforeAll(async () => {
     await fake.start();
     running = await startCalendarSync(fake, database);

@@ -1,7 +1,7 @@
 import { ClaimingLoop } from '@app/service-kit';
-import { claimDueConnections, type ClaimedConnection } from './db/sync.repository.js';
-import type { UseCaseContext } from './use-cases/context.js';
-import { syncConnection } from './use-cases/sync.use-case.js';
+import { claimDueConnections, type ClaimedConnection } from '../db/sync.repository.js';
+import type { UseCaseContext } from '../use-cases/context.js';
+import { syncConnection } from '../use-cases/sync.use-case.js';
 
 export interface SyncLoopSettings {
   concurrency: number;
