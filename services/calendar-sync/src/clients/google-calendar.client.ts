@@ -1,6 +1,7 @@
 import { calendar, type calendar_v3 } from '@googleapis/calendar';
 import { OAuth2Client } from 'google-auth-library';
 import { fromIsoWindows, type Interval } from '../domain/busy-windows.js';
+import { withoutOwnTime } from '../domain/own-busy-time.js';
 import { chunk, chunkRange } from '../domain/sync-range.js';
 import { REFRESH_MARGIN_MS, type CalendarRead, type CalendarReader, type ReadBusyInput } from './calendar-reader.js';
 import { classifyGoogleError } from './google-errors.js';
@@ -52,7 +53,9 @@ export function googleCalendarReader(settings: GoogleSettings): CalendarReader {
       }
       return input.calendarIds.map((calendarId) => {
         const error = failed.get(calendarId);
-        return error === undefined ? { calendarId, ok: true, windows: windows.get(calendarId) ?? [] } : { calendarId, ok: false, error };
+        if (error !== undefined) return { calendarId, ok: false, error };
+        // freeBusy cannot tell our own events from others: their time is cut out instead (see withoutOwnTime).
+        return { calendarId, ok: true, windows: withoutOwnTime(windows.get(calendarId) ?? [], input.own, calendarId) };
       });
     },
   };

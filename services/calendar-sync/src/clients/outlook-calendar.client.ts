@@ -1,7 +1,14 @@
 import { Client, HTTPMessageHandler } from '@microsoft/microsoft-graph-client';
 import { z } from 'zod';
 import type { Interval } from '../domain/busy-windows.js';
-import { GRAPH_EVENT_FIELDS, outlookBusyWindows, type GraphEvent } from '../domain/outlook-events.js';
+import {
+  GRAPH_EVENT_FIELDS,
+  GRAPH_SCHEDULE_MARK_EXPAND,
+  outlookBusyWindows,
+  withoutOwnEvents,
+  type GraphEvent,
+} from '../domain/outlook-events.js';
+import { withoutOwnTime } from '../domain/own-busy-time.js';
 import { chunkRange } from '../domain/sync-range.js';
 import type { CalendarRead, CalendarReader, ReadBusyInput } from './calendar-reader.js';
 import { BearerTokenMiddleware, TokenSession, relativeToRoot } from './graph-session.js';
@@ -65,7 +72,9 @@ async function readCalendar(
   const events: GraphEvent[] = [];
   for (const part of chunkRange(input.range, MAX_DAYS)) {
     const query = new URLSearchParams({ startDateTime: part.start.toISOString(), endDateTime: part.end.toISOString() });
-    let path: string | undefined = `${calendarPath(calendarId)}/calendarView?${query}&$select=${GRAPH_EVENT_FIELDS.join(',')}&$top=100`;
+    // The Graph client passes the query on as written: the $expand value (spaces, quotes, braces) is encoded here.
+    const fields = `$select=${GRAPH_EVENT_FIELDS.join(',')}&$expand=${encodeURIComponent(GRAPH_SCHEDULE_MARK_EXPAND)}`;
+    let path: string | undefined = `${calendarPath(calendarId)}/calendarView?${query}&${fields}&$top=100`;
     for (let pages = 0; path; pages += 1) {
       if (pages >= MAX_PAGES) throw new ProviderError(`Microsoft Graph paged more than ${MAX_PAGES} times`);
       const current: string = path;
@@ -80,7 +89,10 @@ async function readCalendar(
       path = next ? relativeToRoot(next, settings.graphUrl) : undefined;
     }
   }
-  return outlookBusyWindows(events, input.timeZone);
+  // Own events are dropped by their id or schedule mark; those whose insert is not confirmed yet (no id recorded, and
+  // no mark if the server ignored $expand) have their time cut out as for Google.
+  const windows = outlookBusyWindows(withoutOwnEvents(events, input.own), input.timeZone);
+  return withoutOwnTime(windows, input.own, calendarId, true);
 }
 
 async function getPage(client: Client, path: string, settings: OutlookSettings, signal: AbortSignal): Promise<z.infer<typeof pageSchema>> {
