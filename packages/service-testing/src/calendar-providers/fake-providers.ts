@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FakeHttpServer, type FakeReply, type FakeRequest } from './fake-http.js';
 import { calendarViewPage, type FakeOutlookEvent } from './fake-graph.js';
+import { FakeGraphEvents } from './fake-graph-events.js';
 
 export type { FakeOutlookEvent };
 
@@ -49,6 +50,10 @@ export class FakeProviders {
   nextLinkBase: string | undefined;
   /** Delay of every calendar answer (to make overlapping syncs visible). */
   delayMs = 0;
+  /** calendarView answers as a Graph that ignores `$expand` (no extended properties). */
+  graphIgnoresExpand = false;
+  /** Graph's event writes (`/me/events`): created events land in the account's `outlook` calendars. */
+  readonly graphEvents = new FakeGraphEvents(this.http, (request) => this.accountOf(request));
 
   async start(): Promise<void> {
     this.http.route('google.freebusy', 'POST', /^\/calendar\/v3\/freeBusy$/, (r) => this.freeBusy(r));
@@ -57,6 +62,7 @@ export class FakeProviders {
       this.calendarView(r),
     );
     this.http.route('microsoft.token', 'POST', /^\/microsoft\/token$/, (r) => this.token(r, 'microsoft'));
+    this.graphEvents.register();
     await this.http.start();
   }
 
@@ -166,10 +172,8 @@ export class FakeProviders {
     if (!events)
       return { status: 404, body: { error: { code: 'ErrorItemNotFound', message: 'The specified object was not found in the store.' } } };
     const base = this.nextLinkBase ?? `${this.http.url}/graph/v1.0`;
-    return this.busyWhile(account, () => ({
-      status: 200,
-      body: calendarViewPage(events, calendarId, request.url, base, this.graphPageSize),
-    }));
+    const options = { nextLinkBase: base, pageSize: this.graphPageSize, ignoreExpand: this.graphIgnoresExpand };
+    return this.busyWhile(account, () => ({ status: 200, body: calendarViewPage(events, calendarId, request.url, options) }));
   }
 
   private token(request: FakeRequest, provider: 'google' | 'microsoft'): FakeReply {

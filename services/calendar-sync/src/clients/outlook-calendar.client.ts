@@ -1,4 +1,4 @@
-import { Client, HTTPMessageHandler } from '@microsoft/microsoft-graph-client';
+import type { Client } from '@microsoft/microsoft-graph-client';
 import { z } from 'zod';
 import type { Interval } from '../domain/busy-windows.js';
 import {
@@ -11,7 +11,7 @@ import {
 import { withoutOwnTime } from '../domain/own-busy-time.js';
 import { chunkRange } from '../domain/sync-range.js';
 import type { CalendarRead, CalendarReader, ReadBusyInput } from './calendar-reader.js';
-import { BearerTokenMiddleware, TokenSession, relativeToRoot } from './graph-session.js';
+import { TokenSession, graphClient, relativeToRoot } from './graph-session.js';
 import { classifyMicrosoftError } from './graph-errors.js';
 import type { MicrosoftTokenClient } from './microsoft-token.client.js';
 import { ProviderError } from './provider-errors.js';
@@ -34,19 +34,14 @@ const pageSchema = z.object({
 });
 
 /**
- * Microsoft Graph v1.0 `calendarView` with the real client, built with our own auth middleware: the
- * client's default one attaches tokens only to the known Graph hosts, and ours must work against any
- * configured base URL (a local server in tests). Paging follows `@odata.nextLink` against that base URL.
+ * Microsoft Graph v1.0 `calendarView` with the real client (graphClient: our own auth middleware, any base URL).
+ * Paging follows `@odata.nextLink` against that base URL.
  */
 export function outlookCalendarReader(settings: OutlookSettings): CalendarReader {
   return {
     async readBusy(input: ReadBusyInput): Promise<CalendarRead[]> {
       const session = new TokenSession(input.tokens, settings.tokens, settings.retry, input.signal);
-      const client = Client.initWithMiddleware({
-        baseUrl: settings.graphUrl,
-        defaultVersion: '',
-        middleware: [new BearerTokenMiddleware(() => input.tokens.current.accessToken), new HTTPMessageHandler()],
-      });
+      const client = graphClient(settings.graphUrl, input.tokens);
       const results: CalendarRead[] = [];
       for (const calendarId of input.calendarIds) {
         try {
