@@ -122,20 +122,33 @@ describe('Outlook calendar writer', () => {
     expect(ownRequests(account, 'graph.event.delete')).toHaveLength(2);
   });
 
-  it('when Graph answers 429 with a short Retry-After, then the insert waits for it and makes one event', async () => {
+  it('when Graph answers 429 with a short Retry-After to an update, then the update waits for it and succeeds', async () => {
+    const account = fake.account();
+    const event = booking();
+    const id = await writer.insert(target(account), event);
+    fake.http.script('graph.event.update', {
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: { error: { code: 'TooManyRequests', message: 'throttled' } },
+    });
+    expect(await writer.update(target(account), id, { ...event, summary: 'Moved' })).toBe(true);
+    const tries = ownRequests(account, 'graph.event.update');
+    expect(tries).toHaveLength(2);
+    expect((tries[1]?.at ?? 0) - (tries[0]?.at ?? 0)).toBeGreaterThanOrEqual(900);
+    expect(account.outlook.get('primary')).toMatchObject([{ id, subject: 'Moved' }]);
+  });
+
+  it('when Graph answers 429 to an insert, then it is not sent again blindly: RetryLaterError carries the wait', async () => {
     const account = fake.account();
     fake.http.script('graph.events.create', {
       status: 429,
       headers: { 'retry-after': '1' },
       body: { error: { code: 'TooManyRequests', message: 'throttled' } },
     });
-    const started = Date.now();
-    await writer.insert(target(account), booking());
-    const tries = ownRequests(account, 'graph.events.create');
-    expect(tries).toHaveLength(2);
-    expect((tries[1]?.at ?? 0) - (tries[0]?.at ?? 0)).toBeGreaterThanOrEqual(900);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(account.outlook.get('primary')).toHaveLength(1);
+    const error: unknown = await writer.insert(target(account), booking()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetryLaterError);
+    expect((error as RetryLaterError).delayMs).toBe(1000);
+    expect(ownRequests(account, 'graph.events.create')).toHaveLength(1);
   });
 
   it('when Graph answers 429 with a Retry-After beyond what a write waits, then RetryLaterError carries it', async () => {
@@ -172,14 +185,16 @@ describe('Outlook calendar writer', () => {
     expect(account.outlook.get('primary')).toBeUndefined();
   });
 
-  it('when a create succeeds but its answer comes after the time limit, then the retry finds that event: one event', async () => {
+  it('when a create succeeds but its answer comes after the time limit, then insert fails once and the event is found by booking id', async () => {
     const account = fake.account();
     const event = booking();
     fake.graphEvents.answerLate('graph.events.create', TIMEOUT_MS * 3);
-    const id = await writer.insert(target(account), event);
-    expect(account.outlook.get('primary')?.map((e) => e.id)).toEqual([id]);
+    const error: unknown = await writer.insert(target(account), event).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
     expect(ownRequests(account, 'graph.events.create')).toHaveLength(1);
-    expect(ownRequests(account, 'graph.events.find')).toHaveLength(1);
+    const made = account.outlook.get('primary') ?? [];
+    expect(made).toHaveLength(1);
+    expect(await writer.findByBookingId(target(account), event.bookingId)).toBe(made[0]?.id);
   });
 
   it('when Graph refuses a write for good (403), then ProviderError with the status, not retried', async () => {

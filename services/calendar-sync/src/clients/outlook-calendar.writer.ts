@@ -17,7 +17,8 @@ const foundSchema = z.looseObject({ value: z.array(z.looseObject({ id: z.string(
 /**
  * Microsoft Graph v1.0 events of the write-back, with the same client, token refresh (before expiry and once after a
  * 401) and retry rules as the reader. Graph has no idempotency key for `POST …/events`, so the booking id travels in
- * the event (`singleValueExtendedProperties`) and is looked up before a create is tried again.
+ * the event (`singleValueExtendedProperties`): an insert is tried once, and the caller looks the event up by booking id
+ * (findByBookingId) before it tries again.
  */
 export function outlookCalendarWriter(settings: OutlookSettings): CalendarWriter {
   return {
@@ -26,17 +27,19 @@ export function outlookCalendarWriter(settings: OutlookSettings): CalendarWriter
     },
 
     insert(target, event) {
-      let tries = 0;
-      return send(settings, target, async (client, signal) => {
-        // A try that failed may still have made the event (Graph created it, its answer was lost or too late).
-        tries += 1;
-        const made = tries > 1 ? await findEvent(client, target.calendarId, event.bookingId, signal) : null;
-        if (made) return made;
-        const body: unknown = await client.api(eventsPath(target.calendarId)).option('signal', signal).post(graphEvent(event));
-        const created = createdSchema.safeParse(body);
-        if (!created.success) throw new ProviderError('Microsoft Graph answered a created event without an id');
-        return created.data.id;
-      });
+      // One try only (a 401 is still refreshed and sent again: Graph made nothing then): a timeout or 5xx may come after
+      // Graph made the event, so the caller looks for it by booking id before trying again.
+      return send(
+        settings,
+        target,
+        async (client, signal) => {
+          const body: unknown = await client.api(eventsPath(target.calendarId)).option('signal', signal).post(graphEvent(event));
+          const created = createdSchema.safeParse(body);
+          if (!created.success) throw new ProviderError('Microsoft Graph answered a created event without an id');
+          return created.data.id;
+        },
+        1,
+      );
     },
 
     async update(target, eventId, event) {
@@ -59,14 +62,17 @@ export function outlookCalendarWriter(settings: OutlookSettings): CalendarWriter
   };
 }
 
-/** Runs one write with a token session of its own, turning failures into the sync's typed errors (withRetries). */
-function send<T>(settings: OutlookSettings, target: WriteTarget, call: GraphCall<T>): Promise<T> {
+/**
+ * Runs one request of a write with a token session of its own and the reader's retry rules (`attempts` tries), turning
+ * failures into the typed errors of provider-errors.ts (withRetries).
+ */
+function send<T>(settings: OutlookSettings, target: WriteTarget, call: GraphCall<T>, attempts = settings.retry.attempts): Promise<T> {
   const session = new TokenSession(target.tokens, settings.tokens, settings.retry, target.signal);
   const client = graphClient(settings.graphUrl, target.tokens);
   return withRetries(
     () => session.withAuthRetry(() => call(client, AbortSignal.any([target.signal, AbortSignal.timeout(settings.timeoutMs)]))),
     classifyMicrosoftError,
-    settings.retry,
+    { ...settings.retry, attempts },
     target.signal,
   );
 }
