@@ -40,6 +40,8 @@ export {
   type FakeAccount,
   type FakeGoogleEvent,
 } from './calendar-providers/fake-providers.js';
+export type { GraphEventRoute } from './calendar-providers/fake-graph-events.js';
+export type { FakeOutlookEvent } from './calendar-providers/fake-graph.js';
 export { expectTextStoredAsValidated } from './text-properties.js';
 // Readiness, Prisma against the migrations, the OpenAPI paths: what every service's suite checks the same way.
 export { describeServiceBasics } from './service-basics.js';

@@ -15,6 +15,7 @@ import type { CalendarWriter } from './clients/calendar-writer.js';
 import { MicrosoftTokenClient } from './clients/microsoft-token.client.js';
 import { googleOAuth, microsoftOAuth } from './clients/oauth-providers.js';
 import { outlookCalendarReader } from './clients/outlook-calendar.client.js';
+import { outlookCalendarWriter } from './clients/outlook-calendar.writer.js';
 import type { RetrySettings } from './clients/provider-retry.js';
 import { keyRingFrom, stateSecretFrom } from './domain/secrets.js';
 import { bookingsConsumer } from './bookings.consumer.js';
@@ -82,10 +83,12 @@ export function createServiceDefinition({
         retry,
       };
       // Write-back per provider, each request tried once: the write-back use case tries the whole step again (looking
-      // for the event before making one), which a writer's own retries would multiply. outlook: the Graph writer (same
-      // CalendarWriter interface) is plugged in here.
+      // for the event before making one), which a writer's own retries would multiply.
       const writeOnce = { ...retry, attempts: 1 };
-      const writers: Partial<Record<OAuthCalendarProvider, CalendarWriter>> = { google: googleCalendarWriter({ ...google, retry: writeOnce }) };
+      const writers: Record<OAuthCalendarProvider, CalendarWriter> = {
+        google: googleCalendarWriter({ ...google, retry: writeOnce }),
+        outlook: outlookCalendarWriter({ graphUrl: config.GRAPH_API_URL, tokens: microsoftTokens, timeoutMs, retry: writeOnce }),
+      };
       const ctx: UseCaseContext = {
         ...serviceContext(infra, relay, now),
         prisma,

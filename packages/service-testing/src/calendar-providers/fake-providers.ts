@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { FakeHttpServer, type FakeReply, type FakeRequest } from './fake-http.js';
 import { calendarViewPage, type FakeOutlookEvent } from './fake-graph.js';
 import { FakeGoogleEvents, type FakeGoogleCalendars, type FakeGoogleEvent } from './fake-google-events.js';
+import { FakeGraphEvents } from './fake-graph-events.js';
 
 export type { FakeOutlookEvent, FakeGoogleEvent };
 
@@ -54,6 +55,10 @@ export class FakeProviders {
   delayMs = 0;
   /** Google's events API (write-back): its failure injection (`stallAfterEffect`) lives there. */
   readonly googleEventsApi = new FakeGoogleEvents((request) => this.accountOf(request));
+  /** calendarView answers as a Graph that ignores `$expand` (no extended properties). */
+  graphIgnoresExpand = false;
+  /** Graph's event writes (`/me/events`): created events land in the account's `outlook` calendars. */
+  readonly graphEvents = new FakeGraphEvents(this.http, (request) => this.accountOf(request));
 
   async start(): Promise<void> {
     this.http.route('google.freebusy', 'POST', /^\/calendar\/v3\/freeBusy$/, (r) => this.freeBusy(r));
@@ -63,6 +68,7 @@ export class FakeProviders {
     );
     this.http.route('microsoft.token', 'POST', /^\/microsoft\/token$/, (r) => this.token(r, 'microsoft'));
     this.googleEventsApi.register(this.http);
+    this.graphEvents.register();
     await this.http.start();
   }
 
@@ -176,10 +182,8 @@ export class FakeProviders {
     if (!events)
       return { status: 404, body: { error: { code: 'ErrorItemNotFound', message: 'The specified object was not found in the store.' } } };
     const base = this.nextLinkBase ?? `${this.http.url}/graph/v1.0`;
-    return this.busyWhile(account, () => ({
-      status: 200,
-      body: calendarViewPage(events, calendarId, request.url, base, this.graphPageSize),
-    }));
+    const options = { nextLinkBase: base, pageSize: this.graphPageSize, ignoreExpand: this.graphIgnoresExpand };
+    return this.busyWhile(account, () => ({ status: 200, body: calendarViewPage(events, calendarId, request.url, options) }));
   }
 
   private token(request: FakeRequest, provider: 'google' | 'microsoft'): FakeReply {

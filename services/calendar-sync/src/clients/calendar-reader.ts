@@ -1,6 +1,7 @@
 import type { Interval } from '../domain/busy-windows.js';
 import type { CalendarTokens } from '../domain/connection-tokens.js';
 import type { TokenAccess } from './oauth-scopes.js';
+import type { OwnEvents } from '../domain/own-busy-time.js';
 
 export type { CalendarTokens };
 
@@ -31,6 +32,8 @@ export interface ReadBusyInput {
   range: Interval;
   /** The schedule's zone (Outlook all-day events block that local day). */
   timeZone: string;
+  /** The events this service wrote for the connection's schedule: read back, they do not block it. */
+  own: OwnEvents;
   signal: AbortSignal;
 }
 

@@ -1,5 +1,6 @@
 import { calendar, type calendar_v3 } from '@googleapis/calendar';
 import { fromIsoWindows, type Interval } from '../domain/busy-windows.js';
+import { withoutOwnTime } from '../domain/own-busy-time.js';
 import { chunk, chunkRange } from '../domain/sync-range.js';
 import type { CalendarRead, CalendarReader, ReadBusyInput } from './calendar-reader.js';
 import { googleAuthClient, type GoogleSettings } from './google-auth.js';
@@ -44,7 +45,9 @@ export function googleCalendarReader(settings: GoogleSettings): CalendarReader {
       }
       return input.calendarIds.map((calendarId) => {
         const error = failed.get(calendarId);
-        return error === undefined ? { calendarId, ok: true, windows: windows.get(calendarId) ?? [] } : { calendarId, ok: false, error };
+        if (error !== undefined) return { calendarId, ok: false, error };
+        // freeBusy cannot tell our own events from others: their time is cut out instead (see withoutOwnTime).
+        return { calendarId, ok: true, windows: withoutOwnTime(windows.get(calendarId) ?? [], input.own, calendarId) };
       });
     },
   };

@@ -1,4 +1,4 @@
-import { GraphError, type Context, type Middleware } from '@microsoft/microsoft-graph-client';
+import { Client, GraphError, HTTPMessageHandler, type Context, type Middleware } from '@microsoft/microsoft-graph-client';
 import { REFRESH_MARGIN_MS, type TokenBox } from './calendar-reader.js';
 import { classifyMicrosoftError } from './graph-errors.js';
 import type { MicrosoftTokenClient } from './microsoft-token.client.js';
@@ -42,7 +42,19 @@ export class BearerTokenMiddleware implements Middleware {
 }
 
 /**
- * The access token of one sync: refreshed shortly before expiry, and once after a 401. Refreshing happens
+ * The real Graph client with our own auth middleware: the client's default one attaches tokens only to the known
+ * Graph hosts, and ours must work against any configured base URL (a local server in tests).
+ */
+export function graphClient(graphUrl: string, tokens: TokenBox): Client {
+  return Client.initWithMiddleware({
+    baseUrl: graphUrl,
+    defaultVersion: '',
+    middleware: [new BearerTokenMiddleware(() => tokens.current.accessToken), new HTTPMessageHandler()],
+  });
+}
+
+/**
+ * The access token of one sync (or one write): refreshed shortly before expiry, and once after a 401. Refreshing happens
  * here, outside the Graph client, because the client would wrap a refusal (invalid_grant) in a GraphError.
  */
 export class TokenSession {

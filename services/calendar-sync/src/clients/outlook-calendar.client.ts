@@ -1,10 +1,17 @@
-import { Client, HTTPMessageHandler } from '@microsoft/microsoft-graph-client';
+import type { Client } from '@microsoft/microsoft-graph-client';
 import { z } from 'zod';
 import type { Interval } from '../domain/busy-windows.js';
-import { GRAPH_EVENT_FIELDS, outlookBusyWindows, type GraphEvent } from '../domain/outlook-events.js';
+import {
+  GRAPH_EVENT_FIELDS,
+  GRAPH_SCHEDULE_MARK_EXPAND,
+  outlookBusyWindows,
+  withoutOwnEvents,
+  type GraphEvent,
+} from '../domain/outlook-events.js';
+import { withoutOwnTime } from '../domain/own-busy-time.js';
 import { chunkRange } from '../domain/sync-range.js';
 import type { CalendarRead, CalendarReader, ReadBusyInput } from './calendar-reader.js';
-import { BearerTokenMiddleware, TokenSession, relativeToRoot } from './graph-session.js';
+import { TokenSession, graphClient, relativeToRoot } from './graph-session.js';
 import { classifyMicrosoftError } from './graph-errors.js';
 import type { MicrosoftTokenClient } from './microsoft-token.client.js';
 import { ProviderError } from './provider-errors.js';
@@ -27,19 +34,14 @@ const pageSchema = z.object({
 });
 
 /**
- * Microsoft Graph v1.0 `calendarView` with the real client, built with our own auth middleware: the
- * client's default one attaches tokens only to the known Graph hosts, and ours must work against any
- * configured base URL (a local server in tests). Paging follows `@odata.nextLink` against that base URL.
+ * Microsoft Graph v1.0 `calendarView` with the real client (graphClient: our own auth middleware, any base URL).
+ * Paging follows `@odata.nextLink` against that base URL.
  */
 export function outlookCalendarReader(settings: OutlookSettings): CalendarReader {
   return {
     async readBusy(input: ReadBusyInput): Promise<CalendarRead[]> {
       const session = new TokenSession(input.tokens, settings.tokens, settings.retry, input.signal);
-      const client = Client.initWithMiddleware({
-        baseUrl: settings.graphUrl,
-        defaultVersion: '',
-        middleware: [new BearerTokenMiddleware(() => input.tokens.current.accessToken), new HTTPMessageHandler()],
-      });
+      const client = graphClient(settings.graphUrl, input.tokens);
       const results: CalendarRead[] = [];
       for (const calendarId of input.calendarIds) {
         try {
@@ -65,7 +67,9 @@ async function readCalendar(
   const events: GraphEvent[] = [];
   for (const part of chunkRange(input.range, MAX_DAYS)) {
     const query = new URLSearchParams({ startDateTime: part.start.toISOString(), endDateTime: part.end.toISOString() });
-    let path: string | undefined = `${calendarPath(calendarId)}/calendarView?${query}&$select=${GRAPH_EVENT_FIELDS.join(',')}&$top=100`;
+    // The Graph client passes the query on as written: the $expand value (spaces, quotes, braces) is encoded here.
+    const fields = `$select=${GRAPH_EVENT_FIELDS.join(',')}&$expand=${encodeURIComponent(GRAPH_SCHEDULE_MARK_EXPAND)}`;
+    let path: string | undefined = `${calendarPath(calendarId)}/calendarView?${query}&${fields}&$top=100`;
     for (let pages = 0; path; pages += 1) {
       if (pages >= MAX_PAGES) throw new ProviderError(`Microsoft Graph paged more than ${MAX_PAGES} times`);
       const current: string = path;
@@ -80,7 +84,10 @@ async function readCalendar(
       path = next ? relativeToRoot(next, settings.graphUrl) : undefined;
     }
   }
-  return outlookBusyWindows(events, input.timeZone);
+  // Own events are dropped by their id or schedule mark; those whose insert is not confirmed yet (no id recorded, and
+  // no mark if the server ignored $expand) have their time cut out as for Google.
+  const windows = outlookBusyWindows(withoutOwnEvents(events, input.own), input.timeZone);
+  return withoutOwnTime(windows, input.own, calendarId, true);
 }
 
 async function getPage(client: Client, path: string, settings: OutlookSettings, signal: AbortSignal): Promise<z.infer<typeof pageSchema>> {

@@ -30,6 +30,27 @@ export function clipIntervals(intervals: readonly Interval[], range: Interval): 
   return clipped;
 }
 
+/**
+ * `intervals` without the time of `removed`: each interval is cut around every removed one (half-open, so a removed
+ * interval that only touches one leaves it whole). The pieces keep the order of `intervals`.
+ */
+export function subtractIntervals(intervals: readonly Interval[], removed: readonly Interval[]): Interval[] {
+  const cuts = mergeIntervals(removed);
+  const pieces: Interval[] = [];
+  for (const interval of intervals) {
+    let start = interval.start.getTime();
+    const end = interval.end.getTime();
+    for (const cut of cuts) {
+      if (start >= end || cut.start.getTime() >= end) break;
+      if (cut.end.getTime() <= start) continue;
+      if (cut.start.getTime() > start) pieces.push({ start: new Date(start), end: cut.start });
+      start = cut.end.getTime();
+    }
+    if (end > start) pieces.push({ start: new Date(start), end: new Date(end) });
+  }
+  return pieces;
+}
+
 /** The busy windows of a connection within `range`: every calendar's windows, clipped and merged. */
 export function connectionWindows(perCalendar: readonly (readonly Interval[])[], range: Interval): Interval[] {
   return mergeIntervals(clipIntervals(perCalendar.flat(), range));

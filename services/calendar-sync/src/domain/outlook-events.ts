@@ -1,16 +1,42 @@
 import { DateTime } from 'luxon';
 import type { Interval } from './busy-windows.js';
+import type { OwnEvents } from './own-busy-time.js';
+import { OWN_EVENT_MARKS } from './own-events.js';
 
 /** The fields of a Microsoft Graph `event` that decide busy time (`$select`ed in the calendarView request). */
 export interface GraphEvent {
+  id?: string | null;
   showAs?: string | null;
   isAllDay?: boolean | null;
   isCancelled?: boolean | null;
   start?: { dateTime?: string | null; timeZone?: string | null } | null;
   end?: { dateTime?: string | null; timeZone?: string | null } | null;
+  /** Only what `GRAPH_SCHEDULE_MARK_EXPAND` asks for: the schedule mark of an event this service wrote. */
+  singleValueExtendedProperties?: { id?: string | null; value?: string | null }[] | null;
 }
 
-export const GRAPH_EVENT_FIELDS = ['showAs', 'isAllDay', 'isCancelled', 'start', 'end'];
+export const GRAPH_EVENT_FIELDS = ['id', 'showAs', 'isAllDay', 'isCancelled', 'start', 'end'];
+
+/** The `$expand` that brings our schedule mark along with each event (a server that ignores it sends none). */
+export const GRAPH_SCHEDULE_MARK_EXPAND = `singleValueExtendedProperties($filter=id eq '${OWN_EVENT_MARKS.graphScheduleId}')`;
+
+/**
+ * The events that are not own events of `own.scheduleId`: neither one whose id this service recorded for a booking
+ * of the schedule, nor one carrying the schedule's mark (written for it, e.g. by an insert whose answer was lost).
+ * Ids are matched whatever name the row gives the calendar: Graph's event ids are unique in a mailbox, and `primary`
+ * (`/me/events`) is the same calendar as its own id. Events of other schedules, marked or not, stay.
+ */
+export function withoutOwnEvents(events: readonly GraphEvent[], own: OwnEvents): GraphEvent[] {
+  const ownIds = new Set(own.events.flatMap((event) => (event.eventId === null ? [] : [event.eventId])));
+  const schedule = own.scheduleId.toLowerCase();
+  return events.filter((event) => {
+    if (event.id && ownIds.has(event.id)) return false;
+    return !(event.singleValueExtendedProperties ?? []).some(
+      (property) =>
+        property.id?.toLowerCase() === OWN_EVENT_MARKS.graphScheduleId.toLowerCase() && property.value?.toLowerCase() === schedule,
+    );
+  });
+}
 
 /** `free`, `workingElsewhere` and `unknown` leave the time bookable. */
 const BLOCKING = new Set(['busy', 'tentative', 'oof']);

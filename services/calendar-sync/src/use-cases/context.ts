@@ -37,8 +37,8 @@ export interface UseCaseContext extends ServiceContext {
   wakeSync: () => void;
   /** `calendar_sync_outcomes_total`: one per finished sync, by provider and outcome. */
   syncOutcomes: LabelledCounter<'provider' | 'outcome'>;
-  /** Write-back per provider; a provider without one records its writes as failed (and keeps retrying them). */
-  writers: Partial<Record<OAuthCalendarProvider, CalendarWriter>>;
+  /** Write-back per provider. */
+  writers: Record<OAuthCalendarProvider, CalendarWriter>;
   /** Tries of one write-back step within an attempt (each looks for the event before making one). */
   writeRetry: RetrySettings;
   /** When a failed write is tried again. */

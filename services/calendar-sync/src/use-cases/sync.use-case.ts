@@ -1,5 +1,6 @@
 import { ICS_CALENDAR_ID } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { ownEventsOfSchedule } from '../db/own-events.repository.js';
 import { finishSync } from '../db/sync-result.repository.js';
 import { releaseClaim, type ClaimedConnection, type StoredCredentials } from '../db/sync.repository.js';
 import { openFeedUrl, sealFeedUrl, validatorColumns } from '../domain/connection-feed.js';
@@ -22,7 +23,8 @@ export interface SyncInput {
 }
 
 /**
- * One sync of a claimed connection: read the provider, decide what that means, and write it down.
+ * One sync of a claimed connection: read the provider (without the events this service wrote for the schedule, which
+ * its bookings block already), decide what that means, and write it down.
  * `signal` ends it (shutdown or the lease running out); after a shutdown the claim is only given back,
  * so stopping a replica never marks a connection as failed. No caller: the sync loop runs it for a claim.
  */
@@ -45,11 +47,14 @@ export async function syncConnection(ctx: UseCaseContext, { claim, signal, stopp
       reads = readsOfFeed(feed.read);
     } else {
       tokens = new TokenBox(openTokens(ctx.ring, claim.id, claim.tokens), accessOf(claim.writeCalendarId));
+      // Read before the provider, so an event written meanwhile is at least a row without an id (its time is cut out).
+      const own = await ownEventsOfSchedule(ctx.prisma, claim.scheduleId, claim.provider, range);
       reads = await ctx.readers[claim.provider].readBusy({
         tokens,
         calendarIds: claim.calendarIds,
         range,
         timeZone: claim.timeZone,
+        own,
         signal,
       });
     }

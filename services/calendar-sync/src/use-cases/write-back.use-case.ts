@@ -28,7 +28,6 @@ export async function writeBookingEvent(ctx: UseCaseContext, { claim, signal, st
   let outcome: WriteOutcome;
   try {
     const writer = ctx.writers[claim.provider];
-    if (!writer) throw new ProviderError(`write-back to ${claim.provider} calendars is not available yet`);
     tokens = new TokenBox(openTokens(ctx.ring, claim.connectionId, claim.tokens), 'write');
     const target: WriteTarget = { tokens, calendarId: claim.calendarId, signal };
     await retryStep(() => makeProviderMatch(writer, target, claim, progress), ctx.writeRetry, signal);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { outlookBusyWindows, type GraphEvent } from '../../src/domain/outlook-events.js';
+import { outlookBusyWindows, withoutOwnEvents, type GraphEvent } from '../../src/domain/outlook-events.js';
+import { OWN_EVENT_MARKS } from '../../src/domain/own-events.js';
 
 const timed = (showAs: string, start: string, end: string, extra: Partial<GraphEvent> = {}): GraphEvent => ({
   showAs,
@@ -77,5 +78,38 @@ describe('outlookBusyWindows', () => {
 
   it('when start or end is missing or unreadable, then the event is skipped', () => {
     expect(outlookBusyWindows([{ showAs: 'busy', start: { dateTime: 'garbage', timeZone: 'UTC' }, end: null }], 'UTC')).toEqual([]);
+  });
+});
+
+describe('withoutOwnEvents', () => {
+  const schedule = '5b0e2c1a-7d44-4f0e-9a8b-2c3d4e5f6a7b';
+  const marked = (id: string, scheduleId: string, propertyId: string = OWN_EVENT_MARKS.graphScheduleId) =>
+    timed('busy', '2026-03-10T09:00:00.0000000', '2026-03-10T10:00:00.0000000', {
+      id,
+      singleValueExtendedProperties: [{ id: propertyId, value: scheduleId }],
+    });
+  const plain = (id: string) => timed('busy', '2026-03-10T09:00:00.0000000', '2026-03-10T10:00:00.0000000', { id });
+  const at = { start: new Date('2026-03-10T09:00:00Z'), end: new Date('2026-03-10T10:00:00Z') };
+
+  it('when an event has the id of an own event, then it is dropped, whatever the calendar of the row', () => {
+    const own = { scheduleId: schedule, events: [{ calendarId: 'primary', eventId: 'AAMk1=', ...at }] };
+    expect(withoutOwnEvents([plain('AAMk1='), plain('AAMk2=')], own).map((e) => e.id)).toEqual(['AAMk2=']);
+  });
+
+  it("when an event carries this schedule's mark, then it is dropped (any case); another schedule's mark or property stays", () => {
+    const own = { scheduleId: schedule, events: [] };
+    const events = [
+      marked('a', schedule),
+      marked('b', schedule.toUpperCase(), OWN_EVENT_MARKS.graphScheduleId.toLowerCase()),
+      marked('c', '0e8f7a6b-1c2d-4e3f-8a9b-0c1d2e3f4a5b'),
+      marked('d', schedule, OWN_EVENT_MARKS.graphBookingId),
+      plain('e'),
+    ];
+    expect(withoutOwnEvents(events, own).map((e) => e.id)).toEqual(['c', 'd', 'e']);
+  });
+
+  it('when own events have no id yet, then no event is dropped by id', () => {
+    const own = { scheduleId: schedule, events: [{ calendarId: 'primary', eventId: null, ...at }] };
+    expect(withoutOwnEvents([plain('x'), { ...plain('y'), id: null }], own).map((e) => e.id)).toEqual(['x', null]);
   });
 });
