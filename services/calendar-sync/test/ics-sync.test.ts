@@ -73,6 +73,32 @@ function serveFeed(text: string, validators?: { etag?: string | null; lastModifi
 }
 
 describe('POST /api/v1/calendar-connections (provider ics)', () => {
+  it('when write-back is asked of an ICS connection, then 400 naming write_calendar_id: a feed is read only', async () => {
+    const { url } = serveFeed(vcalendar());
+    const org = newOrganization();
+    const created = await running.app.inject({
+      method: 'POST',
+      url: '/api/v1/calendar-connections',
+      headers: org.headers,
+      payload: { provider: 'ics', schedule_id: randomUUID(), url },
+    });
+    const id = String((created.json() as { data: { id: string } }).data.id);
+    const patch = (write_calendar_id: string | null) =>
+      running.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/calendar-connections/${id}`,
+        headers: org.headers,
+        payload: { write_calendar_id },
+      });
+
+    const refused = await patch('primary');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'write_calendar_id' }] });
+    const cleared = await patch(null);
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toMatchObject({ data: { id, write_calendar_id: null } });
+  });
+
   it('when the body has a feed URL, then 201 with calendar_ids ["ics"], and the URL is stored encrypted and never shown', async () => {
     const { url } = serveFeed(vcalendar());
     const org = newOrganization();
@@ -94,7 +120,9 @@ describe('POST /api/v1/calendar-connections (provider ics)', () => {
       'provider',
       'schedule_id',
       'status',
+      'write_calendar_id',
     ]);
+    expect(data.write_calendar_id).toBeNull();
     const { rows } = await running.infra.pool.query<{ dump: string; tokens: null }>(
       `SELECT row_to_json(c)::text || encode(c.ics_url_cipher, 'escape') AS dump, c.access_token_cipher AS tokens
          FROM calendar_sync.calendar_connections c WHERE id = $1`,
