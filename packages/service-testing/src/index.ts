@@ -34,14 +34,7 @@ export {
 export { GIF_1X1, JPEG_1X1, WEBP_1X1, png, pngHeaderClaiming } from './images.js';
 // Google Calendar and Microsoft Graph as one local HTTP server: calendar-sync's suite and the end-to-end suites.
 export { FakeIcsServer } from './calendar-providers/fake-ics-server.js';
-export {
-  CLIENT_ID as FAKE_CALENDAR_CLIENT_ID,
-  FakeProviders,
-  type FakeAccount,
-  type FakeGoogleEvent,
-} from './calendar-providers/fake-providers.js';
-export type { GraphEventRoute } from './calendar-providers/fake-graph-events.js';
-export type { FakeOutlookEvent } from './calendar-providers/fake-graph.js';
+export { CLIENT_ID as FAKE_CALENDAR_CLIENT_ID, FakeProviders, type FakeAccount } from './calendar-providers/fake-providers.js';
 export { expectTextStoredAsValidated } from './text-properties.js';
 // Readiness, Prisma against the migrations, the OpenAPI paths: what every service's suite checks the same way.
 export { describeServiceBasics } from './service-basics.js';

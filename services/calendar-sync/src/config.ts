@@ -72,15 +72,10 @@ export const configSchema = baseConfigSchema
       .min(1000)
       .default(300_000)
       .meta({ description: 'regular sync of each connection (±10 % jitter)' }),
-    CALENDAR_SYNC_POLL_MS: z.coerce
-      .number()
-      .int()
-      .min(50)
-      .default(1000)
-      .meta({
-        description:
-          'how often each replica claims the connections that are due (a create or `/sync` wakes it at once), and the calendar writes that are due (a booking event wakes it)',
-      }),
+    CALENDAR_SYNC_POLL_MS: z.coerce.number().int().min(50).default(1000).meta({
+      description:
+        'how often each replica claims the connections that are due (a create or `/sync` wakes it at once), and the calendar writes that are due (a booking event wakes it)',
+    }),
     CALENDAR_ICS_ALLOW_HTTP: outsideProduction.meta({
       description: 'plain `http://` ICS feed URLs are accepted (`true`/`false`), at create and on every redirect',
       defaultText: '`true` with `NODE_ENV=development` or `test`, else `false`',

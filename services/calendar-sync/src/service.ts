@@ -15,7 +15,7 @@ import type { CalendarWriter } from './clients/calendar-writer.js';
 import { MicrosoftTokenClient } from './clients/microsoft-token.client.js';
 import { googleOAuth, microsoftOAuth } from './clients/oauth-providers.js';
 import { outlookCalendarReader } from './clients/outlook-calendar.client.js';
-import { outlookCalendarWriter } from './clients/outlook-calendar.writer.js';
+import { outlookCalendarWriter } from './clients/outlook-calendar-writer.js';
 import type { RetrySettings } from './clients/provider-retry.js';
 import { keyRingFrom, stateSecretFrom } from './domain/secrets.js';
 import { bookingsConsumer } from './bookings.consumer.js';

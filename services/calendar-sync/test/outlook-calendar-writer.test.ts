@@ -4,7 +4,7 @@ import { FakeProviders, type FakeAccount } from '@app/service-testing';
 import { TokenBox } from '../src/clients/calendar-reader.js';
 import type { ProviderEventInput, WriteTarget } from '../src/clients/calendar-writer.js';
 import { MicrosoftTokenClient } from '../src/clients/microsoft-token.client.js';
-import { outlookCalendarWriter } from '../src/clients/outlook-calendar.writer.js';
+import { outlookCalendarWriter } from '../src/clients/outlook-calendar-writer.js';
 import { ProviderError, ReauthRequiredError, RetryLaterError } from '../src/clients/provider-errors.js';
 import { OWN_EVENT_MARKS } from '../src/domain/own-events.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeAccount } from '@app/service-testing';
 import { TokenBox } from '../src/clients/calendar-reader.js';
 import { MicrosoftTokenClient } from '../src/clients/microsoft-token.client.js';
-import { outlookCalendarWriter } from '../src/clients/outlook-calendar.writer.js';
+import { outlookCalendarWriter } from '../src/clients/outlook-calendar-writer.js';
 import { OWN_EVENT_MARKS } from '../src/domain/own-events.js';
 import { EventCollector, calendarSyncSuite, createConnection, newOrganization, outboxEvents, waitForSync } from './support/harness.js';
 

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FakeHttpServer, type FakeReply, type FakeRequest } from './fake-http.js';
 import { calendarViewPage, type FakeOutlookEvent } from './fake-graph.js';
-import { FakeGoogleEvents, type FakeGoogleCalendars, type FakeGoogleEvent } from './fake-google-events.js';
+import { FakeGoogleEvents, type FakeGoogleCalendars } from './fake-google-events.js';
 import { FakeGraphEvents } from './fake-graph-events.js';
 
-export type { FakeOutlookEvent, FakeGoogleEvent };
+export type { FakeOutlookEvent };
 
 interface FakeBusy {
   start: string;

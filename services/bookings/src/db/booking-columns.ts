@@ -59,7 +59,7 @@ export function updatedColumns(booking: Booking, params: SqlParams): string {
 }
 
 /** The select list of a booking under Prisma's field names (`schedule_id AS "scheduleId"`, …). */
-export const SELECTED_COLUMNS = BOOKING_COLUMNS.map((c) => `${c.column} AS "${c.field}"`).join(', ');
+const SELECTED_COLUMNS = BOOKING_COLUMNS.map((c) => `${c.column} AS "${c.field}"`).join(', ');
 
 /**
  * The select list of a booking as its record shows it: its columns (SELECTED_COLUMNS) and its provider event as

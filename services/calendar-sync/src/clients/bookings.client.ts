@@ -7,7 +7,7 @@ import type { Bus } from '@app/service-kit';
  * bookings a day, every day of the window's 13 months) shows its earliest ones, from 30 days ago on, and the body stays
  * within a megabyte or so.
  */
-export const MAX_FEED_BOOKINGS = 2000;
+const MAX_FEED_BOOKINGS = 2000;
 
 /** The bookings service over NATS. */
 export class BookingsClient {

@@ -23,7 +23,7 @@ export function relativeToRoot(nextLink: string, graphUrl: string): string {
 }
 
 /** Attaches the current access token to every request, whatever the host (the default auth middleware only does so for Graph's own hosts). */
-export class BearerTokenMiddleware implements Middleware {
+class BearerTokenMiddleware implements Middleware {
   private next: Middleware | undefined;
 
   constructor(private readonly token: () => string) {}

@@ -9,7 +9,12 @@ import type { Db } from './prisma.js';
  * is recorded, or the row is not settled (`synced` without an id means the event was deleted). Read through
  * calendar_writes_schedule_idx.
  */
-export async function ownEventsOfSchedule(db: Db, scheduleId: string, provider: OAuthCalendarProvider, range: Interval): Promise<OwnEvents> {
+export async function ownEventsOfSchedule(
+  db: Db,
+  scheduleId: string,
+  provider: OAuthCalendarProvider,
+  range: Interval,
+): Promise<OwnEvents> {
   const rows = await db.calendarWrite.findMany({
     where: {
       scheduleId,

@@ -16,14 +16,14 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { startCalendarSync } from './harness.js';
 
-export const PUBLIC_BASE_URL = 'https://book.example.com';
+const PUBLIC_BASE_URL = 'https://book.example.com';
 export const DAY_MS = 86_400_000;
 
 /**
  * Scheduling and bookings faked at their NATS boundary on this file's own prefix, with state: schedules belong to
  * one organization (scheduling's SCHEDULE_NOT_FOUND for any other), and each schedule has the bookings a test gives it.
  */
-export class Neighbours {
+class Neighbours {
   readonly schedules = new Map<string, string>();
   readonly bookings = new Map<string, BookingFeedItem[]>();
 

@@ -31,7 +31,7 @@ let filePrefix: string | undefined;
  * This test file's own NATS prefix (each file runs in a worker of its own): calendar-sync's durable bookings consumer
  * must not share its events with the instances of other files, each on a database of its own.
  */
-export function fileNatsPrefix(): string {
+function fileNatsPrefix(): string {
   filePrefix ??= `${inject('natsPrefix')}_${randomBytes(3).toString('hex')}`;
   return filePrefix;
 }
