@@ -37,7 +37,7 @@ describe('tracing across the stack (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     return { key, scheduleId: dataEnvelope(scheduleRecordSchema).parse(schedule.body).data.id };
   });
 
-  it('when a booking is created, then the gateway, bookings, scheduling, the relay and the projection make one trace', async () => {
+  it('when a booking is created, then the gateway, bookings, scheduling, the relay, the projection and calendar-sync consumer make one trace', async () => {
     const { key, scheduleId } = desk;
     const created = await stack.call('POST', '/api/v1/bookings', {
       key,
@@ -70,13 +70,15 @@ describe('tracing across the stack (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
         answered: one('scheduling', Kind.SERVER, 'scheduling.availability.check'),
         published: one('bookings', Kind.PRODUCER, 'publish bookings.booking.created'),
         processed: one('scheduling', Kind.CONSUMER, 'process bookings.booking.created'),
+        // calendar-sync consumes the bookings' states too (write-back), in the same trace.
+        consumed: one('calendar-sync', Kind.CONSUMER, 'process bookings.booking.created'),
         written: spans.find((s) => s.service === 'bookings' && s.kind === Kind.CLIENT && s.attributes['db.system.name'] === 'postgresql'),
       };
       const whole = spans.every((s) => s === entry || byId.has(s.parentSpanId));
       const all = Object.values(expected).every((span) => span !== undefined);
       return whole && all ? { spans, byId, ...(expected as { [K in keyof typeof expected]: ReceivedSpan }) } : undefined;
     }, 15_000);
-    const { spans, byId, proxied, served, asked, answered, published, processed, written } = found;
+    const { spans, byId, proxied, served, asked, answered, published, processed, consumed, written } = found;
     const descends = (span: ReceivedSpan, ancestor: ReceivedSpan) => {
       for (let at = byId.get(span.parentSpanId); at; at = byId.get(at.parentSpanId)) if (at === ancestor) return true;
       return false;
@@ -90,7 +92,8 @@ describe('tracing across the stack (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(descends(published, served)).toBe(true); // the outbox row's stored traceparent
     expect(processed.parentSpanId).toBe(published.spanId); // traceparent in the JetStream message's headers
     expect(processed.attributes).toMatchObject({ 'messaging.system': 'nats', 'messaging.consumer.group.name': 'scheduling-bookings' });
-    expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['gateway', 'bookings', 'scheduling']));
+    expect(consumed.parentSpanId).toBe(published.spanId);
+    expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['gateway', 'bookings', 'scheduling', 'calendar-sync']));
     // Every span hangs from the gateway's; the relay's polls, woken by this request, are not in its trace.
     for (const span of spans) if (span !== entry) expect(descends(span, entry), `${span.service} ${span.name}`).toBe(true);
     expect(spans.filter((s) => String(s.attributes['db.query.text']).includes('FROM outbox'))).toEqual([]);
