@@ -1,30 +1,22 @@
 import type { OAuthCalendarProvider } from '@app/contracts';
 import { sqlOf, type Queryable } from '@app/service-kit';
-import type { Desired } from '../domain/calendar-write.js';
+import type { StoredWrite } from '../domain/calendar-write.js';
 import type { SealedTokens } from '../domain/connection-tokens.js';
 import type { Db } from './prisma.js';
 
-/** A due write claimed by this replica; `leaseToken` fences what the attempt records. */
-export interface ClaimedWrite {
+/**
+ * A due write claimed by this replica: the row's booking side as the decisions read it (its write state is read again
+ * under the lease when the attempt records), with the connection's provider and tokens; `leaseToken` fences what the
+ * attempt records.
+ */
+export type ClaimedWrite = Omit<StoredWrite, 'status' | 'lastError' | 'retryNotBefore' | 'version'> & {
   /** `<connection>/<booking>`: the claiming loop's key. */
   id: string;
-  connectionId: string;
-  bookingId: string;
-  organizationId: string;
-  scheduleId: string;
-  calendarId: string;
   provider: OAuthCalendarProvider;
-  bookingVersion: number;
-  desired: Desired;
-  startTime: Date;
-  endTime: Date;
-  summary: string;
-  attendeeEmail: string | null;
-  eventId: string | null;
   leaseToken: string;
   /** The connection's tokens as they were at the claim. */
   tokens: SealedTokens;
-}
+};
 
 type ClaimRow = Omit<ClaimedWrite, 'tokens'> & SealedTokens;
 
