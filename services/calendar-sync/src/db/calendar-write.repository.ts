@@ -114,9 +114,7 @@ export async function markPending(db: Queryable, row: StoredWrite, write: Bookin
       bump ? 1 : 0,
     ],
   );
-  const updated = rows[0];
-  if (!updated) throw new Error('calendar write vanished under its row lock');
-  return updated;
+  return lockedRow(rows);
 }
 
 /** The row as the attempt that holds `leaseToken` left it; null when the lease was lost (or the connection deleted). */
@@ -157,7 +155,12 @@ export async function saveWriteDecision(
       bump ? 1 : 0,
     ],
   );
-  const updated = rows[0];
-  if (!updated) throw new Error('calendar write vanished under its row lock');
-  return updated;
+  return lockedRow(rows);
+}
+
+/** The row an UPDATE under the caller's row lock returned: it cannot be gone, the lock holds it. */
+function lockedRow(rows: readonly StoredWrite[]): StoredWrite {
+  const row = rows[0];
+  if (!row) throw new Error('calendar write vanished under its row lock');
+  return row;
 }
