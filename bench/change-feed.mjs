@@ -23,7 +23,7 @@ const PER_TRANSACTION = 100;
 const PAGE = 200;
 
 async function main() {
-  const target = await ownStack({ databaseUrl: DATABASE_URL, port: PORT });
+  const target = await ownStack({ databaseUrl: DATABASE_URL, port: PORT, portVariable: 'FEED_BENCH_PORT' });
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
   try {
     const api = client(target.url);

@@ -30,7 +30,7 @@ function merged(file, measured) {
 
 async function main() {
   const databaseUrl = process.env.GROWTH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/scheduling_shop_bench_growth';
-  const target = await ownStack({ databaseUrl, port: Number(process.env.GROWTH_PORT ?? 3400) });
+  const target = await ownStack({ databaseUrl, port: Number(process.env.GROWTH_PORT ?? 3400), portVariable: 'GROWTH_PORT' });
   const curves = [];
   let ctx;
   try {

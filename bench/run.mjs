@@ -40,7 +40,9 @@ async function main() {
     console.warn(
       `note: ${describeDamon(monitor)}; its wake-ups take a core, which on a machine of few cores stalls the stack and shows in the steady p99s (docs/benchmarks.md)`,
     );
-  const target = env.BENCH_URL ? await existingTarget() : await ownStack({ databaseUrl: env.BENCH_DATABASE_URL, port: env.BENCH_PORT });
+  const target = env.BENCH_URL
+    ? await existingTarget()
+    : await ownStack({ databaseUrl: env.BENCH_DATABASE_URL, port: env.BENCH_PORT, portVariable: 'BENCH_PORT' });
   const ctx = await context(target);
   const results = [];
   let bare = null;

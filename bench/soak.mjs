@@ -46,6 +46,7 @@ async function main() {
   const replicas = REPLICAS > 1 ? { bookings: REPLICAS, scheduling: REPLICAS, events: REPLICAS } : {};
   const stack = await startStack({
     port: SOAK_PORT,
+    portVariable: 'SOAK_PORT',
     replicas,
     output: 'errors',
     env: {

@@ -54,7 +54,10 @@ const benchEnv = z.object({
 
 const soakEnv = z.object({
   SOAK_DATABASE_URL: databaseUrl('scheduling_shop_soak').meta({ description: "the soak stack's database" }),
-  SOAK_PORT: count(3300).meta({ description: "the soak stack's gateway port" }),
+  SOAK_PORT: count(3600).meta({
+    description:
+      "the soak stack's gateway port; its services take the next six and replicas + 10 on (3300 would put webhooks on MariaDB's 3306)",
+  }),
   SOAK_REPLICAS: count(1).meta({ description: 'replicas of each service (`2` for the scale-out run)' }),
   SOAK_CONNECTIONS: count(50).meta({ description: 'connections of the mixed load' }),
   SOAK_DURATION: count(60).meta({ description: 'seconds of mixed load' }),

@@ -9,7 +9,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 export const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? 'bench-admin-token-0123456789';
 
 /** A stack of our own, on a fresh database and NATS prefix, quiet logs, no effective rate limit. */
-export async function ownStack({ databaseUrl, port }) {
+export async function ownStack({ databaseUrl, port, portVariable }) {
   const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   const natsPrefix = `bench_${Date.now().toString(36)}`;
   const problem = await checkInfrastructure(databaseUrl, natsUrl);
@@ -42,7 +42,7 @@ export async function ownStack({ databaseUrl, port }) {
   };
   // A stack that fails to start (a port taken) still made the streams of the services that came up: each reserves
   // its JetStream storage, and enough of them left behind make NATS refuse new streams for everyone on the machine.
-  const stack = await startStack({ port, env, output: 'errors' }).catch(async (error) => {
+  const stack = await startStack({ port, portVariable, env, output: 'errors' }).catch(async (error) => {
     await deleteStreams(natsUrl, natsPrefix);
     throw error;
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { callerAssertionKeys } from './caller-assertion-keys.ts';
 import { holdPort, type HeldPort } from './held-port.ts';
+import { assertPortsFree, type WantedPort } from './port-check.ts';
 import { waitReady } from './readiness.ts';
 import { printServiceOutput, type StackOutput } from './service-output.ts';
 import { SERVICES } from './services.ts';
@@ -47,6 +48,20 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   /** `host:port` of a PgBouncer the services connect through (their migration steps go straight to Postgres). */
   databaseHost?: string;
+  /** The variable the caller reads `port` from (PORT, BENCH_PORT, SOAK_PORT), named when a port is taken. */
+  portVariable?: string;
+}
+
+/** The fixed ports of a stack at `port`: the services' at their offsets, their replicas' from `port + 10` on, the gateway's. */
+function stackPorts(port: number, replicas: Record<string, number>): WantedPort[] {
+  const wanted: WantedPort[] = [{ port, owner: 'gateway' }];
+  let extraPort = port + 10;
+  for (const service of SERVICES) {
+    wanted.push({ port: port + service.offset, owner: service.name });
+    for (let n = 1; n < (replicas[service.name] ?? 1); n += 1)
+      wanted.push({ port: extraPort++, owner: `${service.name} replica ${n + 1}` });
+  }
+  return wanted;
 }
 
 /**
@@ -62,11 +77,13 @@ export async function startStack({
   output = 'pretty',
   readyTimeoutMs = 60_000,
   databaseHost,
+  portVariable = 'PORT',
 }: StackOptions = {}): Promise<Stack> {
   const children: StackChild[] = [];
   const urls: Record<string, string> = {};
   const held: HeldPort[] = [];
   const host = env.HOST ?? '127.0.0.1';
+  if (port !== 0) await assertPortsFree(host, port, stackPorts(port, replicas), portVariable);
   const portFor = async (fixedPort: number): Promise<number> => {
     if (port !== 0) return fixedPort;
     const socket = await holdPort(host);
