@@ -278,8 +278,35 @@ function resolveEnvironment(env: NodeJS.ProcessEnv, known: ReadonlySet<string>):
     }
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  if (known.has('PUBLIC_BASE_URL') && known.has('GATEWAY_PORT') && resolved.PUBLIC_BASE_URL === undefined) {
+    const derived = publicBaseUrlOfPort(resolved.GATEWAY_PORT);
+    if (derived) resolved.PUBLIC_BASE_URL = derived;
+  }
   return resolved;
 }
+
+/**
+ * `PUBLIC_BASE_URL` when only compose's published gateway port is known (`GATEWAY_PORT`, `[host:]port`): the address a
+ * browser on the host reaches it at. Without this every media and feed URL named port 3000 whatever port compose
+ * published. A port compose picks itself (`127.0.0.1:`) cannot be known here: the default stays.
+ */
+function publicBaseUrlOfPort(published: string | undefined): string | undefined {
+  const match = /^(?:(.*):)?(\d+)$/.exec(published ?? '');
+  if (!match) return undefined;
+  const host = match[1] && match[1] !== '0.0.0.0' ? match[1] : 'localhost';
+  return `http://${host}:${match[2]}`;
+}
+
+/** `GATEWAY_PORT` in a config schema beside `PUBLIC_BASE_URL` (see publicBaseUrlOfPort). */
+export const gatewayPortVariable = z
+  .string()
+  .regex(/^(?:.*:)?\d*$/, { message: 'must be a port, or host:port as compose publishes it' })
+  .optional()
+  .meta({
+    description:
+      "the gateway's port as compose publishes it (`[host:]port`); when `PUBLIC_BASE_URL` is unset, it is `http://localhost:<port>` (`http://<host>:<port>` with a host)",
+    defaultText: 'unset',
+  });
 
 /** The variable names of a config schema: the keys of its object, through a transform's pipe. */
 function variablesOf(schema: z.ZodType): ReadonlySet<string> {

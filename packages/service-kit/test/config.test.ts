@@ -3,9 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, baseConfigSchema, loadConfig, natsCredentials, streamLimitsOf } from '../src/index.js';
+import { ConfigError, baseConfigSchema, gatewayPortVariable, loadConfig, natsCredentials, streamLimitsOf } from '../src/index.js';
 
 describe('loadConfig', () => {
+  it("when PUBLIC_BASE_URL is unset and compose's GATEWAY_PORT is given, then the public address is made from it; an explicit one wins", () => {
+    const schema = baseConfigSchema.safeExtend({
+      PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
+      GATEWAY_PORT: gatewayPortVariable,
+    });
+    const withEnv = (env: Record<string, string>) => loadConfig(schema, { NODE_ENV: 'test', PORT: '3003', ...env }).PUBLIC_BASE_URL;
+    expect(withEnv({ GATEWAY_PORT: '3300', PUBLIC_BASE_URL: '' })).toBe('http://localhost:3300');
+    expect(withEnv({ GATEWAY_PORT: '127.0.0.1:3300' })).toBe('http://127.0.0.1:3300');
+    expect(withEnv({ GATEWAY_PORT: '0.0.0.0:8080' })).toBe('http://localhost:8080');
+    // compose picks the port itself: nobody here knows it, so the default stays.
+    expect(withEnv({ GATEWAY_PORT: '127.0.0.1:' })).toBe('http://127.0.0.1:3000');
+    expect(withEnv({ GATEWAY_PORT: '3300', PUBLIC_BASE_URL: 'https://shop.example.com' })).toBe('https://shop.example.com');
+  });
+
   it('when required variables are missing or bad, then it fails naming each of them', () => {
     const error = (() => {
       try {

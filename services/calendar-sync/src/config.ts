@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema, developmentSecretsAllowed, secretRequired } from '@app/service-kit';
+import { baseConfigSchema, developmentSecretsAllowed, gatewayPortVariable, secretRequired } from '@app/service-kit';
 
 /** One entry of CALENDAR_ENCRYPTION_KEYS: `keyId:base64-of-32-bytes`. */
 const KEY_RING = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=$/;
@@ -19,8 +19,9 @@ export const configSchema = baseConfigSchema
     PUBLIC_BASE_URL: url('http://127.0.0.1:3000').meta({
       description:
         "the gateway's public address: OAuth redirect URIs are `${PUBLIC_BASE_URL}/api/calendar-connections/oauth/<provider>/callback`, ICS feed URLs `${PUBLIC_BASE_URL}/ics/<token>.ics` (their events' UIDs end in its hostname)",
-      defaultText: "`http://127.0.0.1:3000` (`npm start`: the gateway's own port)",
+      defaultText: "`http://127.0.0.1:3000` (`npm start`: the gateway's own port; compose: from `GATEWAY_PORT`)",
     }),
+    GATEWAY_PORT: gatewayPortVariable,
     GOOGLE_CLIENT_ID: optionalSecret.meta({
       description:
         'Google OAuth client id (also needed to refresh Google tokens); without it and the secret the Google OAuth endpoints answer 503 naming what is missing',

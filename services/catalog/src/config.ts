@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { baseConfigSchema } from '@app/service-kit';
+import { baseConfigSchema, gatewayPortVariable } from '@app/service-kit';
 
 /** `media-data/` at the repository root (git-ignored), the same from src/ and dist/. */
 const DEFAULT_MEDIA_DIR = fileURLToPath(new URL('../../../media-data', import.meta.url));
@@ -32,7 +32,8 @@ export const configSchema = baseConfigSchema.safeExtend({
     .transform((url) => url.replace(/\/+$/, ''))
     .meta({
       description: "the gateway's public address: media URLs are built from it",
-      defaultText: "`http://127.0.0.1:3000` (`npm start`: the gateway's own port)",
+      defaultText: "`http://127.0.0.1:3000` (`npm start`: the gateway's own port; compose: from `GATEWAY_PORT`)",
     }),
+  GATEWAY_PORT: gatewayPortVariable,
 });
 export type Config = z.infer<typeof configSchema>;
