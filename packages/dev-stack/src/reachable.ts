@@ -2,8 +2,10 @@ import net from 'node:net';
 
 /** Host and port of a `postgres://` or `nats://` URL, with the server's default port where it names none. */
 export function serverAddress(url: string): { host: string; port: number } {
-  const parsed = new URL(url.replace(/^nats:/, 'http:'));
-  return { host: parsed.hostname, port: Number(parsed.port || (url.startsWith('nats:') ? 4222 : 5432)) };
+  // A cluster's NATS_URL lists several servers: the first answers for them.
+  const first = url.split(',')[0]!.trim();
+  const parsed = new URL(first.replace(/^nats:/, 'http:'));
+  return { host: parsed.hostname, port: Number(parsed.port || (first.startsWith('nats:') ? 4222 : 5432)) };
 }
 
 /** Whether the server of a `postgres://` or `nats://` URL accepts connections. */

@@ -71,7 +71,10 @@ export const baseConfigFields = z.object({
     .max(3_600_000)
     .default(DEFAULT_ROLE_TIMEOUTS.idleInTransactionTimeoutMs)
     .meta({ description: "set on the service's role likewise: a session idle this long inside a transaction is ended, with its locks" }),
-  NATS_URL: z.string().default('nats://127.0.0.1:4222').meta({ description: 'NATS with JetStream' }),
+  NATS_URL: z.string().default('nats://127.0.0.1:4222').meta({
+    description:
+      'NATS with JetStream; the servers of a cluster comma-separated (`nats://n1:4222,nats://n2:4222,nats://n3:4222`): the client connects to one and moves to another when it goes',
+  }),
   NATS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only')
@@ -128,6 +131,11 @@ export const baseConfigFields = z.object({
       "JetStream `max_age` of the service's stream (publishers: bookings, scheduling, catalog, events, calendar-sync), set when its relay creates it and brought up to date at each start; older events are dropped. It bounds the longest consumer outage survived without losing events: 7 days covers a long weekend plus the time to notice and fix a stopped consumer. See [Retention](operations.md#retention)",
     defaultText: '`168` (7 days)',
     whenToChange: 'to the longest consumer outage you plan for (then `INBOX_RETENTION_HOURS` must grow with it)',
+  }),
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1).meta({
+    description:
+      "JetStream `num_replicas` of the service's streams (events and dead letters; their durable consumers follow the stream), set when created and brought up to date at each start. A publish is acknowledged, and its outbox row marked published, only once a majority of the replicas stored it",
+    whenToChange: 'to 3 on a JetStream cluster of three or more servers (a single server refuses more than 1)',
   }),
   NATS_STREAM_MAX_BYTES: z.coerce
     .number()
@@ -194,12 +202,13 @@ export type BaseConfig = z.infer<typeof baseConfigSchema>;
 /** The stream limits of the config, for `Bus.connect`. */
 export function streamLimitsOf(
   config: Pick<BaseConfig, 'NATS_STREAM_MAX_AGE_HOURS' | 'NATS_STREAM_MAX_BYTES'> &
-    Partial<Pick<BaseConfig, 'NATS_DLQ_MAX_AGE_HOURS' | 'NATS_DLQ_MAX_BYTES'>>,
+    Partial<Pick<BaseConfig, 'NATS_DLQ_MAX_AGE_HOURS' | 'NATS_DLQ_MAX_BYTES' | 'NATS_STREAM_REPLICAS'>>,
 ): StreamLimits {
   const { NATS_DLQ_MAX_AGE_HOURS: deadLetterHours, NATS_DLQ_MAX_BYTES: deadLetterBytes } = config;
   return {
     maxAgeMs: config.NATS_STREAM_MAX_AGE_HOURS * HOUR_MS,
     maxBytes: config.NATS_STREAM_MAX_BYTES,
+    ...(config.NATS_STREAM_REPLICAS !== undefined && { replicas: config.NATS_STREAM_REPLICAS }),
     ...(deadLetterHours !== undefined && { deadLetterMaxAgeMs: deadLetterHours * HOUR_MS }),
     ...(deadLetterBytes !== undefined && { deadLetterMaxBytes: deadLetterBytes }),
   };

@@ -104,6 +104,15 @@ describe('loadConfig', () => {
     );
   });
 
+  it('when NATS_STREAM_REPLICAS is 3, then the streams are asked for 3 replicas; beyond 5 or below 1 it is refused', () => {
+    expect(streamLimitsOf(loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1', NATS_STREAM_REPLICAS: '3' })).replicas).toBe(3);
+    for (const replicas of ['0', '6', 'three']) {
+      expect(() => loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1', NATS_STREAM_REPLICAS: replicas })).toThrow(
+        /NATS_STREAM_REPLICAS/,
+      );
+    }
+  });
+
   it('when retention is not configured, then streams keep 7 days and 1 GiB, dead letters 30 days and 128 MiB, published outbox rows 24 h and inbox rows 8 days', () => {
     const config = loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1' });
     expect(config).toMatchObject({
@@ -117,6 +126,7 @@ describe('loadConfig', () => {
     expect(streamLimitsOf(config)).toEqual({
       maxAgeMs: 7 * 24 * 3_600_000,
       maxBytes: 1024 ** 3,
+      replicas: 1,
       deadLetterMaxAgeMs: 30 * 24 * 3_600_000,
       deadLetterMaxBytes: 128 * 1024 ** 2,
     });

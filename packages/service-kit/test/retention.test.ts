@@ -48,7 +48,15 @@ describe('stream limits', () => {
     await relay.stop();
     await schema.close();
     const { config } = await bus.jsm.streams.info(bus.streamName(STREAM.name));
-    expect(config).toMatchObject({ max_age: 3 * HOUR_NS, max_bytes: 8 * 1024 * 1024, duplicate_window: 120_000_000_000 });
+    expect(config).toMatchObject({ max_age: 3 * HOUR_NS, max_bytes: 8 * 1024 * 1024, duplicate_window: 120_000_000_000, num_replicas: 1 });
+  });
+
+  it("when NATS_URL lists a cluster's servers and one does not answer, then the bus connects through another", async () => {
+    const { port } = new URL(inject('natsUrl').replace(/^nats:/, 'http:'));
+    // Port 1 refuses at once; the client tries the servers of the list (in random order) until one answers.
+    const bus = await kitBus({ url: `nats://127.0.0.1:1, nats://127.0.0.1:${port}` });
+    buses.push(bus);
+    expect(bus.nc.getServer()).toBe(`127.0.0.1:${port}`);
   });
 
   it('when the stream exists without limits, then ensureStream gives it the configured ones and keeps its subjects', async () => {

@@ -13,6 +13,7 @@ import { addEndpoint, type RequestHandler } from './endpoint.js';
 import { isJetStreamApiError, JetStreamCode } from './jetstream-errors.js';
 import { inboxPrefix, prefixedName, prefixedSubject } from './naming.js';
 import { readReply } from './reply-envelope.js';
+import { natsServers } from './servers.js';
 import { streamLimitsConfig, type StreamKind, type StreamLimits } from './stream-limits.js';
 import { inSpan, natsAttributes, SpanKind } from '../telemetry/spans.js';
 import { injectTraceHeaders, traceHeaders } from '../telemetry/trace-context.js';
@@ -65,7 +66,8 @@ export class Bus {
 
   static async connect(options: BusOptions): Promise<Bus> {
     const nc = await connect({
-      servers: options.url,
+      // A cluster's servers, comma-separated in NATS_URL: the client takes them as a list (one string is one server).
+      servers: natsServers(options.url),
       name: options.service,
       ...(options.credentials && { user: options.credentials.user, pass: options.credentials.password }),
       // Replies (request-reply, JetStream acks and pulls) come to inboxes only this service's user may subscribe to.

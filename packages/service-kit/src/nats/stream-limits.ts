@@ -8,6 +8,8 @@ export const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 export interface StreamLimits {
   maxAgeMs: number;
   maxBytes: number;
+  /** `num_replicas` of the streams (NATS_STREAM_REPLICAS); unset: 1, a single server's. */
+  replicas?: number;
   /** How long a dead-letter stream keeps a dead letter (NATS_DLQ_MAX_AGE_HOURS); unset: DEFAULT_DEAD_LETTER_MAX_AGE_MS. */
   deadLetterMaxAgeMs?: number;
   /** The most a dead-letter stream holds (NATS_DLQ_MAX_BYTES); unset: DEFAULT_DEAD_LETTER_MAX_BYTES. */
@@ -32,9 +34,14 @@ const NANOS_PER_MS = 1_000_000;
 export function streamLimitsConfig(
   limits: StreamLimits,
   kind: StreamKind = 'events',
-): { max_age: number; max_bytes: number; duplicate_window: number } {
+): { max_age: number; max_bytes: number; duplicate_window: number; num_replicas: number } {
   const events = kind === 'events';
   const maxAgeMs = events ? limits.maxAgeMs : (limits.deadLetterMaxAgeMs ?? DEFAULT_DEAD_LETTER_MAX_AGE_MS);
   const maxBytes = events ? limits.maxBytes : (limits.deadLetterMaxBytes ?? DEFAULT_DEAD_LETTER_MAX_BYTES);
-  return { max_age: maxAgeMs * NANOS_PER_MS, max_bytes: maxBytes, duplicate_window: DUPLICATE_WINDOW_MS * NANOS_PER_MS };
+  return {
+    max_age: maxAgeMs * NANOS_PER_MS,
+    max_bytes: maxBytes,
+    duplicate_window: DUPLICATE_WINDOW_MS * NANOS_PER_MS,
+    num_replicas: limits.replicas ?? 1,
+  };
 }
