@@ -71,6 +71,15 @@ export const baseConfigFields = z.object({
     .max(3_600_000)
     .default(DEFAULT_ROLE_TIMEOUTS.idleInTransactionTimeoutMs)
     .meta({ description: "set on the service's role likewise: a session idle this long inside a transaction is ended, with its locks" }),
+  MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(512).meta({
+    description:
+      'requests a process serves at once; past it a new one is answered 503 `UPSTREAM_UNAVAILABLE` with `Retry-After: 1` at once instead of queueing (health, readiness and metrics excepted); 0: no limit',
+    whenToChange: "to about 3 × the process's throughput × its usual latency, so a burst is served and an overload is shed",
+  }),
+  SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500).meta({
+    description:
+      "while the event loop runs late by more than this on average (over 250 ms), the process's CPU is saturated and new requests are answered 503 `UPSTREAM_UNAVAILABLE` with `Retry-After: 1`; 0: off",
+  }),
   NATS_URL: z.string().default('nats://127.0.0.1:4222').meta({
     description:
       'NATS with JetStream; the servers of a cluster comma-separated (`nats://n1:4222,nats://n2:4222,nats://n3:4222`): the client connects to one and moves to another when it goes',

@@ -2,6 +2,7 @@ export * from './config.js';
 export * from './errors.js';
 export { KIT_TUNING, kitTuning, type KitTuning, type KitTuningOverrides, type SweepCadence } from './tuning.js';
 export { buildService, type ServiceApp, type ServiceOptions } from './http/build-service.js';
+export { useLoadShedding, type LoadLimits } from './http/load-shedding.js';
 export { buildServiceApp, type AppDeps, type RouteRegistrar } from './http/service-app.js';
 export { errorHandler, notFoundHandler } from './http/error-handler.js';
 export { callerOf, eventContextOf, isPublishable, messageCallerOf, optionalCallerOf, type Caller } from './http/caller.js';

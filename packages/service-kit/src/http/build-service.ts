@@ -20,6 +20,7 @@ import { registerHealth, type ReadinessCheck } from './health.js';
 import { inputGuard } from './input-guard.js';
 import { useStrictJsonParser } from './json-body.js';
 import { registerNoStore } from './no-store.js';
+import { registerLoadShedding } from './load-shedding.js';
 import { metricsResponse, registerMetrics, registriesOf, useMetricsAccess } from './metrics.js';
 import { applyHttpTimeouts, serverOptions, type HttpTimeouts } from './server-options.js';
 import type { BaseConfig } from '../config.js';
@@ -148,6 +149,7 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
   );
   registerHealth(app, options.readiness ?? []);
   registerMetrics(app, options.name);
+  registerLoadShedding(app);
   return app;
 }
 

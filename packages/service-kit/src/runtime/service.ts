@@ -4,6 +4,7 @@ import { migrate, migrationOptionsOf } from '../db/migrate.js';
 import { configureServer } from '../http/build-service.js';
 import { useCallerAssertionKeys } from '../http/caller-assertion.js';
 import { addMetrics } from '../http/metrics.js';
+import { useLoadShedding } from '../http/load-shedding.js';
 import { useIdempotencyStore } from '../http/idempotency/idempotency-hooks.js';
 import { IdempotencyStore } from '../http/idempotency/idempotency.store.js';
 import { RetentionSweeper, retentionOf, type RetainedRows, type SweepResult } from '../outbox/retention-sweeper.js';
@@ -80,6 +81,7 @@ export async function startService<C extends BaseConfig>(
   const idempotency = new IdempotencyStore(infra.pool);
   useIdempotencyStore(built.app, idempotency);
   addMetrics(built.app, infra.metrics.registry);
+  useLoadShedding(built.app, { maxInFlight: config.MAX_IN_FLIGHT, maxEventLoopDelayMs: config.SHED_EVENT_LOOP_DELAY_MS });
   // Every schema has the kit's outbox and inbox (migration 0001): their old rows, and expired Idempotency-Keys, are
   // swept beside the relay and consumers, and so are the rows of the service's own tables it names.
   const retention = retentionOf(config, tuning.retentionSweep);
