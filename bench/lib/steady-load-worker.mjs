@@ -11,6 +11,9 @@ import { Pool } from 'undici';
 const { url, rate, warmup, connections, requests, label, tracePath } = workerData;
 const pool = new Pool(url, { connections });
 const latencies = [];
+// By answer, for the overload curve: what the served (2xx) waited, and how fast the shed (503) were told.
+const servedLatencies = [];
+const shedLatencies = [];
 // BENCH_STEADY_TRACE: each counted request's due time and latency, in a typed array filled in place (no garbage).
 const trace = tracePath ? new Float64Array((requests.length - warmup) * 2) : null;
 const statusCodes = {};
@@ -27,6 +30,8 @@ async function send(index, dueAt) {
     if (!counted) return;
     const latency = performance.now() - dueAt;
     latencies.push(latency);
+    if (answer.statusCode < 300) servedLatencies.push(latency);
+    else if (answer.statusCode === 503) shedLatencies.push(latency);
     if (trace) {
       trace[(index - warmup) * 2] = dueAt;
       trace[(index - warmup) * 2 + 1] = latency;
@@ -62,8 +67,9 @@ const elapsed = (performance.now() - dueAt(warmup)) / 1000;
 await pool.close();
 
 if (trace) writeTrace();
-latencies.sort((a, b) => a - b);
-const at = (share) => +(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? 0).toFixed(1);
+for (const list of [latencies, servedLatencies, shedLatencies]) list.sort((a, b) => a - b);
+const percentile = (list, share) => +(list[Math.min(list.length - 1, Math.floor(share * list.length))] ?? 0).toFixed(1);
+const at = (share) => percentile(latencies, share);
 const total = requests.length - warmup;
 parentPort.postMessage({
   result: {
@@ -75,6 +81,9 @@ parentPort.postMessage({
     non2xx: Object.entries(statusCodes).reduce((sum, [code, count]) => sum + (code.startsWith('2') ? 0 : count), 0),
     errors,
     status_codes: statusCodes,
+    served_rps: Math.round(servedLatencies.length / elapsed),
+    served_p99_ms: percentile(servedLatencies, 0.99),
+    shed_p99_ms: percentile(shedLatencies, 0.99),
   },
 });
 

@@ -50,7 +50,7 @@ export async function ownStack({ databaseUrl, port, portVariable }) {
     await stack.stop();
     await deleteStreams(natsUrl, natsPrefix);
   };
-  return { url: stack.gatewayUrl, port, databaseUrl, natsUrl, startGateway: stack.startGateway, stop };
+  return { url: stack.gatewayUrl, port, databaseUrl, natsUrl, children: stack.children, startGateway: stack.startGateway, stop };
 }
 
 export async function existingTarget() {
