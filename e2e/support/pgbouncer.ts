@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@app/contracts';
@@ -13,6 +13,11 @@ export interface RunningPgBouncer {
   readonly host: string;
   /** Everything PgBouncer logged so far (its log names every login: `login attempt: db=… user=…`). */
   log(): string;
+  /**
+   * Points it at another upstream Postgres port (a promoted standby), as a managed database's DNS switch would: the
+   * configuration is rewritten and PgBouncer reloads it (SIGHUP); new server connections go there.
+   */
+  repoint(port: number): void;
   stop(): Promise<void>;
 }
 
@@ -30,10 +35,11 @@ export async function startPgBouncer(adminUrl: string): Promise<RunningPgBouncer
   }
   const upstream = new URL(adminUrl);
   const port = await freePorts(); // PgBouncer takes no port 0
+  const configDir = join(tmpdir(), `pgbouncer-config-${port}`);
   const env = {
     ...process.env,
     PGBOUNCER_USERS_DIR: users,
-    PGBOUNCER_CONFIG_DIR: join(tmpdir(), `pgbouncer-config-${port}`),
+    PGBOUNCER_CONFIG_DIR: configDir,
     PGBOUNCER_UPSTREAM_HOST: upstream.hostname,
     PGBOUNCER_UPSTREAM_PORT: upstream.port || '5432',
     PGBOUNCER_LISTEN_ADDR: '127.0.0.1',
@@ -63,6 +69,13 @@ export async function startPgBouncer(adminUrl: string): Promise<RunningPgBouncer
   return {
     host: `127.0.0.1:${port}`,
     log: () => output,
+    repoint(upstreamPort) {
+      const ini = join(configDir, 'pgbouncer.ini');
+      writeFileSync(ini, readFileSync(ini, 'utf8').replace(/^\* = host=(\S+) port=\d+$/m, `* = host=$1 port=${upstreamPort}`));
+      // The pgbouncer process itself (under runuser when this is root), found by its configuration file.
+      const reloaded = spawnSync('pkill', ['-HUP', '-f', `^pgbouncer ${ini}$`]);
+      if (reloaded.status !== 0) throw new Error(`PgBouncer was not found to reload (${reloaded.status})`);
+    },
     async stop() {
       child.kill('SIGTERM');
       await exited;

@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { INTERNAL_ERROR_BODY, REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
 import { isDatabaseBusy, isUnstorableValue } from '../db/pg-errors.js';
 import { AppError, databaseBusy } from '../errors.js';
+import { isTransientError } from '../transient-errors.js';
 
 interface Issue {
   path: string;
@@ -96,6 +97,16 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     // Every pooled connection busy, or a statement or lock wait past the role's timeout: overload, not a fault.
     request.log.warn({ err: error }, 'database busy');
     return errorHandler(databaseBusy() as unknown as FastifyError, request, reply);
+  }
+  if (isTransientError(error)) {
+    // Not now rather than never: a connection lost under the statement (a primary killed, a failover under way), a
+    // server refusing connections, NATS away, a deadlock victim. Found by the failover test: such a request was a 500.
+    request.log.warn({ err: error }, 'a dependency is unavailable');
+    return errorHandler(
+      new AppError('UPSTREAM_UNAVAILABLE', 'A service this request needs is unavailable; retry shortly') as unknown as FastifyError,
+      request,
+      reply,
+    );
   }
   if (isUnstorableValue(error)) {
     // The last line of defence: the request's schema should have refused this value before any statement ran.
