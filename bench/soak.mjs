@@ -1,17 +1,20 @@
-// `npm run soak`: 60 s of mixed traffic (slot reads, event lists, bookings, registrations) at 50 connections
-// through the gateway, then checks what must hold whatever the load: no 5xx, no double booking, no
-// over-registration, every booking event applied once by the scheduling projection, the outbox published
-// once per row, and flat memory in every process (live heap after a full GC, before and after the load; RSS
-// is printed beside it). `SOAK_REPLICAS=2` runs two replicas
-// of bookings, scheduling and events behind the gateway (scale-out proof). Exits 1 when an invariant fails.
+// `npm run soak`: a warm-up flat out, then SOAK_DURATION s (60; `SOAK_DURATION=600` for the 10-minute soak) of mixed
+// traffic (slot reads, event lists, bookings, registrations) at half the warm-up's rate through the gateway, then
+// checks what must hold whatever the load: no 5xx, no double booking, no over-registration, every booking event
+// applied once by the scheduling projection, the outbox published once per row, and flat memory in every process
+// (live heap after a full GC, before and after the load). Every 10 s of the load it samples each process's RSS and
+// heap in use into bench/results/soak.json, says where RSS levelled off, and draws docs/soak-rss.svg: the memory
+// limits of compose and Kubernetes come from those plateaus. `SOAK_REPLICAS=2` runs two replicas of bookings,
+// scheduling and events behind the gateway (scale-out proof). Exits 1 when an invariant fails.
 import { ensureModernNode } from '../scripts/ensure-node.mjs';
 ensureModernNode();
 
 const { execFileSync } = await import('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+const { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
 const { tmpdir } = await import('node:os');
 const { join } = await import('node:path');
 const { heapSnapshotOptions, liveHeaps } = await import('./live-heap.mjs');
+const { rssChart, rssPlateaus, sampleMemory } = await import('./lib/memory-sampler.mjs');
 const { default: autocannon } = await import('autocannon');
 const { default: pg } = await import('pg');
 const { startStack, checkInfrastructure, deleteStreams, recreateDatabase } = await import('@app/dev-stack');
@@ -27,6 +30,7 @@ const {
   SOAK_DATABASE_URL: DATABASE_URL,
 } = readSoakEnv();
 const ADMIN_TOKEN = 'soak-admin-token-0123456789';
+const METRICS_TOKEN = process.env.METRICS_TOKEN ?? 'bench-metrics-token-0123456789';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const SEATS = 200;
 
@@ -54,7 +58,7 @@ async function main() {
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${heapSnapshotOptions(snapshots)}`.trim(),
       NODE_ENV: 'production',
       // Production refuses to start with /metrics open beside the API: a token (the bench scrapes none).
-      METRICS_TOKEN: process.env.METRICS_TOKEN ?? 'bench-metrics-token-0123456789',
+      METRICS_TOKEN,
       LOG_LEVEL: 'warn',
       DATABASE_URL,
       NATS_URL,
@@ -68,12 +72,19 @@ async function main() {
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
   try {
     const world = await seed(stack.gatewayUrl);
-    console.log(`warm-up ${WARMUP} s (${REPLICAS} replica(s) of bookings, scheduling, events) ...`);
-    await traffic(stack.gatewayUrl, world, WARMUP);
+    console.log(`warm-up ${WARMUP} s at full load (${REPLICAS} replica(s) of bookings, scheduling, events) ...`);
+    const warmup = await traffic(stack.gatewayUrl, world, WARMUP);
+    // Half the rate the machine served flat out: the soak is a long steady day, not an overload.
+    const rate = Math.max(10, Math.round(warmup.requests.average / 2));
     const rssStart = Object.fromEntries(stack.children.map(({ name, port, child }) => [`${name}:${port}`, rssMb(child.pid)]));
     const heapStart = await liveHeaps(stack.children, snapshots);
-    console.log(`load: ${DURATION} s at ${CONNECTIONS} connections ...`);
-    const result = await traffic(stack.gatewayUrl, world, DURATION);
+    console.log(
+      `load: ${DURATION} s at ${rate} req/s (half of the warm-up's ${Math.round(warmup.requests.average)}), ${CONNECTIONS} connections ...`,
+    );
+    const sampler = sampleMemory(stack.children, { intervalMs: 10_000, token: METRICS_TOKEN });
+    const result = await traffic(stack.gatewayUrl, world, DURATION, rate);
+    const samples = await sampler.stop();
+    writeSamples(samples, rate, result);
     const rssEnd = Object.fromEntries(stack.children.map(({ name, port, child }) => [`${name}:${port}`, rssMb(child.pid)]));
     const heapEnd = await liveHeaps(stack.children, snapshots);
     // The projections trail the load by however long the consumers need: give them up to a minute.
@@ -124,14 +135,36 @@ async function seed(baseUrl) {
   return { key, scheduleId: schedule.id, eventId: event.id, organizationId: org.id };
 }
 
-/** Mixed traffic: per connection a slots read, an events list, a booking on a random quarter hour (next 365 days, so writes keep succeeding through a long run), a registration. */
-function traffic(baseUrl, world, seconds) {
+/** Memory over the run: bench/results/soak.json (every sample and where RSS levelled off) and docs/soak-rss.svg. */
+function writeSamples(samples, rate, result) {
+  const plateaus = rssPlateaus(samples);
+  const results = join(ROOT, 'bench', 'results');
+  mkdirSync(results, { recursive: true });
+  const run = { date: new Date().toISOString(), duration_s: DURATION, rate, rps: Math.round(result.requests.average), replicas: REPLICAS };
+  writeFileSync(join(results, 'soak.json'), `${JSON.stringify({ ...run, plateaus, samples }, null, 2)}\n`);
+  const title = `RSS per process: ${Math.round(DURATION / 60)} min soak at ${rate} req/s (${run.date.slice(0, 10)})`;
+  writeFileSync(join(ROOT, 'docs', 'soak-rss.svg'), rssChart(samples, title));
+  console.log('\nRSS over the load (MB): where it levelled off (mean of the last fifth), its peak, growth over the fifth before:');
+  for (const [name, plateau] of Object.entries(plateaus)) {
+    const verdict = plateau.levelled_off ? 'levelled off' : 'STILL GROWING';
+    console.log(
+      `  ${name.padEnd(20)} ${String(plateau.plateau_mb).padStart(4)} (peak ${plateau.peak_mb}, ${(plateau.last_fifth_growth * 100).toFixed(1)} %) ${verdict}`,
+    );
+  }
+}
+
+/**
+ * Mixed traffic: per connection a slots read, an events list, a booking on a random quarter hour (next 365 days, so
+ * writes keep succeeding through a long run), a registration. With `rate`, at most that many requests a second.
+ */
+function traffic(baseUrl, world, seconds, rate) {
   const day0 = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1);
   const today = new Date().toISOString().slice(0, 10);
   return autocannon({
     url: baseUrl,
     connections: CONNECTIONS,
     duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
     headers: { authorization: `Bearer ${world.key}` },
     requests: [
       { method: 'GET', path: `/api/bookings/slots?scheduleId=${world.scheduleId}&startDate=${today}` },
