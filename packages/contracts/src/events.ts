@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { eventTypeRecordSchema } from './event-types-http.js';
 import { eventRecordSchema, registrationRecordSchema } from './events-http.js';
+import { ticketTypeRecordSchema } from './ticket-types-http.js';
 import { locationTypeSchema } from './location-type.js';
 import { defineEvent, defineRequest, defineStream } from './messaging.js';
 import { previousAttributesSchema } from './previous-attributes.js';
@@ -29,6 +30,8 @@ export const eventDeletedEvent = defineEvent('events.event.deleted', idOnly);
 const registrationState = idOnly.extend({ event_id: z.uuid(), quantity: z.number().int(), record: publicRecord(registrationRecordSchema) });
 export const registrationCreatedEvent = defineEvent('events.registration.created', registrationState);
 export const registrationCancelledEvent = defineEvent('events.registration.cancelled', registrationState);
+/** A waitlisted registration confirmed when places freed up (in the transaction that freed them), once per registration. */
+export const registrationPromotedEvent = defineEvent('events.registration.promoted', registrationState);
 const eventTypeState = idOnly.extend({ slug: z.string(), record: publicRecord(eventTypeRecordSchema) });
 export const eventTypeCreatedEvent = defineEvent('events.event_type.created', eventTypeState);
 export const eventTypeUpdatedEvent = defineEvent(
@@ -36,6 +39,13 @@ export const eventTypeUpdatedEvent = defineEvent(
   eventTypeState.extend({ previous_attributes: previousAttributesSchema }),
 );
 export const eventTypeDeletedEvent = defineEvent('events.event_type.deleted', idOnly);
+const ticketTypeState = idOnly.extend({ event_id: z.uuid(), record: publicRecord(ticketTypeRecordSchema) });
+export const ticketTypeCreatedEvent = defineEvent('events.ticket_type.created', ticketTypeState);
+export const ticketTypeUpdatedEvent = defineEvent(
+  'events.ticket_type.updated',
+  ticketTypeState.extend({ previous_attributes: previousAttributesSchema }),
+);
+export const ticketTypeDeletedEvent = defineEvent('events.ticket_type.deleted', idOnly);
 
 export const EVENTS_SERVICE_EVENTS = [
   eventCreatedEvent,
@@ -46,6 +56,10 @@ export const EVENTS_SERVICE_EVENTS = [
   eventTypeCreatedEvent,
   eventTypeUpdatedEvent,
   eventTypeDeletedEvent,
+  registrationPromotedEvent,
+  ticketTypeCreatedEvent,
+  ticketTypeUpdatedEvent,
+  ticketTypeDeletedEvent,
 ] as const;
 /** Lists subjects one by one: a wildcard such as `events.event_type.>` would also capture the request subject. */
 export const EVENTS_STREAM = defineStream('EVENTS', EVENTS_SERVICE_EVENTS);
