@@ -19,14 +19,6 @@ export async function nextWaitlistPosition(db: Db, eventId: string): Promise<num
   return row.position;
 }
 
-/** Whether anyone waits at the event (a new registration then joins behind them). */
-export async function anyoneWaiting(db: Db, eventId: string): Promise<boolean> {
-  const { rows } = await sqlOf(db).query(`SELECT 1 FROM registrations WHERE event_id = $1::uuid AND status = 'waitlisted' LIMIT 1`, [
-    eventId,
-  ]);
-  return rows.length > 0;
-}
-
 /** The event's waiting registrations, head first (registrations_event_waitlist_idx). */
 export async function waitingRegistrations(db: Db, eventId: string): Promise<Waiting[]> {
   const { rows } = await sqlOf(db).query<Waiting>(
@@ -37,14 +29,16 @@ export async function waitingRegistrations(db: Db, eventId: string): Promise<Wai
   return rows;
 }
 
-/** Confirms these waiting registrations (the trigger moves their places); the rows as now stored, in the given order. */
+/**
+ * Confirms these registrations if they are still waiting (the trigger moves their places); the rows it changed, in the
+ * given order, so a registration no longer waiting is never announced as promoted.
+ */
 export async function confirmWaiting(db: Db, ids: readonly string[]): Promise<RegistrationRow[]> {
   if (ids.length === 0) return [];
-  await db.registration.updateMany({
+  const rows = await db.registration.updateManyAndReturn({
     where: { id: { in: [...ids] }, status: 'waitlisted' },
     data: { status: 'confirmed', waitlistPosition: null },
   });
-  const rows = await db.registration.findMany({ where: { id: { in: [...ids] } } });
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
