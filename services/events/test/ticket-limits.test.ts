@@ -81,7 +81,7 @@ describe('POST /api/v1/events/:id/registrations with ticket types', () => {
     expect(full.body).toEqual({ code: 'EVENT_FULL', error: 'Event is full' });
   });
 
-  it("when both the type and the event would be exceeded, then SOLD_OUT comes first", async () => {
+  it('when both the type and the event would be exceeded, then SOLD_OUT comes first', async () => {
     const api = client(running);
     const { id, types } = await eventWithTypes(api, { slots: 1 }, [{ name: 'A', price: 1, quantity: 1 }]);
 
@@ -111,6 +111,10 @@ describe('POST /api/v1/events/:id/registrations with ticket types', () => {
     expect([...codes].sort()).toEqual(['EVENT_FULL', 'SOLD_OUT']);
     const counted = list(await api.get(`/api/v1/events/${id}/ticket-types`)).map((type) => type.sold);
     expect(counted).toEqual([5, 7]);
-    expect(data(await api.get(`/api/v1/events/${id}?include_counts=true`)).counts).toEqual({ registrations: 12, remaining: 0, waitlisted: 0 });
+    expect(data(await api.get(`/api/v1/events/${id}?include_counts=true`)).counts).toEqual({
+      registrations: 12,
+      remaining: 0,
+      waitlisted: 0,
+    });
   });
 });

@@ -57,7 +57,11 @@ describe('ticket types: /api/v1/events/:id/ticket-types', () => {
     ['three decimals', { name: 'A', price: 1.234 }, 'price'],
     ['quantity 0', { name: 'A', price: 1, quantity: 0 }, 'quantity'],
     ['a bare local time', { name: 'A', price: 1, sales_start: '2031-01-01T10:00:00' }, 'sales_start'],
-    ['an end before the start', { name: 'A', price: 1, sales_start: '2031-01-02T00:00:00Z', sales_end: '2031-01-01T00:00:00Z' }, 'sales_end'],
+    [
+      'an end before the start',
+      { name: 'A', price: 1, sales_start: '2031-01-02T00:00:00Z', sales_end: '2031-01-01T00:00:00Z' },
+      'sales_end',
+    ],
   ])('when the body has %s, then 400 naming the field', async (_case, body, field) => {
     const api = client(running);
     const event = await createEvent(api, openEvent());

@@ -48,7 +48,12 @@ describe('waitlist promotion across two replicas', () => {
     const nowConfirmed = await allRegistrations(both[0], eventId, 'confirmed');
     const stillWaiting = await allRegistrations(both[1], eventId, 'waitlisted');
     // No place given twice: exactly the slots are taken, by the head of the list; no waiting registration skipped.
-    expect(nowConfirmed.map((registration) => registration.id).sort()).toEqual(waiting.slice(0, CONFIRMED).map((r) => r.id).sort());
+    expect(nowConfirmed.map((registration) => registration.id).sort()).toEqual(
+      waiting
+        .slice(0, CONFIRMED)
+        .map((r) => r.id)
+        .sort(),
+    );
     expect(nowConfirmed.every((registration) => registration.waitlist_position === null)).toBe(true);
     expect(stillWaiting.map((registration) => [registration.id, registration.waitlist_position])).toEqual(
       waiting.slice(CONFIRMED).map((registration) => [registration.id, registration.waitlist_position]),

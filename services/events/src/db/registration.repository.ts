@@ -15,7 +15,14 @@ export interface Placement {
 
 export async function insertRegistration(
   db: Db,
-  input: { organizationId: string; eventId: string; name: string; email: string; quantity: number; clientSecretHash: Uint8Array } & Placement,
+  input: {
+    organizationId: string;
+    eventId: string;
+    name: string;
+    email: string;
+    quantity: number;
+    clientSecretHash: Uint8Array;
+  } & Placement,
 ): Promise<RegistrationRow> {
   // Prisma's Bytes wants a Uint8Array of its own ArrayBuffer: a Buffer may be a view of Node's shared pool.
   return db.registration.create({ data: { id: randomUUID(), ...input, clientSecretHash: new Uint8Array(input.clientSecretHash) } });

@@ -13,7 +13,13 @@ import {
 } from '@app/contracts';
 import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { createTicketType, deleteTicketType, listTicketTypes, readTicketType, updateTicketType } from '../use-cases/ticket-types.use-case.js';
+import {
+  createTicketType,
+  deleteTicketType,
+  listTicketTypes,
+  readTicketType,
+  updateTicketType,
+} from '../use-cases/ticket-types.use-case.js';
 
 /** Any strings: a malformed id is a 404 like an unknown one, never a 400. */
 const ticketTypeParamsSchema = z.object({ id: z.string(), ticketTypeId: z.string() });

@@ -23,7 +23,8 @@ import { write, type UseCaseContext } from './context.js';
 import { promoteWaitlist } from './promote-waitlist.js';
 
 /** An event's record as `GET` shows it without counts, as by default (a written row has none). */
-const recordWithoutCounts = (event: EventRow): EventRecord => eventRecord({ ...event, placesTaken: undefined, placesWaitlisted: undefined });
+const recordWithoutCounts = (event: EventRow): EventRecord =>
+  eventRecord({ ...event, placesTaken: undefined, placesWaitlisted: undefined });
 
 /**
  * Records the change event of a written event and answers its record, built once for both; an update's event also

@@ -140,7 +140,12 @@ export async function getRegistration(
   caller: Caller,
   { eventId: rawEventId, id: rawId }: { eventId: string; id: string },
 ): Promise<Versioned<RegistrationRecord>> {
-  const registration = await findRegistration(ctx.prisma, caller.organizationId, recordId(rawEventId, 'Registration'), recordId(rawId, 'Registration'));
+  const registration = await findRegistration(
+    ctx.prisma,
+    caller.organizationId,
+    recordId(rawEventId, 'Registration'),
+    recordId(rawId, 'Registration'),
+  );
   if (!registration) throw notFound('Registration');
   return { record: registrationRecord(registration), version: registration.version };
 }

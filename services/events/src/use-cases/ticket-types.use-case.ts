@@ -84,7 +84,12 @@ export async function listTicketTypes(
 }
 
 export async function readTicketType(ctx: UseCaseContext, caller: Caller, target: Target): Promise<Versioned<TicketTypeRecord>> {
-  const row = await findTicketType(ctx.prisma, caller.organizationId, recordId(target.eventId, 'Ticket type'), recordId(target.id, 'Ticket type'));
+  const row = await findTicketType(
+    ctx.prisma,
+    caller.organizationId,
+    recordId(target.eventId, 'Ticket type'),
+    recordId(target.id, 'Ticket type'),
+  );
   if (!row) throw notFound('Ticket type');
   return { record: ticketTypeRecord(row), version: row.version };
 }
@@ -141,8 +146,7 @@ export async function deleteTicketType(
     const current = await findTicketType(tx, caller.organizationId, eventId, id);
     if (!current) throw notFound('Ticket type');
     requireMatch(ifMatch, current);
-    if (await ticketTypeInUse(tx, id))
-      throw new AppError('TICKET_TYPE_IN_USE', 'Ticket type has confirmed or waitlisted registrations');
+    if (await ticketTypeInUse(tx, id)) throw new AppError('TICKET_TYPE_IN_USE', 'Ticket type has confirmed or waitlisted registrations');
     await deleteTicketTypeRow(tx, id);
     await recordEvent(tx, ticketTypeDeletedEvent, { id }, eventContextOf(caller));
   });
