@@ -8,7 +8,7 @@ import { nextWaitlistPosition } from '../db/waitlist.repository.js';
 import { isOpenForRegistration, remainingPlaces } from '../domain/registration-policy.js';
 import { limitExceeded, salesOpen } from '../domain/waitlist.js';
 
-export const REFUSALS = {
+const REFUSALS = {
   EVENT_NOT_OPEN: 'Event is not open for registration',
   EVENT_FULL: 'Event is full',
   SOLD_OUT: 'Ticket type is sold out',
