@@ -209,7 +209,7 @@ async function invariants(pool, world) {
   check('no double bookings', overlaps.n === 0, `${bookings.n} bookings, ${overlaps.n} overlapping pairs`);
 
   const seats = await one(
-    `SELECT coalesce(sum(quantity), 0)::int AS taken FROM events.registrations WHERE event_id = $1 AND status = 'active'`,
+    `SELECT coalesce(sum(quantity), 0)::int AS taken FROM events.registrations WHERE event_id = $1 AND status = 'confirmed'`,
     [world.eventId],
   );
   check('no over-registration', seats.taken <= SEATS, `${seats.taken} of ${SEATS} places taken`);

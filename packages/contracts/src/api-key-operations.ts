@@ -63,6 +63,12 @@ export const API_KEY_OPERATIONS = {
   deleteEvent: { method: 'DELETE', path: '/api/v1/events/{id}', resource: 'events' },
   createRegistration: { method: 'POST', path: '/api/v1/events/{id}/registrations', resource: 'registrations', publishable: true },
   listRegistrations: { method: 'GET', path: '/api/v1/events/{id}/registrations', resource: 'registrations' },
+  getRegistration: { method: 'GET', path: '/api/v1/events/{id}/registrations/{registrationId}', resource: 'registrations' },
+  createTicketType: { method: 'POST', path: '/api/v1/events/{id}/ticket-types', resource: 'registrations' },
+  listTicketTypes: { method: 'GET', path: '/api/v1/events/{id}/ticket-types', resource: 'registrations' },
+  getTicketType: { method: 'GET', path: '/api/v1/events/{id}/ticket-types/{ticketTypeId}', resource: 'registrations' },
+  updateTicketType: { method: 'PATCH', path: '/api/v1/events/{id}/ticket-types/{ticketTypeId}', resource: 'registrations' },
+  deleteTicketType: { method: 'DELETE', path: '/api/v1/events/{id}/ticket-types/{ticketTypeId}', resource: 'registrations' },
   cancelRegistration: {
     method: 'DELETE',
     path: '/api/v1/events/{id}/registrations/{registrationId}',

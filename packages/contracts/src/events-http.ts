@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { allOptional, eventDeletionSchema, optionalText, text, titleText } from './events-http-fields.js';
 import { strictFields } from './strict.js';
 import { listQuerySchema } from './pagination.js';
-import { dollarsSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
+import { dollarsSchema, uuidSchema, localDateSchema, localTimeSchema, queryBooleanSchema, zoneNameSchema } from './scalars.js';
 import { emailString, nameString } from './safe-text.js';
 import { TEXT_LIMITS } from './text-limits.js';
 
@@ -29,6 +29,8 @@ const eventFields = {
     .nullable(),
   status: eventStatusSchema,
   site_id: text(TEXT_LIMITS.id).nullable(),
+  /** A registration that would be refused EVENT_FULL or SOLD_OUT is waitlisted instead. */
+  waitlist: z.boolean({ message: 'must be a boolean' }),
 };
 
 /** POST /api/v1/events */
@@ -71,8 +73,15 @@ export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>;
 /** GET /api/v1/events/{id} */
 export const getEventQuerySchema = z.strictObject({ include_counts: queryBooleanSchema.optional() }, strictFields);
 
-/** Places taken (sum of quantities of active registrations) and left (null when `slots` is null). */
-export const eventCountsSchema = z.object({ registrations: z.number().int(), remaining: z.number().int().nullable() });
+/**
+ * Places taken (sum of quantities of confirmed registrations), left (null when `slots` is null) and asked for by
+ * waitlisted registrations.
+ */
+export const eventCountsSchema = z.object({
+  registrations: z.number().int(),
+  remaining: z.number().int().nullable(),
+  waitlisted: z.number().int(),
+});
 
 export const eventRecordSchema = z
   .object({
@@ -90,6 +99,7 @@ export const eventRecordSchema = z
     slots: z.number().int().nullable(),
     status: eventStatusSchema,
     site_id: z.string().nullable(),
+    waitlist: z.boolean(),
     created_at: z.string(),
     updated_at: z.string(),
     counts: eventCountsSchema.optional(),
@@ -111,14 +121,16 @@ export const createRegistrationBodySchema = z
         .min(1, { message: 'must be at least 1' })
         .max(10_000, { message: 'must be at most 10000' })
         .default(1),
+      /** Required on an event with ticket types; refused on one without. */
+      ticket_type_id: uuidSchema.optional(),
     },
     strictFields,
   )
   .meta({ id: 'CreateRegistrationBody', example: { name: 'Grace Hopper', email: 'grace@example.com', quantity: 2 } });
 export type CreateRegistrationBody = z.infer<typeof createRegistrationBodySchema>;
 
-export const REGISTRATION_STATUSES = ['active', 'cancelled'] as const;
-export const registrationStatusSchema = z.enum(REGISTRATION_STATUSES, { message: 'must be one of active, cancelled' });
+export const REGISTRATION_STATUSES = ['confirmed', 'waitlisted', 'cancelled'] as const;
+export const registrationStatusSchema = z.enum(REGISTRATION_STATUSES, { message: `must be one of ${REGISTRATION_STATUSES.join(', ')}` });
 
 /** GET /api/v1/events/{id}/registrations */
 export const listRegistrationsQuerySchema = listQuerySchema({ status: registrationStatusSchema.optional() });
@@ -132,6 +144,8 @@ export const registrationRecordSchema = z
     email: z.string(),
     quantity: z.number().int(),
     status: registrationStatusSchema,
+    ticket_type_id: z.uuid().nullable(),
+    waitlist_position: z.number().int().nullable().describe('1-based, per event, in arrival order; null unless waitlisted'),
     created_at: z.string(),
     cancelled_at: z.string().nullable(),
   })

@@ -19,6 +19,7 @@ export * from './catalog-http.js';
 export * from './bookings-http.js';
 export * from './scheduling-http.js';
 export * from './event-types-http.js';
+export * from './ticket-types-http.js';
 export * from './error-responses.js';
 export * from './idempotency.js';
 export * from './conditional-requests.js';

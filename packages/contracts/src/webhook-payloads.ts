@@ -17,6 +17,10 @@ import {
   eventUpdatedEvent,
   registrationCancelledEvent,
   registrationCreatedEvent,
+  registrationPromotedEvent,
+  ticketTypeCreatedEvent,
+  ticketTypeDeletedEvent,
+  ticketTypeUpdatedEvent,
 } from './events.js';
 import { apiKeyCreatedEvent, apiKeyRevokedEvent } from './identity-events.js';
 import type { EventContract } from './messaging.js';
@@ -42,6 +46,10 @@ const SOURCES = {
   'event_type.created': eventTypeCreatedEvent,
   'event_type.updated': eventTypeUpdatedEvent,
   'event_type.deleted': eventTypeDeletedEvent,
+  'registration.promoted': registrationPromotedEvent,
+  'ticket_type.created': ticketTypeCreatedEvent,
+  'ticket_type.updated': ticketTypeUpdatedEvent,
+  'ticket_type.deleted': ticketTypeDeletedEvent,
   'product.created': productCreatedEvent,
   'product.updated': productUpdatedEvent,
   'product.deleted': productDeletedEvent,

@@ -36,14 +36,24 @@ describeConditionalRequests([
   },
   {
     name: 'a registration',
-    has: { remove: true },
+    has: { get: true, remove: true },
     async arrange() {
       const api = client(running);
       const event = String(data(await api.post('/api/v1/events', openEvent({ slots: 5 }))).id);
       const path = `/api/v1/events/${event}/registrations`;
       const { id, calls } = await created(path, { name: 'Ann', email: 'ann@example.com' }, api.organizationId);
       const state = async () => list(await api.get(path)).find((registration) => registration.id === id);
-      return { remove: calls.remove, state };
+      return { get: calls.get, remove: calls.remove, state };
+    },
+  },
+  {
+    name: 'a ticket type',
+    has: { get: true, patch: true, remove: true },
+    async arrange() {
+      const api = client(running);
+      const event = String(data(await api.post('/api/v1/events', openEvent({ slots: 5 }))).id);
+      const { calls } = await created(`/api/v1/events/${event}/ticket-types`, { name: 'Standard', price: 10 }, api.organizationId);
+      return { ...calls, patch: (headers, n) => calls.patch(headers, { quantity: 10 + n }), state: calls.data };
     },
   },
 ]);

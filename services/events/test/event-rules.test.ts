@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventStatus } from '@app/contracts';
 import { canTransition, transitionMessage } from '../src/domain/event-status.js';
-import { isPast, registrationRefusal, remainingPlaces } from '../src/domain/registration-policy.js';
+import { isOpenForRegistration, isPast, remainingPlaces } from '../src/domain/registration-policy.js';
+import { limitExceeded } from '../src/domain/waitlist.js';
 import { firstFreeSlug, slugFromTitle } from '../src/domain/slug.js';
 
 describe('canTransition', () => {
@@ -24,9 +25,15 @@ describe('canTransition', () => {
   });
 });
 
-describe('registrationRefusal', () => {
+describe('registration refusals', () => {
   const now = new Date('2026-06-01T12:00:00.000Z');
   const open = { status: 'published' as const, startsAt: new Date('2026-06-02T10:00:00Z'), endsAt: null, slots: 10 };
+
+  /** What the admission decides from the event alone (no ticket type): the open check first, then the slots. */
+  function refusal(event: typeof open | (Omit<typeof open, 'slots'> & { slots: number | null }), taken: number, quantity: number) {
+    if (!isOpenForRegistration(event, now)) return 'EVENT_NOT_OPEN';
+    return limitExceeded({ eventFree: remainingPlaces(event.slots, taken), typeFree: null }, quantity);
+  }
 
   it.each([
     ['a published future event with room', open, 0, 1, null],
@@ -39,8 +46,8 @@ describe('registrationRefusal', () => {
     ['a past event', { ...open, startsAt: new Date('2026-06-01T11:00:00Z') }, 0, 1, 'EVENT_NOT_OPEN'],
     ['an event under way', { ...open, startsAt: new Date('2026-06-01T11:00:00Z'), endsAt: new Date('2026-06-01T13:00:00Z') }, 0, 1, null],
     ['a full past event', { ...open, startsAt: new Date('2026-05-01T11:00:00Z') }, 10, 1, 'EVENT_NOT_OPEN'],
-  ])('when %s, then %s', (_case, event, taken, quantity, refusal) => {
-    expect(registrationRefusal(event, taken, quantity, now)).toBe(refusal);
+  ])('when %s, then %s', (_case, event, taken, quantity, expected) => {
+    expect(refusal(event as typeof open, taken, quantity)).toBe(expected);
   });
 
   it('when the end is exactly now, then the event is not past yet', () => {

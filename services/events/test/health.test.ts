@@ -18,6 +18,8 @@ describe('events service', () => {
       '/api/v1/events/{id}',
       '/api/v1/events/{id}/registrations',
       '/api/v1/events/{id}/registrations/{registrationId}',
+      '/api/v1/events/{id}/ticket-types',
+      '/api/v1/events/{id}/ticket-types/{ticketTypeId}',
     ],
   });
 

@@ -52,7 +52,7 @@ describe('domain events', () => {
     expect(new Set(envelopes.map((envelope) => envelope.id)).size).toBe(5);
     expect(envelopes[0]).toMatchObject({
       organization_id: api.organizationId,
-      schema_version: 1,
+      schema_version: 2,
       occurred_at: expect.stringMatching(/Z$/),
     });
   });
@@ -71,6 +71,24 @@ describe('domain events', () => {
       ['events.event_type.created', { id, slug: 'sync', record: created }],
       ['events.event_type.updated', { id, slug: 'sync-call', record: renamed, previous_attributes: { slug: 'sync' } }],
       ['events.event_type.deleted', { id }],
+    ]);
+  });
+
+  it('when a ticket type is created, updated and deleted, then each change is published with its record', async () => {
+    const api = client(running);
+    const event = String(data(await api.post('/api/v1/events', openEvent())).id);
+    const base = `/api/v1/events/${event}/ticket-types`;
+    const created = data(await api.post(base, { name: 'Standard', price: 10, quantity: 5 }));
+    const id = String(created.id);
+    const updated = data(await api.patch(`${base}/${id}`, { price: 12.5 }));
+    await api.delete(`${base}/${id}`);
+
+    const envelopes = (await listener.forOrganization(api.organizationId, 4)).filter((envelope) => envelope.type.includes('ticket_type'));
+
+    expect(envelopes.map((envelope) => [envelope.type, envelope.data])).toEqual([
+      ['events.ticket_type.created', { id, event_id: event, record: created }],
+      ['events.ticket_type.updated', { id, event_id: event, record: updated, previous_attributes: { price: 10 } }],
+      ['events.ticket_type.deleted', { id }],
     ]);
   });
 

@@ -202,7 +202,7 @@ describe('registrations with a publishable key', () => {
       event_id: id,
       ...attendee,
       quantity: 2,
-      status: 'active',
+      status: 'confirmed',
       client_secret: expect.stringMatching(CLIENT_SECRET),
     });
     expect((await secret.get(`/api/v1/events/${id}?include_counts=true`)).body.data).toMatchObject({
@@ -295,7 +295,7 @@ describe('registrations with a publishable key', () => {
     ).toBe(404);
     expect(unknown.body).toMatchObject(notFound('Registration'));
     const stored = list(await secret.get(`/api/v1/events/${id}/registrations`));
-    expect(stored.map((registration) => registration.status)).toEqual(['active', 'active']);
+    expect(stored.map((registration) => registration.status)).toEqual(['confirmed', 'confirmed']);
   });
 
   it('when a registration made before client secrets (none stored) is cancelled with any secret, then 404', async () => {

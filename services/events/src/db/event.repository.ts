@@ -9,8 +9,9 @@ export interface EventRow extends EventState {
   organizationId: string;
   createdAt: Date;
   updatedAt: Date;
-  /** Places taken, when the query asked for counts. */
+  /** Places taken and waitlisted, when the query asked for counts. */
   placesTaken?: number;
+  placesWaitlisted?: number;
 }
 
 /** Every field a create or an update writes. */
@@ -28,6 +29,7 @@ export interface EventState {
   costCents: number;
   slots: number | null;
   status: EventStatus;
+  waitlist: boolean;
 }
 
 /** The columns of an event under the names of EventRow (dates as text, cents as a JS number), instants as `instant` renders them. */
@@ -35,7 +37,7 @@ function eventColumns(instant: (column: string) => string): string {
   return `e.id::text AS id, e.organization_id::text AS "organizationId", e.site_id AS "siteId",
   e.title, e.description, to_char(e.start_date, 'YYYY-MM-DD') AS "startDate", e.start_time AS "startTime",
   e.end_time AS "endTime", e.timezone, ${instant('e.starts_at')} AS "startsAt", ${instant('e.ends_at')} AS "endsAt", e.location,
-  e.cost_cents::float8 AS "costCents", e.slots, e.status, ${instant('e.created_at')} AS "createdAt", ${instant('e.updated_at')} AS "updatedAt"`;
+  e.cost_cents::float8 AS "costCents", e.slots, e.status, e.waitlist, ${instant('e.created_at')} AS "createdAt", ${instant('e.updated_at')} AS "updatedAt"`;
 }
 
 const EVENT_COLUMNS = eventColumns((column) => column);
@@ -51,8 +53,11 @@ export type PresentedEventRow = Omit<EventRow, 'startsAt' | 'endsAt' | 'createdA
   updatedAt: string;
 };
 
-/** Places taken at the event `e`: the quantities of its active registrations, kept on the row by a trigger (migration 0003). */
-export const PLACES_TAKEN = 'e.places_taken AS "placesTaken"';
+/**
+ * Places taken at the event `e` (the quantities of its confirmed registrations) and asked for by its waitlisted ones,
+ * kept on the row by a trigger (migrations 0003, 0007).
+ */
+export const PLACES_TAKEN = 'e.places_taken AS "placesTaken", e.places_waitlisted AS "placesWaitlisted"';
 
 /** The version of the event `e` (its ETag's), raised by every update (migration 0004): reads of one event select it. */
 const VERSION = 'e.version';
@@ -63,8 +68,8 @@ export type VersionedEventRow = EventRow & { version: number };
 export async function insertEvent(db: Db, organizationId: string, state: EventState): Promise<VersionedEventRow> {
   const { rows } = await sqlOf(db).query<VersionedEventRow>(
     `INSERT INTO events AS e (id, organization_id, site_id, title, description, start_date, start_time, end_time, timezone,
-                             starts_at, ends_at, location, cost_cents, slots, status)
-     VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::date, $7, $8, $9, $10::timestamptz, $11::timestamptz, $12, $13::bigint, $14::int, $15)
+                             starts_at, ends_at, location, cost_cents, slots, status, waitlist)
+     VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::date, $7, $8, $9, $10::timestamptz, $11::timestamptz, $12, $13::bigint, $14::int, $15, $16)
      RETURNING ${EVENT_COLUMNS}, ${VERSION}`,
     [randomUUID(), organizationId, ...stateValues(state)],
   );
@@ -80,14 +85,17 @@ export async function findEvent(db: Db, organizationId: string, id: string, with
   return rows[0] ?? null;
 }
 
+/** An event read under its row lock, with its counts. */
+export type LockedEventRow = VersionedEventRow & { placesTaken: number; placesWaitlisted: number };
+
 /**
  * Reads the event and locks its row until the transaction ends, with the places taken at that moment
  * (a row locked after a wait is read as last committed, so every registration before it counts).
  * Every write that depends on capacity (registering, lowering slots, unpublishing) goes through here,
  * so they are serialized per event.
  */
-export async function lockEvent(db: Db, organizationId: string, id: string): Promise<(VersionedEventRow & { placesTaken: number }) | null> {
-  const { rows } = await sqlOf(db).query<VersionedEventRow & { placesTaken: number }>(
+export async function lockEvent(db: Db, organizationId: string, id: string): Promise<LockedEventRow | null> {
+  const { rows } = await sqlOf(db).query<LockedEventRow>(
     `SELECT ${EVENT_COLUMNS}, ${VERSION}, ${PLACES_TAKEN} FROM events e WHERE e.id = $1::uuid AND e.organization_id = $2::uuid FOR UPDATE`,
     [id, organizationId],
   );
@@ -98,7 +106,7 @@ export async function updateEvent(db: Db, id: string, state: EventState): Promis
   const { rows } = await sqlOf(db).query<VersionedEventRow>(
     `UPDATE events AS e SET site_id = $2, title = $3, description = $4, start_date = $5::date, start_time = $6, end_time = $7,
             timezone = $8, starts_at = $9::timestamptz, ends_at = $10::timestamptz, location = $11, cost_cents = $12::bigint,
-            slots = $13::int, status = $14, updated_at = now()
+            slots = $13::int, status = $14, waitlist = $15, updated_at = now()
       WHERE e.id = $1::uuid
      RETURNING ${EVENT_COLUMNS}, ${VERSION}`,
     [id, ...stateValues(state)],
@@ -131,6 +139,7 @@ function stateValues(state: EventState): unknown[] {
     state.costCents,
     state.slots,
     state.status,
+    state.waitlist,
   ];
 }
 

@@ -6,9 +6,23 @@ import type { Db } from './prisma.js';
 
 export type RegistrationRow = Registration;
 
+/** Where a new registration goes: confirmed, or waitlisted at a position; with its ticket type, if the event has types. */
+export interface Placement {
+  status: 'confirmed' | 'waitlisted';
+  waitlistPosition: number | null;
+  ticketTypeId: string | null;
+}
+
 export async function insertRegistration(
   db: Db,
-  input: { organizationId: string; eventId: string; name: string; email: string; quantity: number; clientSecretHash: Uint8Array },
+  input: {
+    organizationId: string;
+    eventId: string;
+    name: string;
+    email: string;
+    quantity: number;
+    clientSecretHash: Uint8Array;
+  } & Placement,
 ): Promise<RegistrationRow> {
   // Prisma's Bytes wants a Uint8Array of its own ArrayBuffer: a Buffer may be a view of Node's shared pool.
   return db.registration.create({ data: { id: randomUUID(), ...input, clientSecretHash: new Uint8Array(input.clientSecretHash) } });
@@ -59,11 +73,11 @@ export async function lockRegistration(
   return rows[0] ?? null;
 }
 
-/** Cancels an active registration; null when it is not active (already cancelled, or absent). */
+/** Cancels a confirmed or waitlisted registration (leaving the queue); null when it is neither (already cancelled, or absent). */
 export async function cancelRegistration(db: Db, organizationId: string, eventId: string, id: string): Promise<RegistrationRow | null> {
   const { count } = await db.registration.updateMany({
-    where: { id, eventId, organizationId, status: 'active' },
-    data: { status: 'cancelled', cancelledAt: new Date() },
+    where: { id, eventId, organizationId, status: { in: ['confirmed', 'waitlisted'] } },
+    data: { status: 'cancelled', cancelledAt: new Date(), waitlistPosition: null },
   });
   return count === 0 ? null : findRegistration(db, organizationId, eventId, id);
 }

@@ -21,10 +21,12 @@ export interface EventRecordSource {
   costCents: number;
   slots: number | null;
   status: EventStatus;
+  waitlist: boolean;
   createdAt: Date | string;
   updatedAt: Date | string;
-  /** Places taken, when the read asked for counts. */
+  /** Places taken and waitlisted, when the read asked for counts. */
   placesTaken?: number | undefined;
+  placesWaitlisted?: number | undefined;
 }
 
 /**
@@ -47,10 +49,15 @@ export function eventRecord(row: EventRecordSource): EventRecord {
     slots: row.slots,
     status: row.status satisfies EventStatus,
     site_id: row.siteId,
+    waitlist: row.waitlist,
     created_at: isoInstant(row.createdAt),
     updated_at: isoInstant(row.updatedAt),
   };
   if (row.placesTaken !== undefined)
-    record.counts = { registrations: row.placesTaken, remaining: remainingPlaces(row.slots, row.placesTaken) };
+    record.counts = {
+      registrations: row.placesTaken,
+      remaining: remainingPlaces(row.slots, row.placesTaken),
+      waitlisted: row.placesWaitlisted ?? 0,
+    };
   return record;
 }

@@ -8,6 +8,8 @@ export interface RegistrationRecordSource {
   email: string;
   quantity: number;
   status: string;
+  ticketTypeId: string | null;
+  waitlistPosition: number | null;
   createdAt: Date;
   cancelledAt: Date | null;
 }
@@ -21,6 +23,8 @@ export function registrationRecord(row: RegistrationRecordSource): RegistrationR
     email: row.email,
     quantity: row.quantity,
     status: row.status as RegistrationRecord['status'],
+    ticket_type_id: row.ticketTypeId,
+    waitlist_position: row.waitlistPosition,
     created_at: row.createdAt.toISOString(),
     cancelled_at: row.cancelledAt ? row.cancelledAt.toISOString() : null,
   };

@@ -6,13 +6,14 @@ import {
   errorResponses,
   dataEnvelope,
   ifMatchHeadersSchema,
+  ifNoneMatchHeadersSchema,
   listEnvelope,
   listRegistrationsQuerySchema,
   registrationRecordSchema,
 } from '@app/contracts';
-import { callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
+import { answerRecord, callerOf, idParamsSchema, ifMatchOf, type ServiceApp } from '@app/service-kit';
 import type { UseCaseContext } from '../use-cases/context.js';
-import { cancelRegistration, listRegistrations, register } from '../use-cases/registrations.use-case.js';
+import { cancelRegistration, getRegistration, listRegistrations, register } from '../use-cases/registrations.use-case.js';
 
 /** Any strings: a malformed id is a 404 like an unknown one, never a 400. */
 const registrationParamsSchema = z.object({ id: z.string(), registrationId: z.string() });
@@ -26,11 +27,14 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
     {
       schema: {
         operationId: 'createRegistration',
-        summary: 'Register for an event (refused when full or not open)',
+        summary: 'Register for an event (waitlisted, or refused, when full; refused when not open)',
         tags,
         params: idParamsSchema,
         body: createRegistrationBodySchema,
-        response: { 201: dataEnvelope(createdRegistrationSchema), ...errorResponses('NOT_FOUND', 'EVENT_FULL', 'EVENT_NOT_OPEN') },
+        response: {
+          201: dataEnvelope(createdRegistrationSchema),
+          ...errorResponses('NOT_FOUND', 'EVENT_FULL', 'EVENT_NOT_OPEN', 'SOLD_OUT', 'SALES_CLOSED'),
+        },
       },
     },
     async (request, reply) => {
@@ -55,6 +59,24 @@ export function registerRegistrationRoutes(app: ServiceApp, ctx: UseCaseContext)
     async (request) => {
       const { items, meta } = await listRegistrations(ctx, callerOf(request), { eventId: request.params.id, ...request.query });
       return { data: items, meta };
+    },
+  );
+
+  app.get(
+    '/api/v1/events/:id/registrations/:registrationId',
+    {
+      schema: {
+        operationId: 'getRegistration',
+        summary: 'Get a registration of an event (any status)',
+        tags,
+        params: registrationParamsSchema,
+        headers: ifNoneMatchHeadersSchema,
+        response: { 200: dataEnvelope(registrationRecordSchema), ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const target = { eventId: request.params.id, id: request.params.registrationId };
+      return answerRecord(request, reply, await getRegistration(ctx, callerOf(request), target));
     },
   );
 

@@ -20,9 +20,11 @@ import { canTransition, transitionMessage } from '../domain/event-status.js';
 import { eventRecord } from '../domain/event.record.js';
 import { eventInstants, type LocalEventTime } from '../domain/event-time.js';
 import { write, type UseCaseContext } from './context.js';
+import { promoteWaitlist } from './promote-waitlist.js';
 
 /** An event's record as `GET` shows it without counts, as by default (a written row has none). */
-const recordWithoutCounts = (event: EventRow): EventRecord => eventRecord({ ...event, placesTaken: undefined });
+const recordWithoutCounts = (event: EventRow): EventRecord =>
+  eventRecord({ ...event, placesTaken: undefined, placesWaitlisted: undefined });
 
 /**
  * Records the change event of a written event and answers its record, built once for both; an update's event also
@@ -56,6 +58,7 @@ export async function createEvent(ctx: UseCaseContext, caller: Caller, body: Cre
     costCents: dollarsToCents(body.cost ?? 0),
     slots: body.slots ?? null,
     status: body.status ?? 'draft',
+    waitlist: body.waitlist ?? false,
   };
   return write(ctx, async (tx) => {
     const event = await insertEvent(tx, caller.organizationId, state);
@@ -78,12 +81,15 @@ export async function updateEvent(
     if (!current) throw notFound('Event');
     requireMatch(ifMatch, current);
     const next = merge(current, patch);
-    if (!canTransition(current.status, next.status, current.placesTaken))
+    if (!canTransition(current.status, next.status, current.placesTaken + current.placesWaitlisted))
       throw new AppError('INVALID_TRANSITION', transitionMessage(current.status, next.status));
     if (next.slots !== null && next.slots < current.placesTaken)
       throw new AppError('CONFLICT', `slots cannot be lower than the ${current.placesTaken} places already taken`);
     const event = await updateEventRow(tx, id, next);
-    return { record: await recordEventChange(tx, caller, eventUpdatedEvent, event, recordWithoutCounts(current)), version: event.version };
+    const record = await recordEventChange(tx, caller, eventUpdatedEvent, event, recordWithoutCounts(current));
+    // More slots may let the waitlist in; a promotion raises the event's version again (its counts changed).
+    const promoted = await promoteWaitlist(tx, caller, id);
+    return { record, version: promoted > 0 ? ((await lockEvent(tx, caller.organizationId, id))?.version ?? event.version) : event.version };
   });
 }
 
@@ -122,6 +128,7 @@ function merge(current: EventRow, patch: UpdateEventBody): EventState {
     costCents: patch.cost !== undefined ? dollarsToCents(patch.cost) : current.costCents,
     slots: patch.slots !== undefined ? patch.slots : current.slots,
     status: patch.status ?? current.status,
+    waitlist: patch.waitlist ?? current.waitlist,
   };
 }
 

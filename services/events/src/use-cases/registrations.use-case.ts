@@ -20,6 +20,7 @@ import {
   requireMatch,
   type Caller,
   type IfMatch,
+  type Versioned,
 } from '@app/service-kit';
 import { findEvent, lockEvent } from '../db/event.repository.js';
 import {
@@ -30,18 +31,14 @@ import {
   lockRegistration,
   REGISTRATION_LIST,
 } from '../db/registration.repository.js';
-import { registrationRefusal } from '../domain/registration-policy.js';
 import { registrationRecord } from '../domain/registration.record.js';
 import { write, type UseCaseContext } from './context.js';
-
-const REFUSALS = {
-  EVENT_NOT_OPEN: 'Event is not open for registration',
-  EVENT_FULL: 'Event is full',
-} as const;
+import { promoteWaitlist } from './promote-waitlist.js';
+import { admit } from './registration-admission.js';
 
 /**
- * Takes `quantity` places. The event row stays locked from the capacity check to the commit, so
- * concurrent registrations queue on it and never take more than `slots` places together.
+ * Takes `quantity` places, or a place in the waitlist. The event row stays locked from the capacity check to the commit,
+ * so concurrent registrations queue on it and never take more than `slots` places (or a type's quantity) together.
  * A publishable key sees published events only: any other is its 404, not a 409 that would tell a draft exists.
  * Every registration gets a `client_secret`, answered here only (its hash is stored; the event carries the record).
  */
@@ -55,12 +52,14 @@ export async function register(
   return write(ctx, async (tx) => {
     const event = await lockEvent(tx, caller.organizationId, eventId);
     if (!event || (isPublishable(caller) && event.status !== 'published')) throw notFound('Event');
-    const refusal = registrationRefusal(event, event.placesTaken, body.quantity, ctx.now());
-    if (refusal) throw new AppError(refusal, REFUSALS[refusal]);
+    const placement = await admit(tx, event, body, ctx.now()); // 400 ticket_type_id, 409s, or the waitlist
     const registration = await insertRegistration(tx, {
       organizationId: caller.organizationId,
       eventId,
-      ...body,
+      name: body.name,
+      email: body.email,
+      quantity: body.quantity,
+      ...placement,
       clientSecretHash: clientSecret.hash,
     });
     const record = registrationRecord(registration);
@@ -105,6 +104,8 @@ export async function cancelRegistration(
   const eventId = recordId(rawEventId, 'Registration');
   const id = recordId(rawId, 'Registration');
   return write(ctx, async (tx) => {
+    // The event's lock first, as every registration write takes it: the freed places and the promotion are one step.
+    if (!(await lockEvent(tx, caller.organizationId, eventId))) throw notFound('Registration');
     if (isPublishable(caller)) {
       const own = await findRegistration(tx, caller.organizationId, eventId, id);
       if (!own || !clientSecretOpens(own.clientSecretHash, clientSecret)) throw notFound('Registration');
@@ -128,6 +129,23 @@ export async function cancelRegistration(
       { id, event_id: eventId, quantity: registration.quantity, record },
       eventContextOf(caller),
     );
+    await promoteWaitlist(tx, caller, eventId);
     return record;
   });
+}
+
+/** GET /api/v1/events/{id}/registrations/{registrationId}: one registration of the event, any status, with its version. */
+export async function getRegistration(
+  ctx: UseCaseContext,
+  caller: Caller,
+  { eventId: rawEventId, id: rawId }: { eventId: string; id: string },
+): Promise<Versioned<RegistrationRecord>> {
+  const registration = await findRegistration(
+    ctx.prisma,
+    caller.organizationId,
+    recordId(rawEventId, 'Registration'),
+    recordId(rawId, 'Registration'),
+  );
+  if (!registration) throw notFound('Registration');
+  return { record: registrationRecord(registration), version: registration.version };
 }
