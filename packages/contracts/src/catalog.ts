@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mediaFileSchema, productSchema } from './catalog-http.js';
+import { categorySchema } from './categories-http.js';
 import { defineEvent, defineStream } from './messaging.js';
 import { previousAttributesSchema } from './previous-attributes.js';
 import { publicRecord } from './public-record.js';
@@ -36,11 +37,29 @@ export const mediaCreatedEvent = defineEvent(
 );
 export const mediaDeletedEvent = defineEvent('catalog.media.deleted', z.object({ id: z.uuid() }));
 
+/** A category's state after the change. */
+const category = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  parent_id: z.uuid().nullable(),
+  record: publicRecord(categorySchema),
+});
+export const categoryCreatedEvent = defineEvent('catalog.category.created', category);
+/** Also sent when the category moves (`parent_id`). */
+export const categoryUpdatedEvent = defineEvent(
+  'catalog.category.updated',
+  category.extend({ previous_attributes: previousAttributesSchema }),
+);
+export const categoryDeletedEvent = defineEvent('catalog.category.deleted', z.object({ id: z.uuid() }));
+
 export const CATALOG_EVENTS = [
   productCreatedEvent,
   productUpdatedEvent,
   productDeletedEvent,
   mediaCreatedEvent,
   mediaDeletedEvent,
+  categoryCreatedEvent,
+  categoryUpdatedEvent,
+  categoryDeletedEvent,
 ] as const;
 export const CATALOG_STREAM = defineStream('CATALOG', CATALOG_EVENTS);
