@@ -27,10 +27,9 @@ export default {
     await seedTrees(ctx, organization.id, from, to);
     await ctx.sql('VACUUM (ANALYZE) catalog.categories, catalog.category_paths, catalog.products, catalog.product_categories');
     // One category per level of tree 0: heap nodes 0, 1, 3, 7, 15 (the leftmost path).
-    const rows = await ctx.sql(
-      `SELECT i, ${categoryId('0', 'i')}::text AS id FROM unnest(ARRAY[0, 1, 3, 7, 15]) AS i ORDER BY i`,
-      [organization.id],
-    );
+    const rows = await ctx.sql(`SELECT i, ${categoryId('0', 'i')}::text AS id FROM unnest(ARRAY[0, 1, 3, 7, 15]) AS i ORDER BY i`, [
+      organization.id,
+    ]);
     return { organization, headers: organization.headers, trees: to, categories: rows.map((row) => row.id) };
   },
   requests: (state) => state.categories.map((id) => ({ method: 'GET', path: `/api/v1/products?category_id=${id}&limit=50` })),

@@ -89,7 +89,10 @@ describe('POST /api/v1/categories', () => {
 
     expect(chain[4]?.parent_id).toBe(chain[3]?.id);
     expect(sixth.statusCode).toBe(400);
-    expect(sixth.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'parent_id', message: expect.stringContaining('5 levels') }] });
+    expect(sixth.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'parent_id', message: expect.stringContaining('5 levels') }],
+    });
     expect(await allCategories(shop)).toHaveLength(5);
   });
 });
@@ -235,7 +238,11 @@ describe('categories with a publishable key', () => {
 describe('category events', () => {
   it('when a category is created, moved and deleted, then created, updated (with previous_attributes) and deleted are published', async () => {
     const shop = new Client(catalog.running);
-    const recorder = new EventRecorder(catalog.running, ['catalog.category.created', 'catalog.category.updated', 'catalog.category.deleted']);
+    const recorder = new EventRecorder(catalog.running, [
+      'catalog.category.created',
+      'catalog.category.updated',
+      'catalog.category.deleted',
+    ]);
     try {
       const parent = await createCategory(shop);
       const category = await createCategory(shop);

@@ -50,7 +50,12 @@ describe('GET /api/v1/products?category_id= query plans', () => {
       [org],
     );
     root = (await pool.query<{ id: string }>(`SELECT ${v4("'c' || 500 || $1")}::text AS id`, [org])).rows[0]?.id ?? '';
-    await analyzeTables(catalog.running, ['catalog.products', 'catalog.categories', 'catalog.category_paths', 'catalog.product_categories']);
+    await analyzeTables(catalog.running, [
+      'catalog.products',
+      'catalog.categories',
+      'catalog.category_paths',
+      'catalog.product_categories',
+    ]);
   });
   afterAll(async () => {
     await catalog.stop();

@@ -30,7 +30,10 @@ describe('PATCH /api/v1/categories/{id} racing', () => {
       ]);
 
       const statuses = [first.statusCode, second.statusCode].sort();
-      expect([[200, 409], [409, 409]]).toContainEqual(statuses);
+      expect([
+        [200, 409],
+        [409, 409],
+      ]).toContainEqual(statuses);
       for (const refused of [first, second].filter((response) => response.statusCode === 409)) {
         expect(refused.json()).toMatchObject({ code: 'CATEGORY_CYCLE' });
       }

@@ -11,7 +11,9 @@ import type { Db } from './prisma.js';
 /** Serialises the organization's tree changes until the transaction ends. */
 export async function lockTree(db: Db, organizationId: string): Promise<void> {
   // Selected FROM the call: the lock function returns void, which is no value to hand back.
-  await sqlOf(db).query('SELECT true AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))', [`catalog.categories:${organizationId}`]);
+  await sqlOf(db).query('SELECT true AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))', [
+    `catalog.categories:${organizationId}`,
+  ]);
 }
 
 /** Where a category stands: its level (a root is 1) and the height of its subtree (a leaf's is 0). */

@@ -11,7 +11,11 @@ export interface LockedCategoryIds {
 }
 
 /** Undefined when the body gives no `category_ids` (the product keeps its categories). */
-export async function lockCategoryIds(tx: Db, caller: Caller, given: readonly string[] | undefined): Promise<LockedCategoryIds | undefined> {
+export async function lockCategoryIds(
+  tx: Db,
+  caller: Caller,
+  given: readonly string[] | undefined,
+): Promise<LockedCategoryIds | undefined> {
   if (given === undefined) return undefined;
   const lowered = given.map((id) => id.toLowerCase());
   const ids = [...new Set(lowered)];
@@ -27,6 +31,11 @@ export async function lockCategoryIds(tx: Db, caller: Caller, given: readonly st
   };
 }
 
-export async function setProductCategories(tx: Db, caller: Caller, productId: string, categoryIds: LockedCategoryIds | undefined): Promise<void> {
+export async function setProductCategories(
+  tx: Db,
+  caller: Caller,
+  productId: string,
+  categoryIds: LockedCategoryIds | undefined,
+): Promise<void> {
   if (categoryIds) await replaceProductCategories(tx, caller.organizationId, productId, categoryIds.ids);
 }
