@@ -13,7 +13,7 @@ const { dropDatabase } = await import('@app/dev-stack');
 const { measureCurve } = await import('./growth/measure-curve.mjs');
 const { printCurves } = await import('./growth/report.mjs');
 
-const CURVES = ['slots', 'slots-seats', 'bookings', 'events'];
+const CURVES = ['slots', 'slots-seats', 'bookings', 'events', 'categories'];
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;

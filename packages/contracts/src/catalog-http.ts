@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { productCategoryFilterSchema, productCategoryIdsSchema } from './categories-http.js';
 import { listQuerySchema, paginationQuerySchema } from './pagination.js';
 import { dollarsSchema, queryBooleanSchema, queryNumber } from './scalars.js';
 import { strictFields } from './strict.js';
@@ -50,6 +51,7 @@ export const createProductBodySchema = z
       featured_image_id: recordId.nullable().optional(),
       status: productStatusSchema.default('draft'),
       stock: stock.optional(),
+      category_ids: productCategoryIdsSchema.optional(),
     },
     strictFields,
   )
@@ -70,6 +72,7 @@ export const updateProductBodySchema = z
       featured_image_id: recordId.nullable().optional(),
       status: productStatusSchema.optional(),
       stock: stock.optional(),
+      category_ids: productCategoryIdsSchema.optional(),
     },
     strictFields,
   )
@@ -85,6 +88,8 @@ export const listProductsQuerySchema = listQuerySchema({
   min_price: priceFilter.optional(),
   max_price: priceFilter.optional(),
   in_stock: queryBooleanSchema.optional(),
+  /** The category and its descendants. */
+  category_id: productCategoryFilterSchema.optional(),
 });
 export type ListProductsQuery = z.infer<typeof listProductsQuerySchema>;
 
@@ -126,6 +131,8 @@ export const productSchema = z
     stock: z.number().int().nullable(),
     featured_image_id: z.uuid().nullable(),
     featured_image: mediaRefSchema.nullable(),
+    /** The product's categories, in the order they were given. */
+    category_ids: z.array(z.uuid()),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -16,6 +16,7 @@ export * from './calendar.js';
 export * from './catalog.js';
 export * from './events-http.js';
 export * from './catalog-http.js';
+export * from './categories-http.js';
 export * from './bookings-http.js';
 export * from './scheduling-http.js';
 export * from './event-types-http.js';

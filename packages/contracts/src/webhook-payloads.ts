@@ -7,7 +7,16 @@ import {
   bookingUpdatedEvent,
 } from './bookings.js';
 import { calendarConnectionCreatedEvent, calendarConnectionRemovedEvent, calendarConnectionStatusChangedEvent } from './calendar.js';
-import { mediaCreatedEvent, mediaDeletedEvent, productCreatedEvent, productDeletedEvent, productUpdatedEvent } from './catalog.js';
+import {
+  categoryCreatedEvent,
+  categoryDeletedEvent,
+  categoryUpdatedEvent,
+  mediaCreatedEvent,
+  mediaDeletedEvent,
+  productCreatedEvent,
+  productDeletedEvent,
+  productUpdatedEvent,
+} from './catalog.js';
 import {
   eventCreatedEvent,
   eventDeletedEvent,
@@ -55,6 +64,9 @@ const SOURCES = {
   'product.deleted': productDeletedEvent,
   'media.created': mediaCreatedEvent,
   'media.deleted': mediaDeletedEvent,
+  'category.created': categoryCreatedEvent,
+  'category.updated': categoryUpdatedEvent,
+  'category.deleted': categoryDeletedEvent,
   'calendar_connection.created': calendarConnectionCreatedEvent,
   'calendar_connection.status_changed': calendarConnectionStatusChangedEvent,
   'calendar_connection.removed': calendarConnectionRemovedEvent,

@@ -62,6 +62,7 @@ describe('the table of operations and the scopes they need', () => {
         'GET /api/v1/products',
         'GET /api/v1/products/{id}',
         'GET /api/v1/products/{id}/images',
+        'GET /api/v1/categories',
       ].sort(),
     );
     expect(keyRefusal({ keyType: 'publishable' }, 'listBookings')).toBe('Publishable keys cannot call this operation');

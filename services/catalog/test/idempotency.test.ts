@@ -55,6 +55,14 @@ describe('Idempotency-Key on the catalog service', () => {
       },
     },
     {
+      name: 'POST /api/v1/categories',
+      arrange: async () =>
+        callerOf(organizationHeaders(), '/api/v1/categories', {
+          same: () => ({ name: 'Mugs' }),
+          other: () => ({ name: 'Cups' }),
+        }),
+    },
+    {
       name: 'POST /api/v1/media (multipart)',
       arrange: async () =>
         callerOf(organizationHeaders(), '/api/v1/media', {

@@ -23,6 +23,7 @@ describe('POST /api/v1/products', () => {
       stock: null,
       featured_image_id: null,
       featured_image: null,
+      category_ids: [],
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });

@@ -20,11 +20,20 @@ describe('catalog service', () => {
       '/api/v1/products/{id}',
       '/api/v1/products/{id}/images',
       '/api/v1/products/{id}/images/{imageId}',
+      '/api/v1/categories',
+      '/api/v1/categories/{id}',
     ],
   });
 
   it('when the drift check reads the Prisma schema, then it sees every model', () => {
-    expect(prismaDatamodel(PRISMA_SCHEMA).models.map((model) => model.dbName)).toEqual(['media_files', 'products', 'product_images']);
+    expect(prismaDatamodel(PRISMA_SCHEMA).models.map((model) => model.dbName)).toEqual([
+      'media_files',
+      'products',
+      'product_images',
+      'categories',
+      'category_paths',
+      'product_categories',
+    ]);
   });
 
   it('when a pooled connection runs SQL, then the catalog schema comes first on its search_path', async () => {

@@ -8,6 +8,7 @@ import {
   type PageSql,
   type Queryable,
 } from '@app/service-kit';
+import { inCategoryCondition } from './product-categories.repository.js';
 import { escapeLike, productViewColumns, type PresentedProductView } from './product.repository.js';
 
 export interface ProductFilters {
@@ -20,6 +21,8 @@ export interface ProductFilters {
   maxPriceCents?: number | undefined;
   /** true: published and (stock not tracked or above zero); false: every other product. */
   inStock?: boolean | undefined;
+  /** In this category or one below it. */
+  categoryId?: string | undefined;
 }
 
 /** Newest first, then by id: served by products_org_created_idx (organization, created_at DESC, id DESC). */
@@ -49,6 +52,7 @@ function conditions(organizationId: string, filters: ProductFilters, params: Sql
   const available = `(p.status = 'published' AND (p.stock IS NULL OR p.stock > 0))`;
   if (filters.inStock === true) parts.push(available);
   if (filters.inStock === false) parts.push(`NOT ${available}`);
+  if (filters.categoryId) parts.push(inCategoryCondition('p', filters.categoryId, params));
   return parts.join(' AND ');
 }
 

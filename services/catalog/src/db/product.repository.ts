@@ -1,6 +1,7 @@
 import type { ProductStatus } from '@app/contracts';
 import { sqlOf } from '@app/service-kit';
 import type { ProductRecordSource } from '../domain/product.record.js';
+import { productCategoryIdsColumn } from './product-categories.repository.js';
 import type { Db } from './prisma.js';
 
 /** A product row with its featured media file joined (what every product response shows), its instants as read. */
@@ -13,7 +14,8 @@ export type PresentedProductView = Omit<ProductView, 'created_at' | 'updated_at'
 export function productViewColumns(instant: (column: string) => string): string {
   return `p.id::text AS id, p.name, p.slug, p.description, p.price_cents::float8 AS price_cents, p.status, p.stock,
   p.featured_image_id::text AS featured_image_id, m.token AS featured_token, m.public_name AS featured_public_name,
-  m.alt_text AS featured_alt_text, ${instant('p.created_at')} AS created_at, ${instant('p.updated_at')} AS updated_at`;
+  m.alt_text AS featured_alt_text, ${instant('p.created_at')} AS created_at, ${instant('p.updated_at')} AS updated_at,
+  ${productCategoryIdsColumn('p')}`;
 }
 
 const PRODUCT_VIEW_COLUMNS = productViewColumns((column) => column);

@@ -19,6 +19,8 @@ export interface ProductRecordSource {
   featured_token: string | null;
   featured_public_name: string | null;
   featured_alt_text: string | null;
+  /** The product's categories in the order given (db/product-categories.repository.ts). */
+  category_ids: string[];
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -46,6 +48,7 @@ export function productRecord(view: ProductRecordSource, baseUrl: string): Produ
     stock: view.stock,
     featured_image_id: view.featured_image_id,
     featured_image: featured,
+    category_ids: view.category_ids,
     created_at: isoInstant(view.created_at),
     updated_at: isoInstant(view.updated_at),
   };

@@ -5,14 +5,15 @@ const MAX_BASE_LENGTH = 180;
 
 /**
  * The slug generated from a product name: lowercase ASCII words joined by single hyphens, accents
- * transliterated (`Crème Brûlée` → `creme-brulee`); `product` when nothing of the name survives.
+ * transliterated (`Crème Brûlée` → `creme-brulee`); `fallback` (`product`) when nothing of the name survives. Categories'
+ * slugs are made the same way.
  */
-export function slugFromName(name: string): string {
+export function slugFromName(name: string, fallback = 'product'): string {
   const slug = slugify(name, { lower: true, strict: true, trim: true })
     .replace(/-+/g, '-')
     .slice(0, MAX_BASE_LENGTH)
     .replace(/^-+|-+$/g, '');
-  return slug || 'product';
+  return slug || fallback;
 }
 
 /**

@@ -33,6 +33,7 @@ import { visibleTo } from '../domain/product-visibility.js';
 import { productRecord, productVersion } from '../domain/product.record.js';
 import { nextFreeSlug, slugFromName } from '../domain/slug.js';
 import { mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
+import { lockCategoryIds, setProductCategories } from './product-category-ids.js';
 import { readProduct, recordProductState } from './product-events.js';
 
 const SLUG_INDEX = 'products_org_slug_key';
@@ -47,6 +48,8 @@ export async function createProduct(ctx: UseCaseContext, caller: Caller, body: C
     try {
       const record = await ctx.prisma.$transaction(async (tx) => {
         if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
+        const categoryIds = await lockCategoryIds(tx, caller, body.category_ids);
+        categoryIds?.requireAll(); // 400 naming an unknown one
         const id = randomUUID();
         await products.insertProduct(tx, {
           id,
@@ -59,6 +62,7 @@ export async function createProduct(ctx: UseCaseContext, caller: Caller, body: C
           stock: body.stock ?? null,
           featuredImageId: body.featured_image_id ?? null,
         });
+        await setProductCategories(tx, caller, id, categoryIds);
         return (await recordProductState(tx, caller, id, productCreatedEvent, ctx.publicBaseUrl)).record;
       });
       ctx.relay.wake();
@@ -84,6 +88,7 @@ export async function listProducts(
     minPriceCents: query.min_price === undefined ? undefined : dollarsToCents(query.min_price),
     maxPriceCents: query.max_price === undefined ? undefined : dollarsToCents(query.max_price),
     inStock: query.in_stock,
+    categoryId: query.category_id?.toLowerCase(),
     // A publishable key (a shop front) lists published products only: its totals and cursors are that list's.
     publishedOnly: isPublishable(caller) || undefined,
   };
@@ -124,10 +129,13 @@ export async function updateProduct(
   }
   try {
     const product = await ctx.prisma.$transaction(async (tx) => {
+      // The categories before the product's row (the order a category's delete locks them in); judged after If-Match.
+      const categoryIds = await lockCategoryIds(tx, caller, body.category_ids);
       if (!(await products.lockProduct(tx, caller.organizationId, id))) throw productNotFound();
       // Read after the lock: the versions If-Match is checked against, and the record previous_attributes come from.
       const before = await readProduct(tx, caller, id, ctx.publicBaseUrl);
       requireMatch(ifMatch, { id, version: productVersion(before.view) });
+      categoryIds?.requireAll(); // 400 naming an unknown one
       if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
       await products.updateProduct(tx, id, {
         name: body.name,
@@ -138,6 +146,7 @@ export async function updateProduct(
         stock: body.stock,
         featuredImageId: body.featured_image_id,
       });
+      await setProductCategories(tx, caller, id, categoryIds);
       return recordProductState(tx, caller, id, productUpdatedEvent, ctx.publicBaseUrl, before.record);
     });
     ctx.relay.wake();
