@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  eventQuestionRecordSchema,
+  eventQuestionsSchema,
+  registrationAnswersRecordSchema,
+  registrationAnswersSchema,
+} from './event-questions.js';
 import { allOptional, eventDeletionSchema, optionalText, text, titleText } from './events-http-fields.js';
 import { strictFields } from './strict.js';
 import { listQuerySchema } from './pagination.js';
@@ -29,6 +35,8 @@ const eventFields = {
     .nullable(),
   status: eventStatusSchema,
   site_id: text(TEXT_LIMITS.id).nullable(),
+  /** Replaced whole by a PATCH; registrations made before keep their answers as given. */
+  questions: eventQuestionsSchema,
 };
 
 /** POST /api/v1/events */
@@ -71,8 +79,15 @@ export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>;
 /** GET /api/v1/events/{id} */
 export const getEventQuerySchema = z.strictObject({ include_counts: queryBooleanSchema.optional() }, strictFields);
 
-/** Places taken (sum of quantities of active registrations) and left (null when `slots` is null). */
-export const eventCountsSchema = z.object({ registrations: z.number().int(), remaining: z.number().int().nullable() });
+/**
+ * Places taken (sum of quantities of active registrations), left (null when `slots` is null) and checked in (sum of
+ * quantities of checked-in registrations that are not cancelled).
+ */
+export const eventCountsSchema = z.object({
+  registrations: z.number().int(),
+  remaining: z.number().int().nullable(),
+  checked_in: z.number().int(),
+});
 
 export const eventRecordSchema = z
   .object({
@@ -90,6 +105,7 @@ export const eventRecordSchema = z
     slots: z.number().int().nullable(),
     status: eventStatusSchema,
     site_id: z.string().nullable(),
+    questions: z.array(eventQuestionRecordSchema),
     created_at: z.string(),
     updated_at: z.string(),
     counts: eventCountsSchema.optional(),
@@ -111,10 +127,15 @@ export const createRegistrationBodySchema = z
         .min(1, { message: 'must be at least 1' })
         .max(10_000, { message: 'must be at most 10000' })
         .default(1),
+      /** Checked against the event's questions by the events service (a 400 names the question id). */
+      answers: registrationAnswersSchema.default({}),
     },
     strictFields,
   )
-  .meta({ id: 'CreateRegistrationBody', example: { name: 'Grace Hopper', email: 'grace@example.com', quantity: 2 } });
+  .meta({
+    id: 'CreateRegistrationBody',
+    example: { name: 'Grace Hopper', email: 'grace@example.com', quantity: 2, answers: { diet: 'vegetarian' } },
+  });
 export type CreateRegistrationBody = z.infer<typeof createRegistrationBodySchema>;
 
 export const REGISTRATION_STATUSES = ['active', 'cancelled'] as const;
@@ -132,6 +153,9 @@ export const registrationRecordSchema = z
     email: z.string(),
     quantity: z.number().int(),
     status: registrationStatusSchema,
+    ticket_code: z.string().describe('10 characters of A-Z and 2-9, unique in the organization: what the door scans'),
+    checked_in_at: z.string().nullable(),
+    answers: registrationAnswersRecordSchema,
     created_at: z.string(),
     cancelled_at: z.string().nullable(),
   })

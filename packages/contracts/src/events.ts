@@ -29,6 +29,8 @@ export const eventDeletedEvent = defineEvent('events.event.deleted', idOnly);
 const registrationState = idOnly.extend({ event_id: z.uuid(), quantity: z.number().int(), record: publicRecord(registrationRecordSchema) });
 export const registrationCreatedEvent = defineEvent('events.registration.created', registrationState);
 export const registrationCancelledEvent = defineEvent('events.registration.cancelled', registrationState);
+/** A ticket scanned at the door (the first scan only; an undo sends nothing). */
+export const registrationCheckedInEvent = defineEvent('events.registration.checked_in', registrationState);
 const eventTypeState = idOnly.extend({ slug: z.string(), record: publicRecord(eventTypeRecordSchema) });
 export const eventTypeCreatedEvent = defineEvent('events.event_type.created', eventTypeState);
 export const eventTypeUpdatedEvent = defineEvent(
@@ -43,6 +45,7 @@ export const EVENTS_SERVICE_EVENTS = [
   eventDeletedEvent,
   registrationCreatedEvent,
   registrationCancelledEvent,
+  registrationCheckedInEvent,
   eventTypeCreatedEvent,
   eventTypeUpdatedEvent,
   eventTypeDeletedEvent,

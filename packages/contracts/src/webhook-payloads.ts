@@ -16,6 +16,7 @@ import {
   eventTypeUpdatedEvent,
   eventUpdatedEvent,
   registrationCancelledEvent,
+  registrationCheckedInEvent,
   registrationCreatedEvent,
 } from './events.js';
 import { apiKeyCreatedEvent, apiKeyRevokedEvent } from './identity-events.js';
@@ -39,6 +40,7 @@ const SOURCES = {
   'event.deleted': eventDeletedEvent,
   'registration.created': registrationCreatedEvent,
   'registration.cancelled': registrationCancelledEvent,
+  'registration.checked_in': registrationCheckedInEvent,
   'event_type.created': eventTypeCreatedEvent,
   'event_type.updated': eventTypeUpdatedEvent,
   'event_type.deleted': eventTypeDeletedEvent,

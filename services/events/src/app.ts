@@ -1,14 +1,16 @@
 import { buildServiceApp, type AppDeps, type ServiceApp } from '@app/service-kit';
+import { registerCheckInRoutes } from './routes/check-ins.route.js';
 import { registerEventTypeRoutes } from './routes/event-types.route.js';
 import { registerEventRoutes } from './routes/events.route.js';
 import { registerRegistrationRoutes } from './routes/registrations.route.js';
 import type { UseCaseContext } from './use-cases/context.js';
 
-/** Events, registrations and event types. */
+/** Events, registrations, check-ins and event types. */
 export function buildApp(deps: AppDeps<UseCaseContext>): Promise<ServiceApp> {
-  return buildServiceApp({ name: 'events', description: 'Events, registrations and event types.' }, deps, [
+  return buildServiceApp({ name: 'events', description: 'Events, registrations, check-ins and event types.' }, deps, [
     registerEventRoutes,
     registerRegistrationRoutes,
+    registerCheckInRoutes,
     registerEventTypeRoutes,
   ]);
 }

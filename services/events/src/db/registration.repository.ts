@@ -1,17 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { ListMeta } from '@app/contracts';
 import { inPageOrder, pageOfIds, sqlOf, SqlParams, type ListDefinition, type ListPage, type Queryable } from '@app/service-kit';
-import type { Registration } from '../generated/prisma/client.js';
+import type { Prisma, Registration } from '../generated/prisma/client.js';
 import type { Db } from './prisma.js';
 
 export type RegistrationRow = Registration;
 
 export async function insertRegistration(
   db: Db,
-  input: { organizationId: string; eventId: string; name: string; email: string; quantity: number; clientSecretHash: Uint8Array },
+  input: {
+    organizationId: string;
+    eventId: string;
+    name: string;
+    email: string;
+    quantity: number;
+    clientSecretHash: Uint8Array;
+    ticketCode: string;
+    answers: Record<string, unknown>;
+  },
 ): Promise<RegistrationRow> {
   // Prisma's Bytes wants a Uint8Array of its own ArrayBuffer: a Buffer may be a view of Node's shared pool.
-  return db.registration.create({ data: { id: randomUUID(), ...input, clientSecretHash: new Uint8Array(input.clientSecretHash) } });
+  const data = { id: randomUUID(), ...input, clientSecretHash: new Uint8Array(input.clientSecretHash) };
+  return db.registration.create({ data: { ...data, answers: input.answers as Prisma.InputJsonObject } });
 }
 
 /** Oldest first, then by id: served by registrations_event_idx (event, created_at, id). */

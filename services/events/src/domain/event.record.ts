@@ -1,4 +1,4 @@
-import { centsToDollars, type EventRecord, type EventStatus } from '@app/contracts';
+import { centsToDollars, type EventQuestion, type EventRecord, type EventStatus } from '@app/contracts';
 import { isoInstant } from '@app/service-kit';
 import { remainingPlaces } from './registration-policy.js';
 
@@ -21,10 +21,13 @@ export interface EventRecordSource {
   costCents: number;
   slots: number | null;
   status: EventStatus;
+  questions: EventQuestion[];
   createdAt: Date | string;
   updatedAt: Date | string;
   /** Places taken, when the read asked for counts. */
   placesTaken?: number | undefined;
+  /** Places checked in, read with the counts. */
+  checkedIn?: number | undefined;
 }
 
 /**
@@ -47,10 +50,15 @@ export function eventRecord(row: EventRecordSource): EventRecord {
     slots: row.slots,
     status: row.status satisfies EventStatus,
     site_id: row.siteId,
+    questions: row.questions,
     created_at: isoInstant(row.createdAt),
     updated_at: isoInstant(row.updatedAt),
   };
   if (row.placesTaken !== undefined)
-    record.counts = { registrations: row.placesTaken, remaining: remainingPlaces(row.slots, row.placesTaken) };
+    record.counts = {
+      registrations: row.placesTaken,
+      remaining: remainingPlaces(row.slots, row.placesTaken),
+      checked_in: row.checkedIn ?? 0,
+    };
   return record;
 }

@@ -13,7 +13,13 @@ import {
   type IfMatch,
   type Versioned,
 } from '@app/service-kit';
-import { deleteEvent as deleteEventRow, insertEvent, lockEvent, updateEvent as updateEventRow } from '../db/event.repository.js';
+import {
+  checkedInPlaces,
+  deleteEvent as deleteEventRow,
+  insertEvent,
+  lockEvent,
+  updateEvent as updateEventRow,
+} from '../db/event.repository.js';
 import type { EventRow, EventState } from '../db/event.repository.js';
 import type { Db } from '../db/prisma.js';
 import { canTransition, transitionMessage } from '../domain/event-status.js';
@@ -22,7 +28,7 @@ import { eventInstants, type LocalEventTime } from '../domain/event-time.js';
 import { write, type UseCaseContext } from './context.js';
 
 /** An event's record as `GET` shows it without counts, as by default (a written row has none). */
-const recordWithoutCounts = (event: EventRow): EventRecord => eventRecord({ ...event, placesTaken: undefined });
+const recordWithoutCounts = (event: EventRow): EventRecord => eventRecord({ ...event, placesTaken: undefined, checkedIn: undefined });
 
 /**
  * Records the change event of a written event and answers its record, built once for both; an update's event also
@@ -56,6 +62,7 @@ export async function createEvent(ctx: UseCaseContext, caller: Caller, body: Cre
     costCents: dollarsToCents(body.cost ?? 0),
     slots: body.slots ?? null,
     status: body.status ?? 'draft',
+    questions: body.questions ?? [],
   };
   return write(ctx, async (tx) => {
     const event = await insertEvent(tx, caller.organizationId, state);
@@ -76,14 +83,17 @@ export async function updateEvent(
   return write(ctx, async (tx) => {
     const current = await lockEvent(tx, caller.organizationId, id);
     if (!current) throw notFound('Event');
-    requireMatch(ifMatch, current);
+    // The ETag's check-ins (getEvent): scans do not take the event's lock, so they are read as they are now.
+    const checkedIn = await checkedInPlaces(tx, id);
+    requireMatch(ifMatch, { id, version: [current.version, checkedIn] });
     const next = merge(current, patch);
     if (!canTransition(current.status, next.status, current.placesTaken))
       throw new AppError('INVALID_TRANSITION', transitionMessage(current.status, next.status));
     if (next.slots !== null && next.slots < current.placesTaken)
       throw new AppError('CONFLICT', `slots cannot be lower than the ${current.placesTaken} places already taken`);
     const event = await updateEventRow(tx, id, next);
-    return { record: await recordEventChange(tx, caller, eventUpdatedEvent, event, recordWithoutCounts(current)), version: event.version };
+    const record = await recordEventChange(tx, caller, eventUpdatedEvent, event, recordWithoutCounts(current));
+    return { record, version: [event.version, checkedIn] };
   });
 }
 
@@ -98,7 +108,7 @@ export async function deleteEvent(
       // Checked under the row lock the delete then keeps: no change comes in between.
       const current = await lockEvent(tx, caller.organizationId, id);
       if (!current) throw notFound('Event');
-      requireMatch(ifMatch, current);
+      requireMatch(ifMatch, { id, version: [current.version, await checkedInPlaces(tx, id)] });
     }
     if (!(await deleteEventRow(tx, caller.organizationId, id))) throw notFound('Event');
     await recordEvent(tx, eventDeletedEvent, { id }, eventContextOf(caller));
@@ -122,6 +132,7 @@ function merge(current: EventRow, patch: UpdateEventBody): EventState {
     costCents: patch.cost !== undefined ? dollarsToCents(patch.cost) : current.costCents,
     slots: patch.slots !== undefined ? patch.slots : current.slots,
     status: patch.status ?? current.status,
+    questions: patch.questions ?? current.questions,
   };
 }
 
