@@ -73,7 +73,7 @@ describe('ticket codes', () => {
 
   it('when a registration is written by plain SQL (a seed, or one from before codes), then Postgres draws its code', async () => {
     const api = client(running);
-    const eventId = await openEventId(api);
+    const eventId = await openEventId(api, { slots: null });
 
     const { rows } = await running.infra.pool.query<{ code: string }>(
       `INSERT INTO registrations (id, organization_id, event_id, name, email, quantity)
