@@ -31,7 +31,8 @@ async function register(api: Client, eventId: string, quantity = 1): Promise<{ i
   return { id: String(data(reply).id), code: String(data(reply).ticket_code) };
 }
 
-const scan = (api: Client, eventId: string, code: string): Promise<Reply> => api.post(`/api/v1/events/${eventId}/check-ins`, { ticket_code: code });
+const scan = (api: Client, eventId: string, code: string): Promise<Reply> =>
+  api.post(`/api/v1/events/${eventId}/check-ins`, { ticket_code: code });
 
 async function openEventId(api: Client, overrides: Record<string, unknown> = {}): Promise<string> {
   return String((await createEvent(api, openEvent({ slots: 100, ...overrides }))).id);
@@ -302,7 +303,10 @@ describe('DELETE /api/v1/events/:id/registrations/:registrationId/check-in', () 
     const reply = await undo(api, eventId, id);
 
     expect(reply.statusCode).toBe(200);
-    expect(reply.json<{ data: Record<string, unknown> }>().data).toEqual({ ...(await registrationOf(api, eventId, id)), checked_in_at: null });
+    expect(reply.json<{ data: Record<string, unknown> }>().data).toEqual({
+      ...(await registrationOf(api, eventId, id)),
+      checked_in_at: null,
+    });
     expect(reply.headers.etag).toEqual(expect.any(String));
     expect((await scan(api, eventId, code)).status).toBe(201);
   });
