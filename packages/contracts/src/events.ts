@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { eventTypeRecordSchema } from './event-types-http.js';
 import { eventRecordSchema, registrationRecordSchema } from './events-http.js';
+import { eventStateV1, eventUpdatedV1, registrationStateV1, upgradeEventRecord, upgradeRegistrationState } from './events-previous.js';
 import { locationTypeSchema } from './location-type.js';
 import { defineEvent, defineRequest, defineStream } from './messaging.js';
 import { previousAttributesSchema } from './previous-attributes.js';
@@ -23,12 +24,21 @@ export const eventTypeGetRequest = defineRequest(
 
 const idOnly = z.object({ id: z.uuid() });
 const eventState = idOnly.extend({ status: z.string(), record: publicRecord(eventRecordSchema) });
-export const eventCreatedEvent = defineEvent('events.event.created', eventState);
-export const eventUpdatedEvent = defineEvent('events.event.updated', eventState.extend({ previous_attributes: previousAttributesSchema }));
+/** Version 2: the record has `questions` and `counts.checked_in` (events-previous.ts). */
+export const eventCreatedEvent = defineEvent('events.event.created', eventState, {
+  version: 2,
+  previous: { data: eventStateV1, upgrade: (data) => ({ ...data, record: upgradeEventRecord(data.record) }) },
+});
+export const eventUpdatedEvent = defineEvent('events.event.updated', eventState.extend({ previous_attributes: previousAttributesSchema }), {
+  version: 2,
+  previous: { data: eventUpdatedV1, upgrade: (data) => ({ ...data, record: upgradeEventRecord(data.record) }) },
+});
 export const eventDeletedEvent = defineEvent('events.event.deleted', idOnly);
 const registrationState = idOnly.extend({ event_id: z.uuid(), quantity: z.number().int(), record: publicRecord(registrationRecordSchema) });
-export const registrationCreatedEvent = defineEvent('events.registration.created', registrationState);
-export const registrationCancelledEvent = defineEvent('events.registration.cancelled', registrationState);
+/** Version 2: the record has `ticket_code`, `checked_in_at` and `answers` (events-previous.ts). */
+const registrationVersion2 = { version: 2, previous: { data: registrationStateV1, upgrade: upgradeRegistrationState } };
+export const registrationCreatedEvent = defineEvent('events.registration.created', registrationState, registrationVersion2);
+export const registrationCancelledEvent = defineEvent('events.registration.cancelled', registrationState, registrationVersion2);
 /** A ticket scanned at the door (the first scan only; an undo sends nothing). */
 export const registrationCheckedInEvent = defineEvent('events.registration.checked_in', registrationState);
 const eventTypeState = idOnly.extend({ slug: z.string(), record: publicRecord(eventTypeRecordSchema) });

@@ -52,7 +52,7 @@ describe('domain events', () => {
     expect(new Set(envelopes.map((envelope) => envelope.id)).size).toBe(5);
     expect(envelopes[0]).toMatchObject({
       organization_id: api.organizationId,
-      schema_version: 1,
+      schema_version: 2,
       occurred_at: expect.stringMatching(/Z$/),
     });
   });
