@@ -87,7 +87,11 @@ export const eventQuestionRecordSchema = z
  * naming the question id in the 400.
  */
 export const registrationAnswersSchema = z
-  .record(z.string({ message: 'must be a question id' }), z.unknown(), { message: 'must be an object of question ids to answers' })
+  .record(
+    z.string({ message: 'must be a question id' }).max(100, { message: 'must hold question ids of at most 40 characters' }),
+    z.unknown(),
+    { message: 'must be an object of question ids to answers' },
+  )
   .meta({ example: { diet: 'vegetarian', company: 'Acme' } });
 
 /** `answers` as a registration's record shows them: as they were given, whatever the questions are now. */
