@@ -33,11 +33,12 @@ export async function checkIn(
 ): Promise<CheckInRecord> {
   const eventId = recordId(rawEventId, 'Event');
   const key = { organizationId: caller.organizationId, eventId, ticketCode };
-  const record = await withTransaction(ctx.pool, async (tx) => {
+  const admitted = await withTransaction(ctx.pool, async (tx) => {
     const status = await eventStatusOf(tx, caller.organizationId, eventId);
     if (status === null) throw notFound('Event');
     if (!CHECKABLE_EVENTS.has(status)) throw new AppError('EVENT_NOT_OPEN', 'Event is not open for check-in');
-    const checkedIn = await checkInByCode(tx, key, ctx.now());
+    const at = ctx.now();
+    const checkedIn = await checkInByCode(tx, key, at);
     if (!checkedIn) throw refusalOf(await ticketState(tx, key));
     const registration = registrationRecord(checkedIn);
     await recordEvent(
@@ -46,10 +47,10 @@ export async function checkIn(
       { id: registration.id, event_id: eventId, quantity: registration.quantity, record: registration },
       eventContextOf(caller),
     );
-    return registration;
+    return { registration_id: registration.id, checked_in_at: registration.checked_in_at ?? at.toISOString() };
   });
   ctx.relay.wake();
-  return { registration_id: record.id, checked_in_at: record.checked_in_at ?? '' };
+  return admitted;
 }
 
 /** Why a code was not checked in: unknown here, not checkable (checked before an earlier check-in), or already in. */
