@@ -32,7 +32,6 @@ import {
 } from '../db/registration.repository.js';
 import { checkedAnswers } from '../domain/answers-schema.js';
 import { registrationRefusal } from '../domain/registration-policy.js';
-import { withNewTicketCode } from '../domain/ticket-code.js';
 import { registrationRecord } from '../domain/registration.record.js';
 import { write, type UseCaseContext } from './context.js';
 
@@ -54,31 +53,28 @@ export async function register(
 ): Promise<CreatedRegistration> {
   const eventId = recordId(rawEventId, 'Event');
   const clientSecret = issueClientSecret();
-  return withNewTicketCode((ticketCode) =>
-    write(ctx, async (tx) => {
-      const event = await lockEvent(tx, caller.organizationId, eventId);
-      if (!event || (isPublishable(caller) && event.status !== 'published')) throw notFound('Event');
-      const answers = checkedAnswers(event.questions, body.answers); // 400 naming the question id
-      const refusal = registrationRefusal(event, event.placesTaken, body.quantity, ctx.now());
-      if (refusal) throw new AppError(refusal, REFUSALS[refusal]);
-      const registration = await insertRegistration(tx, {
-        organizationId: caller.organizationId,
-        eventId,
-        ...body,
-        answers,
-        ticketCode,
-        clientSecretHash: clientSecret.hash,
-      });
-      const record = registrationRecord(registration);
-      await recordEvent(
-        tx,
-        registrationCreatedEvent,
-        { id: registration.id, event_id: eventId, quantity: registration.quantity, record },
-        eventContextOf(caller),
-      );
-      return { ...record, client_secret: clientSecret.secret };
-    }),
-  );
+  return write(ctx, async (tx) => {
+    const event = await lockEvent(tx, caller.organizationId, eventId);
+    if (!event || (isPublishable(caller) && event.status !== 'published')) throw notFound('Event');
+    const answers = checkedAnswers(event.questions, body.answers); // 400 naming the question id
+    const refusal = registrationRefusal(event, event.placesTaken, body.quantity, ctx.now());
+    if (refusal) throw new AppError(refusal, REFUSALS[refusal]);
+    const registration = await insertRegistration(tx, {
+      organizationId: caller.organizationId,
+      eventId,
+      ...body,
+      answers,
+      clientSecretHash: clientSecret.hash,
+    });
+    const record = registrationRecord(registration);
+    await recordEvent(
+      tx,
+      registrationCreatedEvent,
+      { id: registration.id, event_id: eventId, quantity: registration.quantity, record },
+      eventContextOf(caller),
+    );
+    return { ...record, client_secret: clientSecret.secret };
+  });
 }
 
 export async function listRegistrations(
