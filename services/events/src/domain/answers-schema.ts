@@ -7,7 +7,7 @@ import { invalidInput } from '@app/service-kit';
  * required; an id that is no question of the event is refused. Built per registration from the event's questions as
  * they are then, so answers given earlier are never checked again (they stay stored as given).
  */
-export function answersSchema(questions: readonly EventQuestion[]) {
+function answersSchema(questions: readonly EventQuestion[]) {
   const fields = Object.fromEntries(questions.map((question) => [question.id, answerSchema(question)]));
   return z.strictObject(fields, {
     error: (issue) => (issue.code === 'unrecognized_keys' ? 'is not a question of this event' : 'must be an object'),
