@@ -80,6 +80,8 @@ export const API_KEY_OPERATIONS = {
     resource: 'registrations',
     publishable: true,
   },
+  createCheckIn: { method: 'POST', path: '/api/v1/events/{id}/check-ins', resource: 'registrations' },
+  undoCheckIn: { method: 'DELETE', path: '/api/v1/events/{id}/registrations/{registrationId}/check-in', resource: 'registrations' },
   listEventTypes: { method: 'GET', path: '/api/v1/event-types', resource: 'event_types', publishable: true },
   createEventType: { method: 'POST', path: '/api/v1/event-types', resource: 'event_types' },
   getEventType: { method: 'GET', path: '/api/v1/event-types/{id}', resource: 'event_types', publishable: true },

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  eventQuestionRecordSchema,
+  eventQuestionsSchema,
+  registrationAnswersRecordSchema,
+  registrationAnswersSchema,
+} from './event-questions.js';
 import { allOptional, eventDeletionSchema, optionalText, text, titleText } from './events-http-fields.js';
 import { strictFields } from './strict.js';
 import { listQuerySchema } from './pagination.js';
@@ -31,6 +37,8 @@ const eventFields = {
   site_id: text(TEXT_LIMITS.id).nullable(),
   /** A registration that would be refused EVENT_FULL or SOLD_OUT is waitlisted instead. */
   waitlist: z.boolean({ message: 'must be a boolean' }),
+  /** Replaced whole by a PATCH; registrations made before keep their answers as given. */
+  questions: eventQuestionsSchema,
 };
 
 /** POST /api/v1/events */
@@ -74,13 +82,14 @@ export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>;
 export const getEventQuerySchema = z.strictObject({ include_counts: queryBooleanSchema.optional() }, strictFields);
 
 /**
- * Places taken (sum of quantities of confirmed registrations), left (null when `slots` is null) and asked for by
- * waitlisted registrations.
+ * Places taken (sum of quantities of confirmed registrations), left (null when `slots` is null), asked for by
+ * waitlisted registrations, and checked in (sum of quantities of checked-in registrations that are not cancelled).
  */
 export const eventCountsSchema = z.object({
   registrations: z.number().int(),
   remaining: z.number().int().nullable(),
   waitlisted: z.number().int(),
+  checked_in: z.number().int(),
 });
 
 export const eventRecordSchema = z
@@ -100,6 +109,7 @@ export const eventRecordSchema = z
     status: eventStatusSchema,
     site_id: z.string().nullable(),
     waitlist: z.boolean(),
+    questions: z.array(eventQuestionRecordSchema),
     created_at: z.string(),
     updated_at: z.string(),
     counts: eventCountsSchema.optional(),
@@ -123,10 +133,15 @@ export const createRegistrationBodySchema = z
         .default(1),
       /** Required on an event with ticket types; refused on one without. */
       ticket_type_id: uuidSchema.optional(),
+      /** Checked against the event's questions by the events service (a 400 names the question id). */
+      answers: registrationAnswersSchema.default({}),
     },
     strictFields,
   )
-  .meta({ id: 'CreateRegistrationBody', example: { name: 'Grace Hopper', email: 'grace@example.com', quantity: 2 } });
+  .meta({
+    id: 'CreateRegistrationBody',
+    example: { name: 'Grace Hopper', email: 'grace@example.com', quantity: 2, answers: { diet: 'vegetarian' } },
+  });
 export type CreateRegistrationBody = z.infer<typeof createRegistrationBodySchema>;
 
 export const REGISTRATION_STATUSES = ['confirmed', 'waitlisted', 'cancelled'] as const;
@@ -146,6 +161,9 @@ export const registrationRecordSchema = z
     status: registrationStatusSchema,
     ticket_type_id: z.uuid().nullable(),
     waitlist_position: z.number().int().nullable().describe('1-based, per event, in arrival order; null unless waitlisted'),
+    ticket_code: z.string().describe('10 characters of A-Z and 2-9, unique in the organization: what the door scans'),
+    checked_in_at: z.string().nullable(),
+    answers: registrationAnswersRecordSchema,
     created_at: z.string(),
     cancelled_at: z.string().nullable(),
   })

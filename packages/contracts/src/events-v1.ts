@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { eventStatusSchema } from './events-http.js';
 
 /*
- * Version 1 of the events service's event and registration records, as domain events carried them before ticket types
- * and waitlists (schema_version 1). Written out, not derived from the current records: version 1 stays as it was
- * whatever the records gain. Not re-exported from the package index.
+ * Version 1 of the events service's event and registration records, as domain events carried them before ticket
+ * types, waitlists, check-in and questions (schema_version 1; issue 49). Written out, not derived from the current
+ * records: version 1 stays as it was whatever the records gain. Events of version 1 exist only in streams and outboxes
+ * during the rolling deploy that brings version 2. Not re-exported from the package index.
  */
 
 export const eventRecordV1 = z.object({
@@ -40,20 +41,17 @@ export const registrationRecordV1 = z.object({
 });
 type RegistrationRecordV1 = z.infer<typeof registrationRecordV1>;
 
-/** A version 1 event record read as version 2: no waitlist then, so none waited. */
+/** A version 1 event record read as version 2: no waitlist, no questions then, so none waited and none checked in. */
 export function upgradeEventRecord(record: EventRecordV1 | undefined) {
   if (!record) return undefined;
   const { counts, ...rest } = record;
-  return { ...rest, waitlist: false, ...(counts ? { counts: { ...counts, waitlisted: 0 } } : {}) };
+  return { ...rest, waitlist: false, questions: [], ...(counts ? { counts: { ...counts, waitlisted: 0, checked_in: 0 } } : {}) };
 }
 
-/** A version 1 registration read as version 2: `active` is now `confirmed`; no ticket type, no waitlist then. */
-export function upgradeRegistrationRecord(record: RegistrationRecordV1 | undefined) {
-  if (!record) return undefined;
-  return {
-    ...record,
-    status: record.status === 'active' ? ('confirmed' as const) : record.status,
-    ticket_type_id: null,
-    waitlist_position: null,
-  };
+/**
+ * A version 1 registration carries no ticket code, which cannot be made up: its data reads as version 2 without the
+ * record (as events written before records were carried), so a webhook of it shows `{id, event_id, quantity}`.
+ */
+export function withoutRecord<State extends { record?: RegistrationRecordV1 | undefined }>({ record: _record, ...state }: State) {
+  return state;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { eventTypeRecordSchema } from './event-types-http.js';
 import { eventRecordSchema, registrationRecordSchema } from './events-http.js';
-import { eventRecordV1, registrationRecordV1, upgradeEventRecord, upgradeRegistrationRecord } from './events-v1.js';
+import { eventRecordV1, registrationRecordV1, upgradeEventRecord, withoutRecord } from './events-v1.js';
 import { ticketTypeRecordSchema } from './ticket-types-http.js';
 import { locationTypeSchema } from './location-type.js';
 import { defineEvent, defineRequest, defineStream } from './messaging.js';
@@ -29,7 +29,7 @@ const eventState = eventStateOf(eventRecordSchema);
 const eventStateV1 = eventStateOf(eventRecordV1);
 type EventStateV1 = z.infer<typeof eventStateV1>;
 const upgradeEventState = <Data extends EventStateV1>(data: Data) => ({ ...data, record: upgradeEventRecord(data.record) });
-/** Version 2: the record has `waitlist` and its counts `waitlisted`. */
+/** Version 2: the record has `waitlist` and `questions`, its counts `waitlisted` and `checked_in`. */
 export const eventCreatedEvent = defineEvent('events.event.created', eventState, {
   version: 2,
   previous: { data: eventStateV1, upgrade: upgradeEventState },
@@ -43,18 +43,17 @@ const registrationStateOf = <Record extends z.ZodType>(record: Record) =>
   idOnly.extend({ event_id: z.uuid(), quantity: z.number().int(), record: publicRecord(record) });
 const registrationState = registrationStateOf(registrationRecordSchema);
 const registrationStateV1 = registrationStateOf(registrationRecordV1);
-/** Version 2: statuses confirmed | waitlisted | cancelled (`active` was renamed), `ticket_type_id`, `waitlist_position`. */
-const registrationVersions = {
-  version: 2,
-  previous: {
-    data: registrationStateV1,
-    upgrade: (data: z.infer<typeof registrationStateV1>) => ({ ...data, record: upgradeRegistrationRecord(data.record) }),
-  },
-};
+/**
+ * Version 2: statuses confirmed | waitlisted | cancelled (`active` was renamed), `ticket_type_id`, `waitlist_position`,
+ * `ticket_code`, `checked_in_at` and `answers`.
+ */
+const registrationVersions = { version: 2, previous: { data: registrationStateV1, upgrade: withoutRecord } };
 export const registrationCreatedEvent = defineEvent('events.registration.created', registrationState, registrationVersions);
 export const registrationCancelledEvent = defineEvent('events.registration.cancelled', registrationState, registrationVersions);
 /** A waitlisted registration confirmed when places freed up (in the transaction that freed them), once per registration. */
 export const registrationPromotedEvent = defineEvent('events.registration.promoted', registrationState);
+/** A ticket scanned at the door (the first scan only; an undo sends nothing). */
+export const registrationCheckedInEvent = defineEvent('events.registration.checked_in', registrationState);
 const eventTypeState = idOnly.extend({ slug: z.string(), record: publicRecord(eventTypeRecordSchema) });
 export const eventTypeCreatedEvent = defineEvent('events.event_type.created', eventTypeState);
 export const eventTypeUpdatedEvent = defineEvent(
@@ -76,6 +75,7 @@ export const EVENTS_SERVICE_EVENTS = [
   eventDeletedEvent,
   registrationCreatedEvent,
   registrationCancelledEvent,
+  registrationCheckedInEvent,
   eventTypeCreatedEvent,
   eventTypeUpdatedEvent,
   eventTypeDeletedEvent,

@@ -15,6 +15,8 @@ export * from './events.js';
 export * from './calendar.js';
 export * from './catalog.js';
 export * from './events-http.js';
+export * from './event-questions.js';
+export * from './check-ins-http.js';
 export * from './catalog-http.js';
 export * from './categories-http.js';
 export * from './bookings-http.js';

@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'event.deleted',
   'registration.created',
   'registration.cancelled',
+  'registration.checked_in',
   'event_type.created',
   'event_type.updated',
   'event_type.deleted',

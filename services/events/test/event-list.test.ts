@@ -100,9 +100,9 @@ describe('GET /api/v1/events', () => {
     const reply = await api.get('/api/v1/events?include_counts=true');
 
     expect(list(reply).map((event) => [event.title, event.counts])).toEqual([
-      ['limited', { registrations: 4, remaining: 6, waitlisted: 0 }],
-      ['unlimited', { registrations: 7, remaining: null, waitlisted: 0 }],
-      ['empty', { registrations: 0, remaining: 3, waitlisted: 0 }],
+      ['limited', { registrations: 4, remaining: 6, waitlisted: 0, checked_in: 0 }],
+      ['unlimited', { registrations: 7, remaining: null, waitlisted: 0, checked_in: 0 }],
+      ['empty', { registrations: 0, remaining: 3, waitlisted: 0, checked_in: 0 }],
     ]);
   });
 

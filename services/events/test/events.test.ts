@@ -138,6 +138,7 @@ describe('GET /api/v1/events/:id', () => {
         'ends_at',
         'id',
         'location',
+        'questions',
         'site_id',
         'slots',
         'start_date',
@@ -159,7 +160,7 @@ describe('GET /api/v1/events/:id', () => {
 
     const reply = await api.get(`/api/v1/events/${String(created.id)}?include_counts=true`);
 
-    expect(data(reply).counts).toEqual({ registrations: 2, remaining: 3, waitlisted: 0 });
+    expect(data(reply).counts).toEqual({ registrations: 2, remaining: 3, waitlisted: 0, checked_in: 0 });
   });
 
   it.each(['not-a-uuid', randomUUID(), "1' OR '1'='1"])('when the id is %s, then 404', async (id) => {

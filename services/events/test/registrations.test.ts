@@ -37,7 +37,7 @@ describe('POST /api/v1/events/:id/registrations', () => {
       status: 'confirmed',
       cancelled_at: null,
     });
-    expect(await counts(api, id)).toEqual({ registrations: 1, remaining: 4, waitlisted: 0 });
+    expect(await counts(api, id)).toEqual({ registrations: 1, remaining: 4, waitlisted: 0, checked_in: 0 });
   });
 
   it.each([
@@ -68,7 +68,7 @@ describe('POST /api/v1/events/:id/registrations', () => {
     expect(tooMany.body).toMatchObject({ code: 'EVENT_FULL', error: 'Event is full' });
     expect(exact.status).toBe(201);
     expect(full.status).toBe(409);
-    expect(await counts(api, id)).toEqual({ registrations: 5, remaining: 0, waitlisted: 0 });
+    expect(await counts(api, id)).toEqual({ registrations: 5, remaining: 0, waitlisted: 0, checked_in: 0 });
   });
 
   it('when slots is null, then there is no limit', async () => {
@@ -78,7 +78,7 @@ describe('POST /api/v1/events/:id/registrations', () => {
     const reply = await api.post(`/api/v1/events/${id}/registrations`, attendee(1, 500));
 
     expect(reply.status).toBe(201);
-    expect(await counts(api, id)).toEqual({ registrations: 500, remaining: null, waitlisted: 0 });
+    expect(await counts(api, id)).toEqual({ registrations: 500, remaining: null, waitlisted: 0, checked_in: 0 });
   });
 
   it('when 30 people register at once for 10 places, then exactly 10 get in', async () => {
@@ -89,7 +89,7 @@ describe('POST /api/v1/events/:id/registrations', () => {
 
     expect(replies.filter((reply) => reply.status === 201)).toHaveLength(10);
     expect(replies.filter((reply) => reply.status === 409 && reply.body.code === 'EVENT_FULL')).toHaveLength(20);
-    expect(await counts(api, id)).toEqual({ registrations: 10, remaining: 0, waitlisted: 0 });
+    expect(await counts(api, id)).toEqual({ registrations: 10, remaining: 0, waitlisted: 0, checked_in: 0 });
   });
 
   it('when groups of 3 register at once for 10 places, then exactly 3 groups get in', async () => {
@@ -99,7 +99,7 @@ describe('POST /api/v1/events/:id/registrations', () => {
     const replies = await Promise.all(Array.from({ length: 12 }, (_, n) => api.post(`/api/v1/events/${id}/registrations`, attendee(n, 3))));
 
     expect(replies.filter((reply) => reply.status === 201)).toHaveLength(3);
-    expect(await counts(api, id)).toEqual({ registrations: 9, remaining: 1, waitlisted: 0 });
+    expect(await counts(api, id)).toEqual({ registrations: 9, remaining: 1, waitlisted: 0, checked_in: 0 });
   });
 
   it('when slots are lowered while people register, then places taken never exceed the final slots', async () => {
@@ -114,7 +114,7 @@ describe('POST /api/v1/events/:id/registrations', () => {
     const taken = replies.filter((reply) => reply.status === 201).length;
     const finalSlots = lowered?.status === 200 ? 5 : 20;
     expect(taken).toBeLessThanOrEqual(finalSlots);
-    expect(await counts(api, id)).toEqual({ registrations: taken, remaining: finalSlots - taken, waitlisted: 0 });
+    expect(await counts(api, id)).toEqual({ registrations: taken, remaining: finalSlots - taken, waitlisted: 0, checked_in: 0 });
   });
 
   it('when registrations and cancellations race, then the places counted are those of the confirmed registrations', async () => {
@@ -134,9 +134,9 @@ describe('POST /api/v1/events/:id/registrations', () => {
     const taken = active.reduce((sum, registration) => sum + Number(registration.quantity), 0);
     // 20 registrations of 1 or 2 places (30), 7 of them cancelled (10 places), 10 more of 2 places (20).
     expect(taken).toBe(40);
-    expect(await counts(api, id)).toEqual({ registrations: taken, remaining: 60 - taken, waitlisted: 0 });
+    expect(await counts(api, id)).toEqual({ registrations: taken, remaining: 60 - taken, waitlisted: 0, checked_in: 0 });
     const listed = list(await api.get('/api/v1/events?include_counts=true&limit=200')).find((listedEvent) => listedEvent.id === id);
-    expect(listed?.counts).toEqual({ registrations: taken, remaining: 60 - taken, waitlisted: 0 });
+    expect(listed?.counts).toEqual({ registrations: taken, remaining: 60 - taken, waitlisted: 0, checked_in: 0 });
   });
 
   it('when an event is listed with counts, then its record is the one GET returns, field for field', async () => {
@@ -145,7 +145,7 @@ describe('POST /api/v1/events/:id/registrations', () => {
     const id = await event(api, { slots: 8, cost: 12.5, location: 'Hall B', end_time: '09:30' });
     await api.post(`/api/v1/events/${id}/registrations`, attendee(1, 3));
     const single = data(await api.get(`/api/v1/events/${id}?include_counts=true`));
-    expect(single.counts).toEqual({ registrations: 3, remaining: 5, waitlisted: 0 });
+    expect(single.counts).toEqual({ registrations: 3, remaining: 5, waitlisted: 0, checked_in: 0 });
     expect(list(await api.get('/api/v1/events?include_counts=true&limit=200')).find((listed) => listed.id === id)).toEqual(single);
   });
 
@@ -160,7 +160,7 @@ describe('POST /api/v1/events/:id/registrations', () => {
       [id],
     );
     await expect(overbook).rejects.toMatchObject({ code: '23514', constraint: 'events_places_within_slots' });
-    expect(await counts(api, id)).toEqual({ registrations: 2, remaining: 0, waitlisted: 0 });
+    expect(await counts(api, id)).toEqual({ registrations: 2, remaining: 0, waitlisted: 0, checked_in: 0 });
   });
 
   it('when the event is unknown or malformed, then 404', async () => {
@@ -213,7 +213,7 @@ describe('DELETE /api/v1/events/:id/registrations/:registrationId', () => {
     expect(reply.status).toBe(200);
     expect(data(reply)).toMatchObject({ id: registration.id, status: 'cancelled' });
     expect(data(reply).cancelled_at).toEqual(expect.any(String));
-    expect(await counts(api, id)).toEqual({ registrations: 0, remaining: 4, waitlisted: 0 });
+    expect(await counts(api, id)).toEqual({ registrations: 0, remaining: 4, waitlisted: 0, checked_in: 0 });
     expect((await api.post(`/api/v1/events/${id}/registrations`, attendee(2, 4))).status).toBe(201);
   });
 

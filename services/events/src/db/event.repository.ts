@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventStatus } from '@app/contracts';
+import type { EventQuestion, EventStatus } from '@app/contracts';
 import { isoInstantSql, sqlOf } from '@app/service-kit';
 import type { Db } from './prisma.js';
 
@@ -12,6 +12,8 @@ export interface EventRow extends EventState {
   /** Places taken and waitlisted, when the query asked for counts. */
   placesTaken?: number;
   placesWaitlisted?: number;
+  /** Places checked in (not cancelled), when the query asked for them. */
+  checkedIn?: number;
 }
 
 /** Every field a create or an update writes. */
@@ -30,6 +32,7 @@ export interface EventState {
   slots: number | null;
   status: EventStatus;
   waitlist: boolean;
+  questions: EventQuestion[];
 }
 
 /** The columns of an event under the names of EventRow (dates as text, cents as a JS number), instants as `instant` renders them. */
@@ -37,7 +40,7 @@ function eventColumns(instant: (column: string) => string): string {
   return `e.id::text AS id, e.organization_id::text AS "organizationId", e.site_id AS "siteId",
   e.title, e.description, to_char(e.start_date, 'YYYY-MM-DD') AS "startDate", e.start_time AS "startTime",
   e.end_time AS "endTime", e.timezone, ${instant('e.starts_at')} AS "startsAt", ${instant('e.ends_at')} AS "endsAt", e.location,
-  e.cost_cents::float8 AS "costCents", e.slots, e.status, e.waitlist, ${instant('e.created_at')} AS "createdAt", ${instant('e.updated_at')} AS "updatedAt"`;
+  e.cost_cents::float8 AS "costCents", e.slots, e.status, e.waitlist, e.questions, ${instant('e.created_at')} AS "createdAt", ${instant('e.updated_at')} AS "updatedAt"`;
 }
 
 const EVENT_COLUMNS = eventColumns((column) => column);
@@ -59,6 +62,13 @@ export type PresentedEventRow = Omit<EventRow, 'startsAt' | 'endsAt' | 'createdA
  */
 export const PLACES_TAKEN = 'e.places_taken AS "placesTaken", e.places_waitlisted AS "placesWaitlisted"';
 
+/**
+ * Places checked in at the event `e` (of registrations not cancelled), summed from registrations_checked_in_idx
+ * (migration 0008) where it is read: a scan writes the registration's row only, never the event's.
+ */
+export const CHECKED_IN = `(SELECT COALESCE(sum(c.quantity), 0)::int FROM registrations c
+    WHERE c.event_id = e.id AND c.checked_in_at IS NOT NULL AND c.status <> 'cancelled') AS "checkedIn"`;
+
 /** The version of the event `e` (its ETag's), raised by every update (migration 0004): reads of one event select it. */
 const VERSION = 'e.version';
 
@@ -68,17 +78,27 @@ export type VersionedEventRow = EventRow & { version: number };
 export async function insertEvent(db: Db, organizationId: string, state: EventState): Promise<VersionedEventRow> {
   const { rows } = await sqlOf(db).query<VersionedEventRow>(
     `INSERT INTO events AS e (id, organization_id, site_id, title, description, start_date, start_time, end_time, timezone,
-                             starts_at, ends_at, location, cost_cents, slots, status, waitlist)
-     VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::date, $7, $8, $9, $10::timestamptz, $11::timestamptz, $12, $13::bigint, $14::int, $15, $16)
+                             starts_at, ends_at, location, cost_cents, slots, status, waitlist, questions)
+     VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::date, $7, $8, $9, $10::timestamptz, $11::timestamptz, $12, $13::bigint, $14::int, $15,
+             $16, $17::jsonb)
      RETURNING ${EVENT_COLUMNS}, ${VERSION}`,
     [randomUUID(), organizationId, ...stateValues(state)],
   );
   return only(rows);
 }
 
-export async function findEvent(db: Db, organizationId: string, id: string, withCounts: boolean): Promise<VersionedEventRow | null> {
-  const counts = withCounts ? `, ${PLACES_TAKEN}` : '';
-  const { rows } = await sqlOf(db).query<VersionedEventRow>(
+/**
+ * The event with its version and the places checked in (which its ETag is made of too, as they are part of its
+ * record's counts but not of its row), and the places taken when `withCounts`.
+ */
+export async function findEvent(
+  db: Db,
+  organizationId: string,
+  id: string,
+  withCounts: boolean,
+): Promise<(VersionedEventRow & { checkedIn: number }) | null> {
+  const counts = withCounts ? `, ${PLACES_TAKEN}, ${CHECKED_IN}` : `, ${CHECKED_IN}`;
+  const { rows } = await sqlOf(db).query<VersionedEventRow & { checkedIn: number }>(
     `SELECT ${EVENT_COLUMNS}, ${VERSION} ${counts} FROM events e WHERE e.id = $1::uuid AND e.organization_id = $2::uuid`,
     [id, organizationId],
   );
@@ -102,11 +122,17 @@ export async function lockEvent(db: Db, organizationId: string, id: string): Pro
   return rows[0] ?? null;
 }
 
+/** The places checked in at an event (for its ETag beside a locked row's version: see findEvent). */
+export async function checkedInPlaces(db: Db, id: string): Promise<number> {
+  const { rows } = await sqlOf(db).query<{ checkedIn: number }>(`SELECT ${CHECKED_IN} FROM events e WHERE e.id = $1::uuid`, [id]);
+  return rows[0]?.checkedIn ?? 0;
+}
+
 export async function updateEvent(db: Db, id: string, state: EventState): Promise<VersionedEventRow> {
   const { rows } = await sqlOf(db).query<VersionedEventRow>(
     `UPDATE events AS e SET site_id = $2, title = $3, description = $4, start_date = $5::date, start_time = $6, end_time = $7,
             timezone = $8, starts_at = $9::timestamptz, ends_at = $10::timestamptz, location = $11, cost_cents = $12::bigint,
-            slots = $13::int, status = $14, waitlist = $15, updated_at = now()
+            slots = $13::int, status = $14, waitlist = $15, questions = $16::jsonb, updated_at = now()
       WHERE e.id = $1::uuid
      RETURNING ${EVENT_COLUMNS}, ${VERSION}`,
     [id, ...stateValues(state)],
@@ -140,6 +166,7 @@ function stateValues(state: EventState): unknown[] {
     state.slots,
     state.status,
     state.waitlist,
+    JSON.stringify(state.questions),
   ];
 }
 

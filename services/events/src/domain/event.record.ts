@@ -1,4 +1,4 @@
-import { centsToDollars, type EventRecord, type EventStatus } from '@app/contracts';
+import { centsToDollars, type EventQuestion, type EventRecord, type EventStatus } from '@app/contracts';
 import { isoInstant } from '@app/service-kit';
 import { remainingPlaces } from './registration-policy.js';
 
@@ -22,11 +22,14 @@ export interface EventRecordSource {
   slots: number | null;
   status: EventStatus;
   waitlist: boolean;
+  questions: EventQuestion[];
   createdAt: Date | string;
   updatedAt: Date | string;
   /** Places taken and waitlisted, when the read asked for counts. */
   placesTaken?: number | undefined;
   placesWaitlisted?: number | undefined;
+  /** Places checked in, read with the counts. */
+  checkedIn?: number | undefined;
 }
 
 /**
@@ -50,6 +53,7 @@ export function eventRecord(row: EventRecordSource): EventRecord {
     status: row.status satisfies EventStatus,
     site_id: row.siteId,
     waitlist: row.waitlist,
+    questions: row.questions,
     created_at: isoInstant(row.createdAt),
     updated_at: isoInstant(row.updatedAt),
   };
@@ -58,6 +62,7 @@ export function eventRecord(row: EventRecordSource): EventRecord {
       registrations: row.placesTaken,
       remaining: remainingPlaces(row.slots, row.placesTaken),
       waitlisted: row.placesWaitlisted ?? 0,
+      checked_in: row.checkedIn ?? 0,
     };
   return record;
 }

@@ -13,8 +13,9 @@ export async function getEvent(
 ): Promise<Versioned<EventRecord>> {
   const event = await findEvent(ctx.prisma, caller.organizationId, recordId(id, 'Event'), includeCounts);
   if (!event || (isPublishable(caller) && event.status !== 'published')) throw notFound('Event');
-  // One ETag with counts or without: places taken raise the event's version, so either answer's tag changes with them.
-  return { record: eventRecord(event), version: event.version };
+  // One ETag with counts or without: places taken raise the event's version, and the places checked in (which do not
+  // touch the event's row) are part of it beside the version, so either answer's tag changes with them.
+  return { record: eventRecord(event), version: [event.version, event.checkedIn] };
 }
 
 export async function listEvents(

@@ -13,7 +13,13 @@ import {
   type IfMatch,
   type Versioned,
 } from '@app/service-kit';
-import { deleteEvent as deleteEventRow, insertEvent, lockEvent, updateEvent as updateEventRow } from '../db/event.repository.js';
+import {
+  checkedInPlaces,
+  deleteEvent as deleteEventRow,
+  insertEvent,
+  lockEvent,
+  updateEvent as updateEventRow,
+} from '../db/event.repository.js';
 import type { EventRow, EventState } from '../db/event.repository.js';
 import type { Db } from '../db/prisma.js';
 import { canTransition, transitionMessage } from '../domain/event-status.js';
@@ -24,7 +30,7 @@ import { promoteWaitlist } from './promote-waitlist.js';
 
 /** An event's record as `GET` shows it without counts, as by default (a written row has none). */
 const recordWithoutCounts = (event: EventRow): EventRecord =>
-  eventRecord({ ...event, placesTaken: undefined, placesWaitlisted: undefined });
+  eventRecord({ ...event, placesTaken: undefined, placesWaitlisted: undefined, checkedIn: undefined });
 
 /**
  * Records the change event of a written event and answers its record, built once for both; an update's event also
@@ -59,6 +65,7 @@ export async function createEvent(ctx: UseCaseContext, caller: Caller, body: Cre
     slots: body.slots ?? null,
     status: body.status ?? 'draft',
     waitlist: body.waitlist ?? false,
+    questions: body.questions ?? [],
   };
   return write(ctx, async (tx) => {
     const event = await insertEvent(tx, caller.organizationId, state);
@@ -79,7 +86,9 @@ export async function updateEvent(
   return write(ctx, async (tx) => {
     const current = await lockEvent(tx, caller.organizationId, id);
     if (!current) throw notFound('Event');
-    requireMatch(ifMatch, current);
+    // The ETag's check-ins (getEvent): scans do not take the event's lock, so they are read as they are now.
+    const checkedIn = await checkedInPlaces(tx, id);
+    requireMatch(ifMatch, { id, version: [current.version, checkedIn] });
     const next = merge(current, patch);
     if (!canTransition(current.status, next.status, current.placesTaken + current.placesWaitlisted))
       throw new AppError('INVALID_TRANSITION', transitionMessage(current.status, next.status));
@@ -89,7 +98,8 @@ export async function updateEvent(
     const record = await recordEventChange(tx, caller, eventUpdatedEvent, event, recordWithoutCounts(current));
     // More slots may let the waitlist in; a promotion raises the event's version again (its counts changed).
     const promoted = await promoteWaitlist(tx, caller, id);
-    return { record, version: promoted > 0 ? ((await lockEvent(tx, caller.organizationId, id))?.version ?? event.version) : event.version };
+    const version = promoted > 0 ? ((await lockEvent(tx, caller.organizationId, id))?.version ?? event.version) : event.version;
+    return { record, version: [version, checkedIn] };
   });
 }
 
@@ -104,7 +114,7 @@ export async function deleteEvent(
       // Checked under the row lock the delete then keeps: no change comes in between.
       const current = await lockEvent(tx, caller.organizationId, id);
       if (!current) throw notFound('Event');
-      requireMatch(ifMatch, current);
+      requireMatch(ifMatch, { id, version: [current.version, await checkedInPlaces(tx, id)] });
     }
     if (!(await deleteEventRow(tx, caller.organizationId, id))) throw notFound('Event');
     await recordEvent(tx, eventDeletedEvent, { id }, eventContextOf(caller));
@@ -129,6 +139,7 @@ function merge(current: EventRow, patch: UpdateEventBody): EventState {
     slots: patch.slots !== undefined ? patch.slots : current.slots,
     status: patch.status ?? current.status,
     waitlist: patch.waitlist ?? current.waitlist,
+    questions: patch.questions ?? current.questions,
   };
 }
 

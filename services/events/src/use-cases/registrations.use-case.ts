@@ -31,6 +31,7 @@ import {
   lockRegistration,
   REGISTRATION_LIST,
 } from '../db/registration.repository.js';
+import { checkedAnswers } from '../domain/answers-schema.js';
 import { registrationRecord } from '../domain/registration.record.js';
 import { write, type UseCaseContext } from './context.js';
 import { promoteWaitlist } from './promote-waitlist.js';
@@ -52,6 +53,7 @@ export async function register(
   return write(ctx, async (tx) => {
     const event = await lockEvent(tx, caller.organizationId, eventId);
     if (!event || (isPublishable(caller) && event.status !== 'published')) throw notFound('Event');
+    const answers = checkedAnswers(event.questions, body.answers); // 400 naming the question id
     const placement = await admit(tx, event, body, ctx.now()); // 400 ticket_type_id, 409s, or the waitlist
     const registration = await insertRegistration(tx, {
       organizationId: caller.organizationId,
@@ -59,6 +61,7 @@ export async function register(
       name: body.name,
       email: body.email,
       quantity: body.quantity,
+      answers,
       ...placement,
       clientSecretHash: clientSecret.hash,
     });
