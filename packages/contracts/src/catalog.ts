@@ -3,6 +3,8 @@ import { mediaFileSchema, productSchema } from './catalog-http.js';
 import { defineEvent, defineStream } from './messaging.js';
 import { previousAttributesSchema } from './previous-attributes.js';
 import { publicRecord } from './public-record.js';
+import { reservationSchema } from './inventory-http.js';
+import { variantSchema } from './variants-http.js';
 
 /** A product's state after the change (prices in dollars, as in the API). */
 const product = z.object({
@@ -36,11 +38,31 @@ export const mediaCreatedEvent = defineEvent(
 );
 export const mediaDeletedEvent = defineEvent('catalog.media.deleted', z.object({ id: z.uuid() }));
 
+/** A variant's state after the change (price in dollars, as in the API). */
+const variant = z.object({
+  id: z.uuid(),
+  product_id: z.uuid(),
+  sku: z.string(),
+  record: publicRecord(variantSchema),
+});
+export const variantCreatedEvent = defineEvent('catalog.variant.created', variant);
+export const variantUpdatedEvent = defineEvent('catalog.variant.updated', variant.extend({ previous_attributes: previousAttributesSchema }));
+export const variantDeletedEvent = defineEvent('catalog.variant.deleted', z.object({ id: z.uuid(), product_id: z.uuid() }));
+/** A checkout took the reserved stock for good. */
+export const inventoryReservationCommittedEvent = defineEvent(
+  'catalog.inventory_reservation.committed',
+  z.object({ id: z.uuid(), record: publicRecord(reservationSchema) }),
+);
+
 export const CATALOG_EVENTS = [
   productCreatedEvent,
   productUpdatedEvent,
   productDeletedEvent,
   mediaCreatedEvent,
   mediaDeletedEvent,
+  variantCreatedEvent,
+  variantUpdatedEvent,
+  variantDeletedEvent,
+  inventoryReservationCommittedEvent,
 ] as const;
 export const CATALOG_STREAM = defineStream('CATALOG', CATALOG_EVENTS);

@@ -16,6 +16,8 @@ export * from './calendar.js';
 export * from './catalog.js';
 export * from './events-http.js';
 export * from './catalog-http.js';
+export * from './variants-http.js';
+export * from './inventory-http.js';
 export * from './bookings-http.js';
 export * from './scheduling-http.js';
 export * from './event-types-http.js';

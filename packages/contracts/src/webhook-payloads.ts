@@ -7,7 +7,17 @@ import {
   bookingUpdatedEvent,
 } from './bookings.js';
 import { calendarConnectionCreatedEvent, calendarConnectionRemovedEvent, calendarConnectionStatusChangedEvent } from './calendar.js';
-import { mediaCreatedEvent, mediaDeletedEvent, productCreatedEvent, productDeletedEvent, productUpdatedEvent } from './catalog.js';
+import {
+  inventoryReservationCommittedEvent,
+  mediaCreatedEvent,
+  mediaDeletedEvent,
+  productCreatedEvent,
+  productDeletedEvent,
+  productUpdatedEvent,
+  variantCreatedEvent,
+  variantDeletedEvent,
+  variantUpdatedEvent,
+} from './catalog.js';
 import {
   eventCreatedEvent,
   eventDeletedEvent,
@@ -47,6 +57,10 @@ const SOURCES = {
   'product.deleted': productDeletedEvent,
   'media.created': mediaCreatedEvent,
   'media.deleted': mediaDeletedEvent,
+  'variant.created': variantCreatedEvent,
+  'variant.updated': variantUpdatedEvent,
+  'variant.deleted': variantDeletedEvent,
+  'inventory.reservation.committed': inventoryReservationCommittedEvent,
   'calendar_connection.created': calendarConnectionCreatedEvent,
   'calendar_connection.status_changed': calendarConnectionStatusChangedEvent,
   'calendar_connection.removed': calendarConnectionRemovedEvent,

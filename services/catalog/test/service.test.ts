@@ -20,11 +20,23 @@ describe('catalog service', () => {
       '/api/v1/products/{id}',
       '/api/v1/products/{id}/images',
       '/api/v1/products/{id}/images/{imageId}',
+      '/api/v1/products/{id}/variants',
+      '/api/v1/products/{id}/variants/{variantId}',
+      '/api/v1/inventory/reservations',
+      '/api/v1/inventory/reservations/{id}',
+      '/api/v1/inventory/reservations/{id}/commit',
     ],
   });
 
   it('when the drift check reads the Prisma schema, then it sees every model', () => {
-    expect(prismaDatamodel(PRISMA_SCHEMA).models.map((model) => model.dbName)).toEqual(['media_files', 'products', 'product_images']);
+    expect(prismaDatamodel(PRISMA_SCHEMA).models.map((model) => model.dbName)).toEqual([
+      'media_files',
+      'products',
+      'product_images',
+      'product_variants',
+      'inventory_reservations',
+      'inventory_reservation_items',
+    ]);
   });
 
   it('when a pooled connection runs SQL, then the catalog schema comes first on its search_path', async () => {

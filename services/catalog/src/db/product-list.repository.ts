@@ -9,6 +9,7 @@ import {
   type Queryable,
 } from '@app/service-kit';
 import { escapeLike, productViewColumns, type PresentedProductView } from './product.repository.js';
+import { IN_STOCK_SQL } from './stock-sql.js';
 
 export interface ProductFilters {
   status?: ProductStatus | undefined;
@@ -18,7 +19,7 @@ export interface ProductFilters {
   search?: string | undefined;
   minPriceCents?: number | undefined;
   maxPriceCents?: number | undefined;
-  /** true: published and (stock not tracked or above zero); false: every other product. */
+  /** true: published and something to sell (stock-sql.ts IN_STOCK_SQL, variants included); false: every other product. */
   inStock?: boolean | undefined;
 }
 
@@ -46,9 +47,8 @@ function conditions(organizationId: string, filters: ProductFilters, params: Sql
   if (filters.search) parts.push(`p.name_folded LIKE (SELECT lower(${params.add(`%${escapeLike(filters.search)}%`)}))`);
   if (filters.minPriceCents !== undefined) parts.push(`p.price_cents >= ${params.add(filters.minPriceCents)}`);
   if (filters.maxPriceCents !== undefined) parts.push(`p.price_cents <= ${params.add(filters.maxPriceCents)}`);
-  const available = `(p.status = 'published' AND (p.stock IS NULL OR p.stock > 0))`;
-  if (filters.inStock === true) parts.push(available);
-  if (filters.inStock === false) parts.push(`NOT ${available}`);
+  if (filters.inStock === true) parts.push(IN_STOCK_SQL);
+  if (filters.inStock === false) parts.push(`NOT ${IN_STOCK_SQL}`);
   return parts.join(' AND ');
 }
 

@@ -16,3 +16,5 @@ export interface UseCaseContext extends ServiceContext {
 export const productNotFound = (): AppError => notFound('Product');
 export const imageNotFound = (): AppError => notFound('Product image');
 export const mediaNotFound = (): AppError => new AppError('MEDIA_NOT_FOUND', 'Media file not found');
+export const variantNotFound = (): AppError => notFound('Variant');
+export const reservationNotFound = (): AppError => notFound('Reservation');

@@ -34,6 +34,7 @@ import { productRecord, productVersion } from '../domain/product.record.js';
 import { nextFreeSlug, slugFromName } from '../domain/slug.js';
 import { mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
 import { readProduct, recordProductState } from './product-events.js';
+import { requireOptionsFitVariants } from './product-options.js';
 
 const SLUG_INDEX = 'products_org_slug_key';
 const FEATURED_FK = 'products_featured_image_fkey';
@@ -58,6 +59,7 @@ export async function createProduct(ctx: UseCaseContext, caller: Caller, body: C
           status: body.status,
           stock: body.stock ?? null,
           featuredImageId: body.featured_image_id ?? null,
+          options: body.options,
         });
         return (await recordProductState(tx, caller, id, productCreatedEvent, ctx.publicBaseUrl)).record;
       });
@@ -129,6 +131,7 @@ export async function updateProduct(
       const before = await readProduct(tx, caller, id, ctx.publicBaseUrl);
       requireMatch(ifMatch, { id, version: productVersion(before.view) });
       if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
+      if (body.options !== undefined) await requireOptionsFitVariants(tx, id, body.options);
       await products.updateProduct(tx, id, {
         name: body.name,
         slug: body.slug,
@@ -137,6 +140,7 @@ export async function updateProduct(
         status: body.status,
         stock: body.stock,
         featuredImageId: body.featured_image_id,
+        options: body.options,
       });
       return recordProductState(tx, caller, id, productUpdatedEvent, ctx.publicBaseUrl, before.record);
     });
