@@ -27,9 +27,9 @@ CREATE TABLE product_variants (
   CONSTRAINT product_variants_org_sku_key UNIQUE (organization_id, sku),
   CONSTRAINT product_variants_options_key UNIQUE (product_id, options)
 );
--- A product's variants in their order (records embed them, the list pages them).
+-- A product's variants in their order (records embed them, the list pages them; a product has few, so its
+-- `updated_since` is served by the same index).
 CREATE INDEX product_variants_product_idx ON product_variants (product_id, created_at, id);
-CREATE INDEX product_variants_product_updated_idx ON product_variants (product_id, updated_at);
 
 CREATE TRIGGER product_variants_version BEFORE UPDATE ON product_variants
   FOR EACH ROW EXECUTE FUNCTION bump_record_version();
