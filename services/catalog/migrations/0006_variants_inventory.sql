@@ -44,7 +44,9 @@ CREATE TRIGGER product_variants_touch_updated_at BEFORE UPDATE ON product_varian
 -- trigger on products raises it) and updated_at move, which its ETag and `updated_since` see. A reservation only
 -- moves `reserved`, which is no change of what the variant is (the product's ETag still covers `available`,
 -- domain/product.record.ts); a commit moves `stock` and counts.
-CREATE FUNCTION touch_variant_product() RETURNS trigger LANGUAGE plpgsql AS $$
+-- SET search_path FROM CURRENT: the migration's (the catalog's schema first), so that the trigger finds `products`
+-- whoever's statement fires it (a session on another search_path, such as a bench's or an operator's).
+CREATE FUNCTION touch_variant_product() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   UPDATE products SET updated_at = now() WHERE id = (CASE WHEN TG_OP = 'DELETE' THEN OLD.product_id ELSE NEW.product_id END);
   RETURN NULL;

@@ -22,7 +22,7 @@ const CACHE_MS = 30_000;
 const OWN_PATHS = ['/admin/', '/api/v1/api-keys'];
 
 /** The API's version: bumped (with a CHANGELOG entry) whenever a change breaks existing clients. */
-const API_VERSION = '2.3.0';
+const API_VERSION = '2.4.0';
 
 /**
  * One OpenAPI document for the whole API: the gateway's own (admin) paths plus every service's,
