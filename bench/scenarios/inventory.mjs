@@ -35,7 +35,11 @@ async function hotVariant(ctx) {
   return variant.body.data.id;
 }
 
-const reserve = (item) => ({ method: 'POST', path: '/api/v1/inventory/reservations', body: { items: [{ ...item, quantity: 1 }], ttl_seconds: 60 } });
+const reserve = (item) => ({
+  method: 'POST',
+  path: '/api/v1/inventory/reservations',
+  body: { items: [{ ...item, quantity: 1 }], ttl_seconds: 60 },
+});
 
 export default [
   {

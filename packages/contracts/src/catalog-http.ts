@@ -132,7 +132,9 @@ export const productSchema = z
       .number()
       .int()
       .nullable()
-      .describe("stock less the quantities of active (unexpired) reservations of the product itself, never below 0; null when stock is not tracked"),
+      .describe(
+        'stock less the quantities of active (unexpired) reservations of the product itself, never below 0; null when stock is not tracked',
+      ),
     options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
     variants: z.array(variantSchema).describe('Oldest first'),
     featured_image_id: z.uuid().nullable(),

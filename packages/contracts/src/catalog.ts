@@ -65,7 +65,10 @@ const variant = z.object({
   record: publicRecord(variantSchema),
 });
 export const variantCreatedEvent = defineEvent('catalog.variant.created', variant);
-export const variantUpdatedEvent = defineEvent('catalog.variant.updated', variant.extend({ previous_attributes: previousAttributesSchema }));
+export const variantUpdatedEvent = defineEvent(
+  'catalog.variant.updated',
+  variant.extend({ previous_attributes: previousAttributesSchema }),
+);
 export const variantDeletedEvent = defineEvent('catalog.variant.deleted', z.object({ id: z.uuid(), product_id: z.uuid() }));
 /** A checkout took the reserved stock for good. */
 export const inventoryReservationCommittedEvent = defineEvent(

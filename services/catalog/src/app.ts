@@ -11,14 +11,18 @@ import type { UseCaseContext } from './use-cases/context.js';
 
 /** Products, their variants, media files, product images and inventory reservations. */
 export function buildApp(deps: AppDeps<UseCaseContext>): Promise<ServiceApp> {
-  return buildServiceApp({ name: 'catalog', description: 'Products, their variants, media files, product images and inventory reservations.' }, deps, [
-    // Uploads are streamed part by part (request.parts()), never buffered or written to temp files.
-    (app, ctx) => app.register(multipart, { limits: uploadLimits(ctx.maxUploadBytes) }),
-    registerMediaRoutes,
-    registerMediaContentRoute,
-    registerProductRoutes,
-    registerProductImageRoutes,
-    registerVariantRoutes,
-    registerReservationRoutes,
-  ]);
+  return buildServiceApp(
+    { name: 'catalog', description: 'Products, their variants, media files, product images and inventory reservations.' },
+    deps,
+    [
+      // Uploads are streamed part by part (request.parts()), never buffered or written to temp files.
+      (app, ctx) => app.register(multipart, { limits: uploadLimits(ctx.maxUploadBytes) }),
+      registerMediaRoutes,
+      registerMediaContentRoute,
+      registerProductRoutes,
+      registerProductImageRoutes,
+      registerVariantRoutes,
+      registerReservationRoutes,
+    ],
+  );
 }

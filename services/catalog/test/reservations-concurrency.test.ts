@@ -41,7 +41,8 @@ function randomItems(next: () => number, targets: readonly Target[]): Item[] {
 /** Per target: the quantity of the given reservations' items. */
 function sums(reservations: readonly { items: Item[] }[]): Map<string, number> {
   const total = new Map<string, number>();
-  for (const reservation of reservations) for (const item of reservation.items) total.set(keyOf(item), (total.get(keyOf(item)) ?? 0) + item.quantity);
+  for (const reservation of reservations)
+    for (const item of reservation.items) total.set(keyOf(item), (total.get(keyOf(item)) ?? 0) + item.quantity);
   return total;
 }
 
@@ -64,7 +65,9 @@ describe('concurrent reservations', () => {
     const responses = await Promise.all(bodies.map((body) => c.post(RESERVATIONS, body)));
 
     expect(responses.map((response) => response.statusCode).filter((status) => status !== 201 && status !== 409)).toEqual([]);
-    const won = responses.filter((response) => response.statusCode === 201).map((response) => response.json().data as { id: string; items: Item[] });
+    const won = responses
+      .filter((response) => response.statusCode === 201)
+      .map((response) => response.json().data as { id: string; items: Item[] });
     expect(won.length).toBeGreaterThan(0);
     expect(won.length).toBeLessThan(200);
     const held = sums(won);

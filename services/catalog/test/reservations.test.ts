@@ -18,7 +18,10 @@ const RESERVATIONS = '/api/v1/inventory/reservations';
 async function lapse(id: string): Promise<void> {
   const { pool } = catalog.running.infra;
   await pool.query(`UPDATE catalog.inventory_reservations SET expires_at = now() - interval '1 millisecond' WHERE id = $1`, [id]);
-  await pool.query(`UPDATE catalog.inventory_reservation_items SET expires_at = now() - interval '1 millisecond' WHERE reservation_id = $1`, [id]);
+  await pool.query(
+    `UPDATE catalog.inventory_reservation_items SET expires_at = now() - interval '1 millisecond' WHERE reservation_id = $1`,
+    [id],
+  );
 }
 
 describe('POST /api/v1/inventory/reservations', () => {
@@ -28,7 +31,10 @@ describe('POST /api/v1/inventory/reservations', () => {
     const plain = await c.product({ stock: 4 });
 
     const response = await c.post(RESERVATIONS, {
-      items: [{ variant_id: variantIds[0], quantity: 2 }, { product_id: plain.id, quantity: 4 }],
+      items: [
+        { variant_id: variantIds[0], quantity: 2 },
+        { product_id: plain.id, quantity: 4 },
+      ],
       ttl_seconds: 120,
     });
 
@@ -37,7 +43,10 @@ describe('POST /api/v1/inventory/reservations', () => {
     expect(data).toEqual({
       id: expect.any(String),
       status: 'active',
-      items: [{ variant_id: variantIds[0], quantity: 2 }, { product_id: plain.id, quantity: 4 }],
+      items: [
+        { variant_id: variantIds[0], quantity: 2 },
+        { product_id: plain.id, quantity: 4 },
+      ],
       expires_at: expect.stringMatching(/Z$/),
       created_at: expect.stringMatching(/Z$/),
     });
@@ -77,8 +86,18 @@ describe('POST /api/v1/inventory/reservations', () => {
     const { productId, variantIds } = await variantsWithStock(c, [3]);
     const [id] = variantIds as [string];
 
-    const short = await c.post(RESERVATIONS, { items: [{ variant_id: id, quantity: 2 }, { variant_id: id, quantity: 2 }] });
-    const fits = await c.post(RESERVATIONS, { items: [{ variant_id: id, quantity: 1 }, { variant_id: id, quantity: 2 }] });
+    const short = await c.post(RESERVATIONS, {
+      items: [
+        { variant_id: id, quantity: 2 },
+        { variant_id: id, quantity: 2 },
+      ],
+    });
+    const fits = await c.post(RESERVATIONS, {
+      items: [
+        { variant_id: id, quantity: 1 },
+        { variant_id: id, quantity: 2 },
+      ],
+    });
 
     expect(short.json().details).toEqual([
       { path: 'items.0', message: 'only 3 available' },
@@ -103,8 +122,18 @@ describe('POST /api/v1/inventory/reservations', () => {
     const { productId, variantIds } = await variantsWithStock(c, [5]);
     const foreign = await variantsWithStock(client(), [5]);
 
-    for (const item of [{ variant_id: randomUUID() }, { variant_id: 'nope' }, { variant_id: foreign.variantIds[0] }, { product_id: randomUUID() }]) {
-      const response = await c.post(RESERVATIONS, { items: [{ variant_id: variantIds[0], quantity: 1 }, { ...item, quantity: 1 }] });
+    for (const item of [
+      { variant_id: randomUUID() },
+      { variant_id: 'nope' },
+      { variant_id: foreign.variantIds[0] },
+      { product_id: randomUUID() },
+    ]) {
+      const response = await c.post(RESERVATIONS, {
+        items: [
+          { variant_id: variantIds[0], quantity: 1 },
+          { ...item, quantity: 1 },
+        ],
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
     }
@@ -116,7 +145,12 @@ describe('POST /api/v1/inventory/reservations', () => {
     const { productId } = await variantsWithStock(c, [5]);
     const plain = await c.product({ stock: 1 });
 
-    const response = await c.post(RESERVATIONS, { items: [{ product_id: plain.id, quantity: 1 }, { product_id: productId, quantity: 1 }] });
+    const response = await c.post(RESERVATIONS, {
+      items: [
+        { product_id: plain.id, quantity: 1 },
+        { product_id: productId, quantity: 1 },
+      ],
+    });
 
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'items.1.product_id' }] });
@@ -161,7 +195,14 @@ describe('commit, release and expiry', () => {
     const c = client();
     const { productId, variantIds } = await variantsWithStock(c, [5]);
     const plain = await c.product({ stock: 2 });
-    const reserved = (await c.post(RESERVATIONS, { items: [{ variant_id: variantIds[0], quantity: 2 }, { product_id: plain.id, quantity: 1 }] })).json().data;
+    const reserved = (
+      await c.post(RESERVATIONS, {
+        items: [
+          { variant_id: variantIds[0], quantity: 2 },
+          { product_id: plain.id, quantity: 1 },
+        ],
+      })
+    ).json().data;
     const events = new EventRecorder(catalog.running, ['catalog.inventory_reservation.committed']);
 
     const committed = await c.post(`${RESERVATIONS}/${reserved.id}/commit`);

@@ -31,7 +31,9 @@ describe('GET /api/v1/products?in_stock= with variants', () => {
     expect(await inStock()).toEqual([oneLeft.productId, untracked.productId].sort());
     expect(await outOfStock()).toEqual([soldOut.productId, ownStock.id, draft.productId].sort());
 
-    const reserved = (await c.post('/api/v1/inventory/reservations', { items: [{ variant_id: oneLeft.variantIds[1], quantity: 1 }] })).json().data;
+    const reserved = (
+      await c.post('/api/v1/inventory/reservations', { items: [{ variant_id: oneLeft.variantIds[1], quantity: 1 }] })
+    ).json().data;
     expect(await inStock()).toEqual([untracked.productId]);
 
     await catalog.running.infra.pool.query(
@@ -69,7 +71,9 @@ describe('variants with a publishable key', () => {
     const { productId, variantIds } = await variantsWithStock(secret, [4, null]);
     const variant = `/api/v1/products/${productId}/variants/${variantIds[0]}`;
 
-    expect((await publishable.get(`/api/v1/products/${productId}`)).json().data).toEqual((await secret.get(`/api/v1/products/${productId}`)).json().data);
+    expect((await publishable.get(`/api/v1/products/${productId}`)).json().data).toEqual(
+      (await secret.get(`/api/v1/products/${productId}`)).json().data,
+    );
     expect((await publishable.get(`/api/v1/products?limit=5`)).json().data[0].variants).toHaveLength(2);
     expect((await publishable.get(`/api/v1/products/${productId}/variants`)).json().data).toHaveLength(2);
     expect((await publishable.get(variant)).json().data).toEqual((await secret.get(variant)).json().data);
@@ -84,6 +88,8 @@ describe('variants with a publishable key', () => {
     expect((await publishable.get(`/api/v1/products/${productId}/variants`)).statusCode).toBe(404);
     expect((await publishable.get(`/api/v1/products/${productId}/variants/${variantIds[0]}`)).statusCode).toBe(404);
     expect((await publishable.post(`/api/v1/products/${productId}/variants`, { sku: 'NO' })).statusCode).toBe(403);
-    expect((await publishable.post('/api/v1/inventory/reservations', { items: [{ variant_id: variantIds[0], quantity: 1 }] })).statusCode).toBe(403);
+    expect(
+      (await publishable.post('/api/v1/inventory/reservations', { items: [{ variant_id: variantIds[0], quantity: 1 }] })).statusCode,
+    ).toBe(403);
   });
 });

@@ -25,7 +25,11 @@ describe('POST /api/v1/products/{id}/variants', () => {
     const c = client();
     const product = await shirt(c);
 
-    const response = await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'SH-R-M', options: { Size: 'M', Colour: 'Red' }, stock: 5 });
+    const response = await c.post(`/api/v1/products/${product.id}/variants`, {
+      sku: 'SH-R-M',
+      options: { Size: 'M', Colour: 'Red' },
+      stock: 5,
+    });
 
     expect(response.statusCode).toBe(201);
     const variant = response.json().data;
@@ -51,8 +55,11 @@ describe('POST /api/v1/products/{id}/variants', () => {
   it('when the variant has its own price, then it shows it; without one it follows the product’s current price', async () => {
     const c = client();
     const product = await shirt(c);
-    const own = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'A', options: { Colour: 'Red', Size: 'S' }, price: 25.5 })).json().data;
-    const follows = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'B', options: { Colour: 'Red', Size: 'L' } })).json().data;
+    const own = (
+      await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'A', options: { Colour: 'Red', Size: 'S' }, price: 25.5 })
+    ).json().data;
+    const follows = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'B', options: { Colour: 'Red', Size: 'L' } })).json()
+      .data;
 
     await c.patch(`/api/v1/products/${product.id}`, { price: 18 });
 
@@ -104,7 +111,10 @@ describe('POST /api/v1/products/{id}/variants', () => {
 
     const taken = await c.post(`/api/v1/products/${second.id}/variants`, { sku: 'DUP', options: { Colour: 'Red', Size: 'S' } });
     const other = client();
-    const elsewhere = await other.post(`/api/v1/products/${(await shirt(other)).id}/variants`, { sku: 'DUP', options: { Colour: 'Red', Size: 'S' } });
+    const elsewhere = await other.post(`/api/v1/products/${(await shirt(other)).id}/variants`, {
+      sku: 'DUP',
+      options: { Colour: 'Red', Size: 'S' },
+    });
 
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({ error: 'A variant with this SKU already exists', code: 'SKU_TAKEN' });
@@ -122,6 +132,27 @@ describe('POST /api/v1/products/{id}/variants', () => {
     expect(refused.map((response) => [response.statusCode, response.json().code])).toEqual(refused.map(() => [409, 'SKU_TAKEN']));
   });
 
+  it('when a variant is written by a session on another search_path, then its product is still touched', async () => {
+    const c = client();
+    const product = await c.product();
+    const db = await catalog.running.infra.pool.connect();
+    try {
+      await db.query('BEGIN');
+      await db.query('SET LOCAL search_path TO public');
+      await db.query(
+        `INSERT INTO catalog.product_variants (id, organization_id, product_id, sku) VALUES (gen_random_uuid(), $1, $2, 'SQL')`,
+        [c.organizationId, product.id],
+      );
+      await db.query('COMMIT');
+    } finally {
+      db.release();
+    }
+
+    const read = (await c.get(`/api/v1/products/${product.id}`)).json().data;
+    expect(read.variants.map((variant: { sku: string }) => variant.sku)).toEqual(['SQL']);
+    expect(read.updated_at > String(product.updated_at)).toBe(true);
+  });
+
   it('when the product is unknown or of another organization, then 404', async () => {
     const product = await client().product();
 
@@ -134,7 +165,13 @@ describe('POST /api/v1/products/{id}/variants', () => {
 
 describe('product options', () => {
   it.each([
-    [[{ name: 'A', values: ['x'] }, { name: 'A', values: ['y'] }], 'options.1.name'],
+    [
+      [
+        { name: 'A', values: ['x'] },
+        { name: 'A', values: ['y'] },
+      ],
+      'options.1.name',
+    ],
     [[{ name: 'A', values: ['x', 'x'] }], 'options.0.values.1'],
     [[{ name: 'A', values: [] }], 'options.0.values'],
     [[1, 2, 3, 4].map((n) => ({ name: `O${n}`, values: ['x'] })), 'options'],
@@ -150,9 +187,16 @@ describe('product options', () => {
     const product = await shirt(c);
     await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'KEEP', options: { Colour: 'Red', Size: 'M' } });
 
-    const dropped = await c.patch(`/api/v1/products/${product.id}`, { options: [{ name: 'Colour', values: ['Blue', 'Red'] }, { name: 'Size', values: ['S', 'L'] }] });
+    const dropped = await c.patch(`/api/v1/products/${product.id}`, {
+      options: [
+        { name: 'Colour', values: ['Blue', 'Red'] },
+        { name: 'Size', values: ['S', 'L'] },
+      ],
+    });
     const added = await c.patch(`/api/v1/products/${product.id}`, { options: [...OPTIONS, { name: 'Fit', values: ['Slim'] }] });
-    const widened = await c.patch(`/api/v1/products/${product.id}`, { options: [{ name: 'Colour', values: ['Red', 'Blue', 'Green'] }, OPTIONS[1]] });
+    const widened = await c.patch(`/api/v1/products/${product.id}`, {
+      options: [{ name: 'Colour', values: ['Red', 'Blue', 'Green'] }, OPTIONS[1]],
+    });
 
     expect(dropped.statusCode).toBe(400);
     expect(dropped.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'options' }] });
@@ -168,12 +212,20 @@ describe('GET/PATCH/DELETE /api/v1/products/{id}/variants/{variantId}', () => {
     const c = client();
     const product = await shirt(c);
     const created = [];
-    for (const [Colour, Size] of [['Red', 'S'], ['Red', 'M'], ['Blue', 'S']]) {
-      created.push((await c.post(`/api/v1/products/${product.id}/variants`, { sku: `${Colour}-${Size}`, options: { Colour, Size } })).json().data);
+    for (const [Colour, Size] of [
+      ['Red', 'S'],
+      ['Red', 'M'],
+      ['Blue', 'S'],
+    ]) {
+      created.push(
+        (await c.post(`/api/v1/products/${product.id}/variants`, { sku: `${Colour}-${Size}`, options: { Colour, Size } })).json().data,
+      );
     }
 
     const first = (await c.get(`/api/v1/products/${product.id}/variants?limit=2`)).json();
-    const second = (await c.get(`/api/v1/products/${product.id}/variants?limit=2&cursor=${encodeURIComponent(first.meta.next_cursor)}`)).json();
+    const second = (
+      await c.get(`/api/v1/products/${product.id}/variants?limit=2&cursor=${encodeURIComponent(first.meta.next_cursor)}`)
+    ).json();
     const since = new Date().toISOString();
     await c.patch(`/api/v1/products/${product.id}/variants/${created[1].id}`, { stock: 3 });
     const changed = (await c.get(`/api/v1/products/${product.id}/variants?updated_since=${since}`)).json();
@@ -186,14 +238,25 @@ describe('GET/PATCH/DELETE /api/v1/products/{id}/variants/{variantId}', () => {
   it('when a variant is patched with If-Match, then its ETag and its product’s ETag change, and a stale one is 412', async () => {
     const c = client();
     const product = await shirt(c);
-    const variant = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'E', options: { Colour: 'Red', Size: 'S' } })).json().data;
+    const variant = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'E', options: { Colour: 'Red', Size: 'S' } })).json()
+      .data;
     const path = `/api/v1/products/${product.id}/variants/${variant.id}`;
     const etag = String((await c.get(path)).headers.etag);
     const productEtag = String((await c.get(`/api/v1/products/${product.id}`)).headers.etag);
 
     const events = new EventRecorder(catalog.running, ['catalog.variant.updated']);
-    const patched = await catalog.running.app.inject({ method: 'PATCH', url: path, headers: { ...c.headers, 'if-match': etag }, payload: { title: 'Red S', price: 22 } });
-    const stale = await catalog.running.app.inject({ method: 'PATCH', url: path, headers: { ...c.headers, 'if-match': etag }, payload: { title: 'Again' } });
+    const patched = await catalog.running.app.inject({
+      method: 'PATCH',
+      url: path,
+      headers: { ...c.headers, 'if-match': etag },
+      payload: { title: 'Red S', price: 22 },
+    });
+    const stale = await catalog.running.app.inject({
+      method: 'PATCH',
+      url: path,
+      headers: { ...c.headers, 'if-match': etag },
+      payload: { title: 'Again' },
+    });
     const [event] = await events.waitFor((e) => e.organization_id === c.organizationId);
     events.close();
 
@@ -209,7 +272,8 @@ describe('GET/PATCH/DELETE /api/v1/products/{id}/variants/{variantId}', () => {
     const c = client();
     const product = await shirt(c);
     await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'P1', options: { Colour: 'Red', Size: 'S' } });
-    const other = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'P2', options: { Colour: 'Red', Size: 'M' } })).json().data;
+    const other = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'P2', options: { Colour: 'Red', Size: 'M' } })).json()
+      .data;
 
     const same = await c.patch(`/api/v1/products/${product.id}/variants/${other.id}`, { options: { Colour: 'Red', Size: 'S' } });
     const unlisted = await c.patch(`/api/v1/products/${product.id}/variants/${other.id}`, { options: { Colour: 'Red', Size: 'XL' } });
@@ -223,7 +287,8 @@ describe('GET/PATCH/DELETE /api/v1/products/{id}/variants/{variantId}', () => {
   it('when a variant is deleted, then it is gone from the product with an event, and the product can be deleted after', async () => {
     const c = client();
     const product = await shirt(c);
-    const variant = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'GONE', options: { Colour: 'Red', Size: 'S' } })).json().data;
+    const variant = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'GONE', options: { Colour: 'Red', Size: 'S' } })).json()
+      .data;
     await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'STAYS', options: { Colour: 'Blue', Size: 'S' } });
     const events = new EventRecorder(catalog.running, ['catalog.variant.deleted']);
 
@@ -242,7 +307,8 @@ describe('GET/PATCH/DELETE /api/v1/products/{id}/variants/{variantId}', () => {
   it('when the variant belongs to another product, then 404', async () => {
     const c = client();
     const product = await shirt(c);
-    const variant = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'MINE', options: { Colour: 'Red', Size: 'S' } })).json().data;
+    const variant = (await c.post(`/api/v1/products/${product.id}/variants`, { sku: 'MINE', options: { Colour: 'Red', Size: 'S' } })).json()
+      .data;
     const other = await shirt(c);
 
     expect((await c.get(`/api/v1/products/${other.id}/variants/${variant.id}`)).statusCode).toBe(404);

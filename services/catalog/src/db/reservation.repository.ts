@@ -33,7 +33,11 @@ export async function lockStock(db: Queryable, table: StockTable, organizationId
  * they are written as expired): read after the rows' locks, in a statement of its own, so that it sees every release
  * committed before the locks were granted.
  */
-export async function lapsedHolds(db: Queryable, column: 'variant_id' | 'product_id', ids: readonly string[]): Promise<Map<string, number>> {
+export async function lapsedHolds(
+  db: Queryable,
+  column: 'variant_id' | 'product_id',
+  ids: readonly string[],
+): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<{ id: string; quantity: number }>(
     `SELECT ${column}::text AS id, sum(quantity)::int AS quantity FROM inventory_reservation_items

@@ -11,7 +11,9 @@ export interface Demand {
  * once, for the sum of both quantities (and both items are named if that sum is short). Ordered by id, the order in
  * which their rows are locked.
  */
-export function demandsOf(items: readonly { index: number; variant_id: string | null; product_id: string | null; quantity: number }[]): Demand[] {
+export function demandsOf(
+  items: readonly { index: number; variant_id: string | null; product_id: string | null; quantity: number }[],
+): Demand[] {
   const byKey = new Map<string, Demand>();
   for (const item of items) {
     const kind = item.variant_id !== null ? 'variant' : 'product';

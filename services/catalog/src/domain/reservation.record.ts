@@ -30,7 +30,9 @@ export function shownStatus(view: Pick<ReservationView, 'status' | 'lapsed'>): R
 
 /** An item as the client sent it: `{variant_id, quantity}` or `{product_id, quantity}`. */
 function itemRecord(item: StoredItem): ReservedItem {
-  return item.variant_id !== null ? { variant_id: item.variant_id, quantity: item.quantity } : { product_id: item.product_id ?? '', quantity: item.quantity };
+  return item.variant_id !== null
+    ? { variant_id: item.variant_id, quantity: item.quantity }
+    : { product_id: item.product_id ?? '', quantity: item.quantity };
 }
 
 export function reservationRecord(view: ReservationView): ReservationRecord {

@@ -38,7 +38,8 @@ export function optionsChangeProblem(
 ): OptionProblem | undefined {
   for (const variant of variants) {
     const problem = variantOptionsProblem(options, variant.options);
-    if (problem) return { path: 'options', message: `options no longer fit variant ${variant.sku} (${problem.message.replace(/^options\./, '')})` };
+    if (problem)
+      return { path: 'options', message: `options no longer fit variant ${variant.sku} (${problem.message.replace(/^options\./, '')})` };
   }
   return undefined;
 }

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { inventoryReservationCommittedEvent, type CreateReservationBody, type ReservationRecord } from '@app/contracts';
-import { AppError, eventContextOf, invalidInput, recordEvent, recordId, withTransaction, type Caller, type Queryable } from '@app/service-kit';
+import {
+  AppError,
+  eventContextOf,
+  invalidInput,
+  recordEvent,
+  recordId,
+  withTransaction,
+  type Caller,
+  type Queryable,
+} from '@app/service-kit';
 import * as reservations from '../db/reservation.repository.js';
 import { demandsOf, shortages, type Demand } from '../domain/reservation-demand.js';
 import { reservationRecord, shownStatus, type StoredItem } from '../domain/reservation.record.js';
@@ -19,7 +28,8 @@ function storedItems(body: CreateReservationBody): StoredItem[] {
   }));
 }
 
-const ids = (demands: readonly Demand[], kind: Demand['kind']) => demands.filter((demand) => demand.kind === kind).map((demand) => demand.id);
+const ids = (demands: readonly Demand[], kind: Demand['kind']) =>
+  demands.filter((demand) => demand.kind === kind).map((demand) => demand.id);
 
 /**
  * Reserves every item or none, in one transaction: the items' rows are locked in id order (products, then variants),
@@ -36,7 +46,8 @@ export async function createReservation(ctx: UseCaseContext, caller: Caller, bod
     if (products.length < ids(demands, 'product').length) throw productNotFound();
     const withVariants = await reservations.productsWithVariants(tx, ids(demands, 'product'));
     const parent = items.find((item) => item.product_id !== null && withVariants.has(item.product_id));
-    if (parent) throw invalidInput(`items.${parent.index}.product_id`, `items.${parent.index}.product_id has variants: reserve one of them`);
+    if (parent)
+      throw invalidInput(`items.${parent.index}.product_id`, `items.${parent.index}.product_id has variants: reserve one of them`);
     const variants = await reservations.lockStock(tx, 'product_variants', caller.organizationId, ids(demands, 'variant'));
     if (variants.length < ids(demands, 'variant').length) throw variantNotFound();
 
@@ -44,13 +55,22 @@ export async function createReservation(ctx: UseCaseContext, caller: Caller, bod
       product: await reservations.lapsedHolds(tx, 'product_id', ids(demands, 'product')),
       variant: await reservations.lapsedHolds(tx, 'variant_id', ids(demands, 'variant')),
     };
-    const rows = new Map([...products.map((row) => [`product:${row.id}`, row] as const), ...variants.map((row) => [`variant:${row.id}`, row] as const)]);
+    const rows = new Map([
+      ...products.map((row) => [`product:${row.id}`, row] as const),
+      ...variants.map((row) => [`variant:${row.id}`, row] as const),
+    ]);
     const short = shortages(demands, (demand) => {
       const row = rows.get(`${demand.kind}:${demand.id}`);
       if (!row || row.stock === null) return null;
       return Math.max(row.stock - row.reserved + (lapsed[demand.kind].get(demand.id) ?? 0), 0);
     });
-    if (short.length > 0) throw new AppError('OUT_OF_STOCK', `Not enough stock: ${short.map((item) => `${item.path} (${item.message})`).join(', ')}`, undefined, short);
+    if (short.length > 0)
+      throw new AppError(
+        'OUT_OF_STOCK',
+        `Not enough stock: ${short.map((item) => `${item.path} (${item.message})`).join(', ')}`,
+        undefined,
+        short,
+      );
 
     const id = randomUUID();
     await reservations.insertReservation(tx, { id, organizationId: caller.organizationId, ttlSeconds: body.ttl_seconds, items });
@@ -120,7 +140,12 @@ async function letGo(tx: Queryable, caller: Caller, items: readonly StoredItem[]
   ] as const) {
     const deltas = quantities(demands, kind);
     if (commit) await reservations.takeStock(tx, table, deltas);
-    else await reservations.addReserved(tx, table, deltas.map((delta) => ({ ...delta, quantity: -delta.quantity })));
+    else
+      await reservations.addReserved(
+        tx,
+        table,
+        deltas.map((delta) => ({ ...delta, quantity: -delta.quantity })),
+      );
   }
 }
 

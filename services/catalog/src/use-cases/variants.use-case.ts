@@ -39,7 +39,8 @@ const OPTIONS_INDEX = 'product_variants_options_key';
 /** The two unique indexes of variants, as API.md's 409s. */
 function refusal(error: unknown): unknown {
   if (isUniqueViolation(error, SKU_INDEX)) return new AppError('SKU_TAKEN', 'A variant with this SKU already exists');
-  if (isUniqueViolation(error, OPTIONS_INDEX)) return new AppError('VARIANT_EXISTS', 'A variant of this product with these options already exists');
+  if (isUniqueViolation(error, OPTIONS_INDEX))
+    return new AppError('VARIANT_EXISTS', 'A variant of this product with these options already exists');
   return error;
 }
 
@@ -132,7 +133,10 @@ async function underLocks<T>(
   ctx: UseCaseContext,
   caller: Caller,
   input: { productId: string; variantId: string; ifMatch?: IfMatch | undefined },
-  change: (tx: Db, target: { productId: string; id: string; product: { options: ProductOption[]; priceCents: number }; before: VariantRecord }) => Promise<T>,
+  change: (
+    tx: Db,
+    target: { productId: string; id: string; product: { options: ProductOption[]; priceCents: number }; before: VariantRecord },
+  ) => Promise<T>,
 ): Promise<T> {
   const productId = recordId(input.productId, productNotFound);
   const id = recordId(input.variantId, variantNotFound);
