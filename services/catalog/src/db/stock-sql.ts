@@ -25,7 +25,7 @@ export function availableSql(holder: Holder): string {
 }
 
 /** True when the row can be sold: stock not tracked, or something available (the cheap tests first). */
-export function sellableSql(holder: Holder): string {
+function sellableSql(holder: Holder): string {
   const { alias } = holder;
   return `(${alias}.stock IS NULL OR ${alias}.stock > ${alias}.reserved
            OR (${alias}.stock > 0 AND ${alias}.stock - ${alias}.reserved + ${lapsedSql(holder)} > 0))`;
@@ -35,7 +35,7 @@ export const VARIANT: Holder = { alias: 'v', itemColumn: 'variant_id' };
 export const PRODUCT: Holder = { alias: 'p', itemColumn: 'product_id' };
 
 /** A variant row `v` as a JSON object of the VariantView shape (domain/variant.record.ts). */
-export const VARIANT_JSON = `json_build_object(
+const VARIANT_JSON = `json_build_object(
   'id', v.id, 'product_id', v.product_id, 'sku', v.sku, 'title', v.title, 'options', v.options,
   'price_cents', v.price_cents::float8, 'stock', v.stock, 'available', ${availableSql(VARIANT)}, 'version', v.version,
   'created_at', ${isoInstantSql('v.created_at')}, 'updated_at', ${isoInstantSql('v.updated_at')})`;
