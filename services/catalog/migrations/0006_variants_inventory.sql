@@ -4,6 +4,9 @@
 ALTER TABLE products ADD COLUMN options jsonb NOT NULL DEFAULT '[]';
 -- What active reservations of the product itself (one without variants) hold; see inventory_reservations below.
 ALTER TABLE products ADD COLUMN reserved integer NOT NULL DEFAULT 0 CONSTRAINT products_reserved_check CHECK (reserved >= 0);
+-- How many variants the product has, kept by the trigger below: the product list and `in_stock` read a product without
+-- variants (most of them) as before, without looking for variants it does not have.
+ALTER TABLE products ADD COLUMN variant_count integer NOT NULL DEFAULT 0 CONSTRAINT products_variant_count_check CHECK (variant_count >= 0);
 
 CREATE TABLE product_variants (
   id              uuid        PRIMARY KEY,
@@ -48,7 +51,13 @@ CREATE TRIGGER product_variants_touch_updated_at BEFORE UPDATE ON product_varian
 -- whoever's statement fires it (a session on another search_path, such as a bench's or an operator's).
 CREATE FUNCTION touch_variant_product() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
-  UPDATE products SET updated_at = now() WHERE id = (CASE WHEN TG_OP = 'DELETE' THEN OLD.product_id ELSE NEW.product_id END);
+  IF TG_OP = 'INSERT' THEN
+    UPDATE products SET updated_at = now(), variant_count = variant_count + 1 WHERE id = NEW.product_id;
+  ELSIF TG_OP = 'DELETE' THEN
+    UPDATE products SET updated_at = now(), variant_count = variant_count - 1 WHERE id = OLD.product_id;
+  ELSE
+    UPDATE products SET updated_at = now() WHERE id = NEW.product_id;
+  END IF;
   RETURN NULL;
 END $$;
 CREATE TRIGGER product_variants_touch_product AFTER INSERT OR DELETE ON product_variants

@@ -44,13 +44,13 @@ const VARIANT_JSON = `json_build_object(
  * The variants of product `p`, oldest first, as a JSON array: a sub-select of the product's own statement, so a list
  * page embeds its products' variants without a query per product (product_variants_product_idx serves each).
  */
-export const PRODUCT_VARIANTS_JSON = `(SELECT coalesce(json_agg(${VARIANT_JSON} ORDER BY v.created_at, v.id), '[]'::json)
-   FROM product_variants v WHERE v.product_id = p.id)`;
+export const PRODUCT_VARIANTS_JSON = `(CASE WHEN p.variant_count = 0 THEN '[]'::json ELSE
+   (SELECT coalesce(json_agg(${VARIANT_JSON} ORDER BY v.created_at, v.id), '[]'::json) FROM product_variants v WHERE v.product_id = p.id) END)`;
 
 /**
  * `in_stock=true` of API.md for product `p`: published and, without variants, its own stock untracked or available;
- * with variants, some variant untracked or with something available.
+ * with variants, some variant untracked or with something available. `variant_count` (migration 0006) spares a product
+ * without variants the look for them.
  */
-export const IN_STOCK_SQL = `(p.status = 'published' AND (
-    EXISTS (SELECT 1 FROM product_variants v WHERE v.product_id = p.id AND ${sellableSql(VARIANT)})
-    OR (${sellableSql(PRODUCT)} AND NOT EXISTS (SELECT 1 FROM product_variants v WHERE v.product_id = p.id))))`;
+export const IN_STOCK_SQL = `(p.status = 'published' AND CASE WHEN p.variant_count = 0 THEN ${sellableSql(PRODUCT)}
+    ELSE EXISTS (SELECT 1 FROM product_variants v WHERE v.product_id = p.id AND ${sellableSql(VARIANT)}) END)`;
