@@ -6,6 +6,7 @@ import { strictFields } from './strict.js';
 import { EXAMPLE_MEDIA_FILE_ID } from './examples.js';
 import { nameString, proseString } from './safe-text.js';
 import { TEXT_LIMITS } from './text-limits.js';
+import { productOptionsSchema, variantSchema } from './variants-http.js';
 
 /** Image types the catalog accepts, judged by the uploaded bytes. */
 export const MEDIA_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'] as const;
@@ -52,6 +53,7 @@ export const createProductBodySchema = z
       status: productStatusSchema.default('draft'),
       stock: stock.optional(),
       category_ids: productCategoryIdsSchema.optional(),
+      options: productOptionsSchema.default([]),
     },
     strictFields,
   )
@@ -73,6 +75,8 @@ export const updateProductBodySchema = z
       status: productStatusSchema.optional(),
       stock: stock.optional(),
       category_ids: productCategoryIdsSchema.optional(),
+      /** Refused (400 naming `options`) when a variant's values would no longer be listed. */
+      options: productOptionsSchema.optional(),
     },
     strictFields,
   )
@@ -129,6 +133,15 @@ export const productSchema = z
     price: z.number(),
     status: productStatusSchema,
     stock: z.number().int().nullable(),
+    available: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'stock less the quantities of active (unexpired) reservations of the product itself, never below 0; null when stock is not tracked',
+      ),
+    options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+    variants: z.array(variantSchema).describe('Oldest first'),
     featured_image_id: z.uuid().nullable(),
     featured_image: mediaRefSchema.nullable(),
     /** The product's categories, in the order they were given. */

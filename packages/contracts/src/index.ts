@@ -19,6 +19,8 @@ export * from './event-questions.js';
 export * from './check-ins-http.js';
 export * from './catalog-http.js';
 export * from './categories-http.js';
+export * from './variants-http.js';
+export * from './inventory-http.js';
 export * from './bookings-http.js';
 export * from './scheduling-http.js';
 export * from './event-types-http.js';

@@ -29,6 +29,8 @@ export const TEXT_LIMITS = {
   /** A key of a `metadata` object. */
   metadataKey: 256,
   slug: 200,
+  /** A variant's stock keeping unit. */
+  sku: 100,
   eventTypeSlug: 100,
   /** A record id a client passes (checked by the use case, so a malformed one is a 404). */
   id: 100,

@@ -60,6 +60,8 @@ describe('the table of operations and the scopes they need', () => {
         'POST /api/v1/events/{id}/registrations',
         'DELETE /api/v1/events/{id}/registrations/{registrationId}',
         'GET /api/v1/products',
+        'GET /api/v1/products/{id}/variants',
+        'GET /api/v1/products/{id}/variants/{variantId}',
         'GET /api/v1/products/{id}',
         'GET /api/v1/products/{id}/images',
         'GET /api/v1/categories',

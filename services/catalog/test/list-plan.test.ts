@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeTables, FileDatabase, expectIndexedListReads } from '@app/service-testing';
+import { analyzeTables, FileDatabase, expectIndexedListReads, statementPlans } from '@app/service-testing';
 import { Client, startCatalog } from './support/harness.js';
 
 /**
@@ -33,6 +33,15 @@ describe('GET /api/v1/products and /api/v1/media query plans', () => {
          FROM ${sizes}`,
       [shop.organizationId],
     );
+    // Three variants of each of the shop's products: embedded in every listed record.
+    await pool.query(
+      `INSERT INTO product_variants (id, organization_id, product_id, sku, options, stock, created_at)
+       SELECT gen_random_uuid(), p.organization_id, p.id, p.id || '-' || n, jsonb_build_object('Size', n::text), n, p.created_at
+         FROM products p, generate_series(1, 3) n WHERE p.organization_id = $1::uuid`,
+      [shop.organizationId],
+    );
+    // The variants' inserts touched their products (migration 0006): back to the seeded instant.
+    await pool.query(`UPDATE products SET updated_at = now() - interval '30 days' WHERE organization_id = $1::uuid`, [shop.organizationId]);
     for (const table of ['products', 'media_files']) {
       // updated_at of three: the media files' trigger sets it to now() whatever the statement says.
       await pool.query(
@@ -40,7 +49,7 @@ describe('GET /api/v1/products and /api/v1/media query plans', () => {
         [shop.organizationId],
       );
     }
-    await analyzeTables(catalog.running, ['catalog.products', 'catalog.media_files']);
+    await analyzeTables(catalog.running, ['catalog.products', 'catalog.media_files', 'catalog.product_variants']);
   });
   afterAll(async () => {
     await catalog.stop();
@@ -73,5 +82,18 @@ describe('GET /api/v1/products and /api/v1/media query plans', () => {
       keyset: 'ROW(created_at, id) < ROW(',
       scan: scanned,
     });
+  });
+
+  it('when a page of products with variants is listed, then one statement embeds them, through the variants index', async () => {
+    const plans = await statementPlans(catalog.running.infra.pool, /./, async () => {
+      const body = await lister('/api/v1/products')('limit=50');
+      expect(body.data).toHaveLength(50);
+      expect(body.data.every((product) => (product as { variants: unknown[] }).variants.length === 3)).toBe(true);
+    });
+
+    expect(plans.map((plan) => plan.text).filter((text) => /product_variants/.test(text))).toHaveLength(1);
+    const [page] = plans.filter((plan) => /FROM products p\b/.test(plan.text));
+    expect(page?.plan).toMatch(/(Index (Only )?Scan using|Bitmap Index Scan on) product_variants_product_idx\b/);
+    expect(page?.plan).not.toMatch(/Seq Scan on product_variants/);
   });
 });

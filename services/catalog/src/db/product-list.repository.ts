@@ -10,6 +10,7 @@ import {
 } from '@app/service-kit';
 import { inCategoryCondition } from './product-categories.repository.js';
 import { escapeLike, productViewColumns, type PresentedProductView } from './product.repository.js';
+import { IN_STOCK_SQL } from './stock-sql.js';
 
 export interface ProductFilters {
   status?: ProductStatus | undefined;
@@ -19,7 +20,7 @@ export interface ProductFilters {
   search?: string | undefined;
   minPriceCents?: number | undefined;
   maxPriceCents?: number | undefined;
-  /** true: published and (stock not tracked or above zero); false: every other product. */
+  /** true: published and something to sell (stock-sql.ts IN_STOCK_SQL, variants included); false: every other product. */
   inStock?: boolean | undefined;
   /** In this category or one below it. */
   categoryId?: string | undefined;
@@ -49,9 +50,8 @@ function conditions(organizationId: string, filters: ProductFilters, params: Sql
   if (filters.search) parts.push(`p.name_folded LIKE (SELECT lower(${params.add(`%${escapeLike(filters.search)}%`)}))`);
   if (filters.minPriceCents !== undefined) parts.push(`p.price_cents >= ${params.add(filters.minPriceCents)}`);
   if (filters.maxPriceCents !== undefined) parts.push(`p.price_cents <= ${params.add(filters.maxPriceCents)}`);
-  const available = `(p.status = 'published' AND (p.stock IS NULL OR p.stock > 0))`;
-  if (filters.inStock === true) parts.push(available);
-  if (filters.inStock === false) parts.push(`NOT ${available}`);
+  if (filters.inStock === true) parts.push(IN_STOCK_SQL);
+  if (filters.inStock === false) parts.push(`NOT ${IN_STOCK_SQL}`);
   if (filters.categoryId) parts.push(inCategoryCondition('p', filters.categoryId, params));
   return parts.join(' AND ');
 }

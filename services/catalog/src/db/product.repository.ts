@@ -1,8 +1,9 @@
-import type { ProductStatus } from '@app/contracts';
+import type { ProductOption, ProductStatus } from '@app/contracts';
 import { sqlOf } from '@app/service-kit';
 import type { ProductRecordSource } from '../domain/product.record.js';
 import { productCategoryIdsColumn } from './product-categories.repository.js';
 import type { Db } from './prisma.js';
+import { availableSql, PRODUCT, PRODUCT_VARIANTS_JSON } from './stock-sql.js';
 
 /** A product row with its featured media file joined (what every product response shows), its instants as read. */
 export type ProductView = ProductRecordSource & { created_at: Date; updated_at: Date };
@@ -15,7 +16,7 @@ export function productViewColumns(instant: (column: string) => string): string 
   return `p.id::text AS id, p.name, p.slug, p.description, p.price_cents::float8 AS price_cents, p.status, p.stock,
   p.featured_image_id::text AS featured_image_id, m.token AS featured_token, m.public_name AS featured_public_name,
   m.alt_text AS featured_alt_text, ${instant('p.created_at')} AS created_at, ${instant('p.updated_at')} AS updated_at,
-  ${productCategoryIdsColumn('p')}`;
+  p.options, ${availableSql(PRODUCT)} AS available, ${PRODUCT_VARIANTS_JSON} AS variants, ${productCategoryIdsColumn('p')}`;
 }
 
 const PRODUCT_VIEW_COLUMNS = productViewColumns((column) => column);
@@ -62,6 +63,7 @@ export interface ProductChanges {
   status?: ProductStatus;
   stock?: number | null;
   featuredImageId?: string | null;
+  options?: ProductOption[];
 }
 
 export async function insertProduct(

@@ -1,6 +1,7 @@
-import { centsToDollars, type ProductRecord, type ProductStatus } from '@app/contracts';
+import { centsToDollars, type ProductOption, type ProductRecord, type ProductStatus } from '@app/contracts';
 import { isoInstant, type RecordVersion } from '@app/service-kit';
 import { mediaUrl } from './media-names.js';
+import { variantRecord, variantVersion, type VariantView } from './variant.record.js';
 
 /**
  * The fields of a product with its featured media file joined that its record shows: a stored read (instants as Date)
@@ -23,6 +24,11 @@ export interface ProductRecordSource {
   category_ids: string[];
   created_at: Date | string;
   updated_at: Date | string;
+  options: ProductOption[];
+  /** Its own stock less what active, unexpired reservations of the product hold (db/stock-sql.ts); null: untracked. */
+  available: number | null;
+  /** Oldest first. */
+  variants: VariantView[];
 }
 
 /**
@@ -46,6 +52,9 @@ export function productRecord(view: ProductRecordSource, baseUrl: string): Produ
     price: centsToDollars(view.price_cents),
     status: view.status as ProductStatus,
     stock: view.stock,
+    available: view.available,
+    options: view.options,
+    variants: view.variants.map((variant) => variantRecord(variant, view.price_cents)),
     featured_image_id: view.featured_image_id,
     featured_image: featured,
     category_ids: view.category_ids,
@@ -56,8 +65,14 @@ export function productRecord(view: ProductRecordSource, baseUrl: string): Produ
 
 /**
  * What a product's ETag is made of: its row's version and its featured media file's (the record shows that file's alt
- * text, which changes without a write of the product; 0 without one).
+ * text, which changes without a write of the product; 0 without one), and what the record shows that no write of the
+ * product's row changes: its `available` and each variant's version and `available` (an expiry changes `available` by
+ * the mere passing of time, a reservation of a variant writes the variant only). A variant added or deleted changes the
+ * product's version (migration 0006's trigger) as well as this list.
  */
-export function productVersion(versions: { version: number; featured_version: number | null }): RecordVersion {
-  return [versions.version, versions.featured_version ?? 0];
+export function productVersion(
+  view: Pick<ProductRecordSource, 'available' | 'variants' | 'price_cents'> & { version: number; featured_version: number | null },
+): RecordVersion {
+  const variants = view.variants.flatMap((variant) => variantVersion(variant, view.price_cents));
+  return [view.version, view.featured_version ?? 0, view.available ?? -1, ...variants];
 }

@@ -16,6 +16,8 @@ export interface UseCaseContext extends ServiceContext {
 export const productNotFound = (): AppError => notFound('Product');
 export const imageNotFound = (): AppError => notFound('Product image');
 export const mediaNotFound = (): AppError => new AppError('MEDIA_NOT_FOUND', 'Media file not found');
+export const variantNotFound = (): AppError => notFound('Variant');
+export const reservationNotFound = (): AppError => notFound('Reservation');
 
 /**
  * Runs a change of the category tree in one transaction (with its outbox rows), then lets the relay publish at once.

@@ -35,6 +35,7 @@ import { nextFreeSlug, slugFromName } from '../domain/slug.js';
 import { mediaNotFound, productNotFound, type UseCaseContext } from './context.js';
 import { lockCategoryIds, setProductCategories } from './product-category-ids.js';
 import { readProduct, recordProductState } from './product-events.js';
+import { requireOptionsFitVariants } from './product-options.js';
 
 const SLUG_INDEX = 'products_org_slug_key';
 const FEATURED_FK = 'products_featured_image_fkey';
@@ -61,6 +62,7 @@ export async function createProduct(ctx: UseCaseContext, caller: Caller, body: C
           status: body.status,
           stock: body.stock ?? null,
           featuredImageId: body.featured_image_id ?? null,
+          options: body.options,
         });
         await setProductCategories(tx, caller, id, categoryIds);
         return (await recordProductState(tx, caller, id, productCreatedEvent, ctx.publicBaseUrl)).record;
@@ -137,6 +139,7 @@ export async function updateProduct(
       requireMatch(ifMatch, { id, version: productVersion(before.view) });
       categoryIds?.requireAll(); // 400 naming an unknown one
       if (typeof body.featured_image_id === 'string') await requireMedia(tx, caller, body.featured_image_id);
+      if (body.options !== undefined) await requireOptionsFitVariants(tx, id, body.options);
       await products.updateProduct(tx, id, {
         name: body.name,
         slug: body.slug,
@@ -145,6 +148,7 @@ export async function updateProduct(
         status: body.status,
         stock: body.stock,
         featuredImageId: body.featured_image_id,
+        options: body.options,
       });
       await setProductCategories(tx, caller, id, categoryIds);
       return recordProductState(tx, caller, id, productUpdatedEvent, ctx.publicBaseUrl, before.record);

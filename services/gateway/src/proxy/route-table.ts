@@ -19,6 +19,7 @@ export const ROUTE_TABLE: readonly { prefix: string; service: ServiceName; publi
   { prefix: '/api/v1/products', service: 'catalog' },
   { prefix: '/api/v1/media', service: 'catalog' },
   { prefix: '/api/v1/categories', service: 'catalog' },
+  { prefix: '/api/v1/inventory', service: 'catalog' },
   { prefix: '/media', service: 'catalog', public: true },
   { prefix: '/api/v1/events', service: 'events' },
   { prefix: '/api/v1/event-types', service: 'events' },
