@@ -8,11 +8,9 @@ import type { UseCaseContext } from './use-cases/context.js';
 
 /** Events, ticket types, registrations (waitlists, check-ins) and event types. */
 export function buildApp(deps: AppDeps<UseCaseContext>): Promise<ServiceApp> {
-  return buildServiceApp({ name: 'events', description: 'Events, ticket types, registrations, waitlists and check-ins, and event types.' }, deps, [
-    registerEventRoutes,
-    registerRegistrationRoutes,
-    registerTicketTypeRoutes,
-    registerCheckInRoutes,
-    registerEventTypeRoutes,
-  ]);
+  return buildServiceApp(
+    { name: 'events', description: 'Events, ticket types, registrations, waitlists and check-ins, and event types.' },
+    deps,
+    [registerEventRoutes, registerRegistrationRoutes, registerTicketTypeRoutes, registerCheckInRoutes, registerEventTypeRoutes],
+  );
 }
