@@ -70,10 +70,11 @@ describe('buildService', () => {
     expect(response.json()).toEqual({ error: 'Internal server error', code: 'INTERNAL' });
   });
 
-  it('when a server-side socket is reset (ECONNRESET from the database), then 500, not blamed on the client', async () => {
+  it('when a server-side socket is reset (ECONNRESET from the database), then 503 with Retry-After, not blamed on the client', async () => {
     const response = await app.inject({ url: '/socket-reset' });
-    expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ error: 'Internal server error', code: 'INTERNAL' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('1');
+    expect(response.json()).toEqual({ error: 'A service this request needs is unavailable; retry shortly', code: 'UPSTREAM_UNAVAILABLE' });
   });
 
   it.each([

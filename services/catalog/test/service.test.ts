@@ -35,12 +35,12 @@ describe('catalog service', () => {
       'media_files',
       'products',
       'product_images',
-      'product_variants',
-      'inventory_reservations',
-      'inventory_reservation_items',
       'categories',
       'category_paths',
       'product_categories',
+      'product_variants',
+      'inventory_reservations',
+      'inventory_reservation_items',
     ]);
   });
 

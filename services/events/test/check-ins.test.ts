@@ -374,7 +374,7 @@ describe('counts.checked_in', () => {
     const single = data(await api.get(`/api/v1/events/${eventId}?include_counts=true`));
     const listed = list(await api.get('/api/v1/events?include_counts=true')).find((event) => event.id === eventId);
 
-    expect(single.counts).toEqual({ registrations: 6, remaining: 14, checked_in: 2 });
+    expect(single.counts).toEqual({ registrations: 6, remaining: 14, waitlisted: 0, checked_in: 2 });
     expect(listed?.counts).toEqual(single.counts);
   });
 

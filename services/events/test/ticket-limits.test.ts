@@ -115,6 +115,7 @@ describe('POST /api/v1/events/:id/registrations with ticket types', () => {
       registrations: 12,
       remaining: 0,
       waitlisted: 0,
+      checked_in: 0,
     });
   });
 });

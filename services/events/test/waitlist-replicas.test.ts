@@ -63,6 +63,7 @@ describe('waitlist promotion across two replicas', () => {
       registrations: CONFIRMED,
       remaining: 0,
       waitlisted: WAITING - CONFIRMED,
+      checked_in: 0,
     });
     // Exactly one promoted event per promotion, written in the order the promotions committed: the list's order.
     const { rows } = await first.infra.pool.query<{ id: string }>(

@@ -39,7 +39,7 @@ describe('waitlists', () => {
 
     expect(first).toMatchObject({ status: 'waitlisted', waitlist_position: 1 });
     expect(second).toMatchObject({ status: 'waitlisted', waitlist_position: 2 });
-    expect(await counts(api, id)).toEqual({ registrations: 2, remaining: 0, waitlisted: 4 });
+    expect(await counts(api, id)).toEqual({ registrations: 2, remaining: 0, waitlisted: 4, checked_in: 0 });
     const waiting = list(await api.get(`/api/v1/events/${id}/registrations?status=waitlisted`));
     expect(waiting.map((registration) => registration.id)).toEqual([first.id, second.id]);
   });
@@ -65,7 +65,7 @@ describe('waitlists', () => {
 
     expect(await statusOf(api, id, head)).toEqual(['confirmed', null]);
     expect(await statusOf(api, id, next)).toEqual(['waitlisted', 2]);
-    expect(await counts(api, id)).toEqual({ registrations: 1, remaining: 0, waitlisted: 1 });
+    expect(await counts(api, id)).toEqual({ registrations: 1, remaining: 0, waitlisted: 1, checked_in: 0 });
     const [promoted] = await listener.forOrganization(api.organizationId, 1);
     expect(promoted).toMatchObject({
       type: 'events.registration.promoted',
@@ -87,7 +87,7 @@ describe('waitlists', () => {
     expect(await statusOf(api, id, head)).toEqual(['waitlisted', 1]);
     expect(await statusOf(api, id, small)).toEqual(['waitlisted', 2]);
     expect(newcomer).toMatchObject({ status: 'waitlisted', waitlist_position: 3 });
-    expect(await counts(api, id)).toEqual({ registrations: 2, remaining: 1, waitlisted: 4 });
+    expect(await counts(api, id)).toEqual({ registrations: 2, remaining: 1, waitlisted: 4, checked_in: 0 });
   });
 
   it('when a waiting registration that blocked the head is cancelled, then those behind it that fit are promoted', async () => {

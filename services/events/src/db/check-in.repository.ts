@@ -10,7 +10,7 @@ import type { RegistrationRecordSource } from '../domain/registration.record.js'
 /** The columns of a registration under the names of RegistrationRecordSource. */
 const REGISTRATION_COLUMNS = `r.id::text AS id, r.event_id::text AS "eventId", r.name, r.email, r.quantity, r.status,
   r.created_at AS "createdAt", r.cancelled_at AS "cancelledAt", r.ticket_code AS "ticketCode",
-  r.checked_in_at AS "checkedInAt", r.answers`;
+  r.checked_in_at AS "checkedInAt", r.answers, r.ticket_type_id::text AS "ticketTypeId", r.waitlist_position AS "waitlistPosition"`;
 
 /** The status of the organization's event, read without a lock; null when there is none. */
 export async function eventStatusOf(db: Queryable, organizationId: string, eventId: string): Promise<string | null> {
