@@ -53,12 +53,12 @@ describe('event types, events and registrations through the SDK', () => {
     const counted = await api.GET('/api/v1/events', {
       params: { query: { include_counts: true, start_date: day(10), end_date: day(10) } },
     });
-    expect(counted.data.data.find((e) => e.id === id)?.counts).toEqual({ registrations: 2, remaining: 0 });
+    expect(counted.data.data.find((e) => e.id === id)?.counts).toEqual({ registrations: 2, remaining: 0, waitlisted: 0, checked_in: 0 });
     await api.DELETE('/api/v1/events/{id}/registrations/{registrationId}', { params: { path: { id, registrationId: ann.data.data.id } } });
     const event = await api.GET('/api/v1/events/{id}', { params: { path: { id } } });
     expect(event.data.data.status).toBe('published');
     const recounted = await api.GET('/api/v1/events', { params: { query: { include_counts: true, upcoming: true } } });
-    expect(recounted.data.data.find((e) => e.id === id)?.counts).toEqual({ registrations: 1, remaining: 1 });
+    expect(recounted.data.data.find((e) => e.id === id)?.counts).toEqual({ registrations: 1, remaining: 1, waitlisted: 0, checked_in: 0 });
   });
 
   it('when an event is updated and deleted, then a read afterwards is a typed 404', async () => {
