@@ -4,7 +4,7 @@ import { listQuerySchema, paginationQuerySchema } from './pagination.js';
 import { dollarsSchema, queryBooleanSchema, queryNumber } from './scalars.js';
 import { strictFields } from './strict.js';
 import { EXAMPLE_MEDIA_FILE_ID } from './examples.js';
-import { nameString, proseString } from './safe-text.js';
+import { nameString, proseString, slugSchema } from './safe-text.js';
 import { TEXT_LIMITS } from './text-limits.js';
 import { productOptionsSchema, variantSchema } from './variants-http.js';
 
@@ -14,11 +14,6 @@ export const MEDIA_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image
 export const PRODUCT_STATUSES = ['draft', 'published', 'archived'] as const;
 export const productStatusSchema = z.enum(PRODUCT_STATUSES, { message: `must be one of ${PRODUCT_STATUSES.join(', ')}` });
 export type ProductStatus = z.infer<typeof productStatusSchema>;
-
-/** An explicit slug: what the generator would produce (lowercase ASCII words joined by single hyphens). */
-export const productSlugSchema = nameString(TEXT_LIMITS.slug).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, {
-  message: 'must contain only lowercase letters, digits and single hyphens',
-});
 
 /** Record ids in paths are checked by the use case, so a malformed one is a 404 rather than a 400 (single ids: the kit's idParamsSchema). */
 export const productImageParamsSchema = z.object({ id: z.string(), imageId: z.string() });
@@ -47,7 +42,7 @@ export const createProductBodySchema = z
     {
       name,
       price: dollarsSchema,
-      slug: productSlugSchema.optional(),
+      slug: slugSchema.optional(),
       description: description.optional(),
       featured_image_id: recordId.nullable().optional(),
       status: productStatusSchema.default('draft'),
@@ -69,7 +64,7 @@ export const updateProductBodySchema = z
     {
       name: name.optional(),
       price: dollarsSchema.optional(),
-      slug: productSlugSchema.optional(),
+      slug: slugSchema.optional(),
       description: description.optional(),
       featured_image_id: recordId.nullable().optional(),
       status: productStatusSchema.optional(),

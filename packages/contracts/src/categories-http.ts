@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listQuerySchema } from './pagination.js';
-import { nameString, proseString } from './safe-text.js';
+import { nameString, proseString, slugSchema } from './safe-text.js';
 import { uuidSchema } from './scalars.js';
 import { strictFields } from './strict.js';
 import { TEXT_LIMITS } from './text-limits.js';
@@ -12,11 +12,6 @@ export const MAX_CATEGORY_LEVELS = 5;
 /** The most categories one product may be in. */
 export const MAX_PRODUCT_CATEGORIES = 50;
 
-/** An explicit slug, as products' are (lowercase ASCII words joined by single hyphens). */
-export const categorySlugSchema = nameString(TEXT_LIMITS.slug).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, {
-  message: 'must contain only lowercase letters, digits and single hyphens',
-});
-
 const name = nameString(TEXT_LIMITS.name).trim().min(1, { message: 'must not be empty' });
 const description = proseString(TEXT_LIMITS.description).nullable();
 /** A UUID here (a malformed one is a 400 naming the field); unknown or another organization's: the use case's 400. */
@@ -27,7 +22,7 @@ export const createCategoryBodySchema = z
   .strictObject(
     {
       name,
-      slug: categorySlugSchema.optional(),
+      slug: slugSchema.optional(),
       parent_id: parentId.optional(),
       description: description.optional(),
     },
@@ -41,7 +36,7 @@ export const updateCategoryBodySchema = z
   .strictObject(
     {
       name: name.optional(),
-      slug: categorySlugSchema.optional(),
+      slug: slugSchema.optional(),
       parent_id: parentId.optional(),
       description: description.optional(),
     },

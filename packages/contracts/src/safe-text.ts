@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEXT_LIMITS } from './text-limits.js';
 
 /**
  * What a string of a request may hold (API.md, Conventions): never a lone surrogate (no UTF-8 spelling exists, so
@@ -67,3 +68,8 @@ export function emailString(max: number) {
     .max(max, { message: `must be at most ${max} characters` })
     .check(safeTextCheck('name'));
 }
+
+/** An explicit slug of products and categories: lowercase ASCII words joined by single hyphens. */
+export const slugSchema = nameString(TEXT_LIMITS.slug).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, {
+  message: 'must contain only lowercase letters, digits and single hyphens',
+});
