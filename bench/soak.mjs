@@ -14,7 +14,7 @@ const { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = await im
 const { tmpdir } = await import('node:os');
 const { join } = await import('node:path');
 const { heapSnapshotOptions, liveHeaps } = await import('./live-heap.mjs');
-const { rssChart, rssPlateaus, sampleMemory } = await import('./lib/memory-sampler.mjs');
+const { liveHeapTrends, rssChart, rssPlateaus, sampleMemory } = await import('./lib/memory-sampler.mjs');
 const { default: autocannon } = await import('autocannon');
 const { default: pg } = await import('pg');
 const { startStack, checkInfrastructure, deleteStreams, recreateDatabase } = await import('@app/dev-stack');
@@ -138,10 +138,11 @@ async function seed(baseUrl) {
 /** Memory over the run: bench/results/soak.json (every sample and where RSS levelled off) and docs/soak-rss.svg. */
 function writeSamples(samples, rate, result) {
   const plateaus = rssPlateaus(samples);
+  const liveHeaps = liveHeapTrends(samples);
   const results = join(ROOT, 'bench', 'results');
   mkdirSync(results, { recursive: true });
   const run = { date: new Date().toISOString(), duration_s: DURATION, rate, rps: Math.round(result.requests.average), replicas: REPLICAS };
-  writeFileSync(join(results, 'soak.json'), `${JSON.stringify({ ...run, plateaus, samples }, null, 2)}\n`);
+  writeFileSync(join(results, 'soak.json'), `${JSON.stringify({ ...run, plateaus, live_heaps: liveHeaps, samples }, null, 2)}\n`);
   const title = `RSS per process: ${Math.round(DURATION / 60)} min soak at ${rate} req/s (${run.date.slice(0, 10)})`;
   writeFileSync(join(ROOT, 'docs', 'soak-rss.svg'), rssChart(samples, title));
   console.log('\nRSS over the load (MB): where it levelled off (mean of the last fifth), its peak, growth over the fifth before:');
@@ -150,6 +151,11 @@ function writeSamples(samples, rate, result) {
     console.log(
       `  ${name.padEnd(20)} ${String(plateau.plateau_mb).padStart(4)} (peak ${plateau.peak_mb}, ${(plateau.last_fifth_growth * 100).toFixed(1)} %) ${verdict}`,
     );
+  }
+  console.log('\nLive heap over the load (MB, right after each major collection, every 10 s): first fifth → last fifth:');
+  for (const [name, trend] of Object.entries(liveHeaps)) {
+    const growth = trend.growth === null ? '' : ` (${(trend.growth * 100).toFixed(1)} %)`;
+    console.log(`  ${name.padEnd(20)} ${trend.first_fifth_mb ?? '–'} → ${trend.last_fifth_mb ?? '–'}${growth}`);
   }
 }
 

@@ -31,6 +31,10 @@ const benchEnv = z.object({
     .meta({ description: 'a regex (case-insensitive) of the scenario names to run', defaultText: 'unset (all)' }),
   BENCH_CEILING: onUnlessZero.meta({ description: '`0` skips the bare ceiling baselines' }),
   BENCH_STEADY: onUnlessZero.meta({ description: '`0` skips the steady-load run of each scenario' }),
+  BENCH_REPEAT: count(1).meta({
+    description:
+      'rounds of the whole set on one stack: with more than one, a summary gives each scenario its range over the rounds, how many met the steady p99 goal, and what the slow requests of each miss were doing (docs/benchmarks.md)',
+  }),
   BENCH_CPU_PROF: z.string().optional().meta({
     description: 'a folder: every service runs with `--cpu-prof` and writes its profile there',
     defaultText: 'unset',

@@ -1,6 +1,7 @@
 // One autocannon run of a scenario's requests through the gateway, summarized, with the CPU each process spent.
 import autocannon from 'autocannon';
 import { cpuMeter } from '../process-cpu.mjs';
+import { loadBetween, sampleLoad } from './load-sampler.mjs';
 import { statementMeter } from './pg-statements.mjs';
 import { settle } from './settle.mjs';
 import { steadyLoad } from './steady-load.mjs';
@@ -30,7 +31,9 @@ function toAutocannonRequests(requests, ctx) {
 
 /**
  * `options` are autocannon's, `connections` and `duration` included (the callers' defaults differ). With
- * `overallRate`, the requests go evenly spaced at that rate instead (steady-load.mjs: autocannon's rate is bursty).
+ * `overallRate`, the requests go evenly spaced at that rate instead (steady-load.mjs: autocannon's rate is bursty),
+ * and with its `goalMs` the requests slower than it are counted and set beside what the machine did meanwhile
+ * (`over_goal.load`, load-sampler.mjs).
  */
 export async function measure(name, ctx, requests, options) {
   if (!options.overallRate) return (await measureRun(name, ctx, requests, options)).summary;
@@ -38,12 +41,25 @@ export async function measure(name, ctx, requests, options) {
   process.stdout.write(`running: ${name} ... `);
   const statements = await statementMeter(ctx);
   const meter = cpuMeter({ database: ctx.database });
-  const { connections, duration, overallRate: rate } = options;
+  const { connections, duration, overallRate: rate, goalMs } = options;
+  const load = sampleLoad({ database: ctx.database });
   const summary = {
     scenario: name,
-    ...(await steadyLoad({ url: ctx.baseUrl, requests: toAutocannonRequests(requests, ctx), rate, duration, connections, label: name })),
+    ...(await steadyLoad({
+      url: ctx.baseUrl,
+      requests: toAutocannonRequests(requests, ctx),
+      rate,
+      duration,
+      connections,
+      label: name,
+      goalMs,
+    })),
     settle: settled,
   };
+  const samples = load.stop();
+  const densest = summary.over_goal?.densest_second;
+  if (densest) densest.load = loadBetween(samples, densest.from_epoch_ms, densest.from_epoch_ms + 1000);
+  summary.load = loadBetween(samples, 0, Infinity);
   // The meters ran through the warm-up too: its requests count.
   const served = summary.requests + summary.warmup_requests;
   summary.cpu_ms_per_request = meter.perRequest(served);

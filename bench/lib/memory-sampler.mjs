@@ -1,18 +1,24 @@
-// Memory of every process of a stack over a run, sampled every `intervalMs`: RSS from /proc and the V8 heap in use from
-// the process's own /metrics (`nodejs_heap_size_used_bytes`, garbage included: a cheap reading every 10 s; the live heap
-// after a full GC is the heap snapshots' job, live-heap.mjs). Where RSS levels off is what memory limits are set from.
+// Memory of every process of a stack over a run, sampled every `intervalMs`: RSS from /proc and, from the process's own
+// /metrics, the V8 heap in use (`nodejs_heap_size_used_bytes`, garbage included) and the live heap (`nodejs_heap_live_bytes`:
+// the heap in use right after the last major collection, the service kit's), cheap readings every 10 s; the soak's heap
+// snapshots (live-heap.mjs) take the exact live heap before and after. Where RSS levels off is what memory limits are
+// set from; a live heap whose floor keeps rising is a leak.
 import { readFileSync } from 'node:fs';
 
 const rssMb = (pid) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
 
-async function heapUsedMb(port, token) {
+async function heapMb(port, token) {
   const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
     headers: token ? { authorization: `Bearer ${token}` } : {},
     signal: AbortSignal.timeout(2000),
   }).catch(() => null);
-  if (!response?.ok) return null;
-  const line = /^nodejs_heap_size_used_bytes\{[^}]*\} (\d+(?:\.\d+)?)/m.exec(await response.text());
-  return line ? Math.round(Number(line[1]) / 1048576) : null;
+  if (!response?.ok) return { heap_used_mb: null, live_heap_mb: null };
+  const text = await response.text();
+  const mb = (metric) => {
+    const line = new RegExp(`^${metric}\\{[^}]*\\} (\\d+(?:\\.\\d+)?)`, 'm').exec(text);
+    return line ? Math.round(Number(line[1]) / 1048576) : null;
+  };
+  return { heap_used_mb: mb('nodejs_heap_size_used_bytes'), live_heap_mb: mb('nodejs_heap_live_bytes') };
 }
 
 /** Starts sampling `children` ({name, port, child}); `stop()` ends it and resolves to the samples, oldest first. */
@@ -22,7 +28,7 @@ export function sampleMemory(children, { intervalMs = 10_000, token } = {}) {
   const take = async () => {
     const processes = {};
     for (const { name, port, child } of children) {
-      processes[`${name}:${port}`] = { rss_mb: rssMb(child.pid), heap_used_mb: await heapUsedMb(port, token) };
+      processes[`${name}:${port}`] = { rss_mb: rssMb(child.pid), ...(await heapMb(port, token)) };
     }
     samples.push({ t_s: Math.round((Date.now() - started) / 1000), processes });
   };
@@ -55,6 +61,30 @@ export function rssPlateaus(samples) {
       const peak = Math.max(...samples.map((sample) => sample.processes[name].rss_mb));
       const growth = before > 0 ? (last - before) / before : 0;
       return [name, { plateau_mb: Math.round(last), peak_mb: peak, last_fifth_growth: +growth.toFixed(3), levelled_off: growth < 0.05 }];
+    }),
+  );
+}
+
+/**
+ * Each process's live heap over the load (`live_heap_mb` of the samples): the mean of the run's first and last fifths
+ * and the growth between them. A floor that rises run-long is a leak; one that stays is garbage RSS holds on to.
+ */
+export function liveHeapTrends(samples) {
+  const names = Object.keys(samples[0]?.processes ?? {});
+  const fifth = Math.max(1, Math.floor(samples.length / 5));
+  const mean = (list, name) => {
+    const values = list.map((sample) => sample.processes[name].live_heap_mb).filter((value) => typeof value === 'number');
+    return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+  };
+  return Object.fromEntries(
+    names.map((name) => {
+      const first = mean(samples.slice(0, fifth), name);
+      const last = mean(samples.slice(-fifth), name);
+      const growth = first && last !== null ? +((last - first) / first).toFixed(3) : null;
+      return [
+        name,
+        { first_fifth_mb: first === null ? null : Math.round(first), last_fifth_mb: last === null ? null : Math.round(last), growth },
+      ];
     }),
   );
 }

@@ -8,14 +8,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 
-const { url, rate, warmup, connections, requests, label, tracePath } = workerData;
+const { url, rate, warmup, connections, requests, label, tracePath, goalMs } = workerData;
 const pool = new Pool(url, { connections });
 const latencies = [];
 // By answer, for the overload curve: what the served (2xx) waited, and how fast the shed (503) were told.
 const servedLatencies = [];
 const shedLatencies = [];
-// BENCH_STEADY_TRACE: each counted request's due time and latency, in a typed array filled in place (no garbage).
-const trace = tracePath ? new Float64Array((requests.length - warmup) * 2) : null;
+// Each counted request's due time and latency, in a typed array filled in place (no garbage): what the slow requests'
+// seconds are read from, and BENCH_STEADY_TRACE's file.
+const trace = new Float64Array((requests.length - warmup) * 2);
 const statusCodes = {};
 let errors = 0;
 
@@ -32,10 +33,8 @@ async function send(index, dueAt) {
     latencies.push(latency);
     if (answer.statusCode < 300) servedLatencies.push(latency);
     else if (answer.statusCode === 503) shedLatencies.push(latency);
-    if (trace) {
-      trace[(index - warmup) * 2] = dueAt;
-      trace[(index - warmup) * 2 + 1] = latency;
-    }
+    trace[(index - warmup) * 2] = dueAt;
+    trace[(index - warmup) * 2 + 1] = latency;
     statusCodes[answer.statusCode] = (statusCodes[answer.statusCode] ?? 0) + 1;
   } catch {
     if (counted) errors += 1;
@@ -66,7 +65,7 @@ if (pending > 0) await drained;
 const elapsed = (performance.now() - dueAt(warmup)) / 1000;
 await pool.close();
 
-if (trace) writeTrace();
+if (tracePath) writeTrace();
 for (const list of [latencies, servedLatencies, shedLatencies]) list.sort((a, b) => a - b);
 const percentile = (list, share) => +(list[Math.min(list.length - 1, Math.floor(share * list.length))] ?? 0).toFixed(1);
 const at = (share) => percentile(latencies, share);
@@ -84,8 +83,39 @@ parentPort.postMessage({
     served_rps: Math.round(servedLatencies.length / elapsed),
     served_p99_ms: percentile(servedLatencies, 0.99),
     shed_p99_ms: percentile(shedLatencies, 0.99),
+    ...(goalMs === undefined ? {} : { over_goal: overGoal(goalMs) }),
   },
 });
+
+/**
+ * The requests slower than `goal` ms, and the second of the run that held most of them (due times, ms since the epoch):
+ * packed into one second they are a stall; spread over the run, the service kept up too narrowly.
+ */
+function overGoal(goal) {
+  const due = [];
+  for (let at = 0; at < trace.length; at += 2) if (trace[at] !== 0 && trace[at + 1] > goal) due.push(trace[at]);
+  due.sort((a, b) => a - b);
+  let densest = { from: 0, count: 0 };
+  for (let first = 0, last = 0; last < due.length; last += 1) {
+    while (due[last] - due[first] > 1000) first += 1;
+    if (last - first + 1 > densest.count) densest = { from: due[first], count: last - first + 1 };
+  }
+  const epoch = (ms) => Math.round(performance.timeOrigin + ms);
+  return {
+    count: due.length,
+    ...(due.length === 0
+      ? {}
+      : {
+          densest_second: {
+            from_epoch_ms: epoch(densest.from),
+            at_s: +((densest.from - dueAt(warmup)) / 1000).toFixed(1),
+            count: densest.count,
+          },
+          first_at_s: +((due[0] - dueAt(warmup)) / 1000).toFixed(1),
+          last_at_s: +((due.at(-1) - dueAt(warmup)) / 1000).toFixed(1),
+        }),
+  };
+}
 
 /**
  * One line per counted request: when it was due (ms since the epoch, to set beside other processes' logs), its

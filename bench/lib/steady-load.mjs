@@ -14,9 +14,19 @@ const WARMUP_S = 1;
  * `requests`: autocannon's request objects, taken in turn (`setupRequest(request)` may rewrite one before it goes,
  * `onResponse(status, body)` sees its answer). Resolves to autocannon-like totals and latency percentiles (ms) of the
  * `duration` seconds after the warm-up. With a `tracePath` (BENCH_STEADY_TRACE), every counted request's due time and
- * latency are appended to that file under a `# label` line (steady-load-worker.mjs): what a p99 is made of.
+ * latency are appended to that file under a `# label` line (steady-load-worker.mjs): what a p99 is made of. With a
+ * `goalMs`, the result's `over_goal` counts the requests slower than it and names the second that held most of them.
  */
-export async function steadyLoad({ url, requests, rate, duration, connections, label = url, tracePath = process.env.BENCH_STEADY_TRACE }) {
+export async function steadyLoad({
+  url,
+  requests,
+  rate,
+  duration,
+  connections,
+  label = url,
+  goalMs,
+  tracePath = process.env.BENCH_STEADY_TRACE,
+}) {
   const warmup = Math.round(rate * WARMUP_S);
   const total = Math.round(rate * duration);
   const templateOf = (index) => requests[index % requests.length];
@@ -27,7 +37,7 @@ export async function steadyLoad({ url, requests, rate, duration, connections, l
     return { method, path, headers, body, answerWanted: Boolean(template.onResponse) };
   });
   const worker = new Worker(new URL('./steady-load-worker.mjs', import.meta.url), {
-    workerData: { url, rate, warmup, connections, requests: prepared, label, tracePath },
+    workerData: { url, rate, warmup, connections, requests: prepared, label, tracePath, goalMs },
   });
   return new Promise((resolve, reject) => {
     worker.on('message', (message) => {

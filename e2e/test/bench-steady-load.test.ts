@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadBetween, sampleLoad } from '../../bench/lib/load-sampler.mjs';
 import { steadyLoad } from '../../bench/lib/steady-load.mjs';
 
 /**
@@ -77,6 +78,57 @@ describe('the bench’s steady load', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('when a goal is given and the service stalls once, then the requests over it are counted and the second that held them is named', async () => {
+    const arrivals: number[] = [];
+    const url = await serve((n) => (n === 150 ? 300 : 0), arrivals);
+    const startedAt = Date.now();
+    const result = await steadyLoad({
+      url,
+      requests: [{ method: 'GET', path: '/x' }],
+      rate: 100,
+      duration: 1,
+      connections: 1,
+      goalMs: 100,
+    });
+    // The held request and those due behind it during the next 200 ms or so: all in one second (a stall, not a spread).
+    expect(result.over_goal.count).toBeGreaterThanOrEqual(10);
+    expect(result.over_goal.densest_second.count).toBe(result.over_goal.count);
+    expect(result.over_goal.densest_second.at_s).toBeGreaterThan(0.4);
+    expect(result.over_goal.densest_second.at_s).toBeLessThan(0.6);
+    expect(result.over_goal.densest_second.from_epoch_ms).toBeGreaterThanOrEqual(startedAt);
+  });
+
+  it('when nothing is slower than the goal, then none is counted and no second is named', async () => {
+    const arrivals: number[] = [];
+    const url = await serve(() => 0, arrivals);
+    const result = await steadyLoad({
+      url,
+      requests: [{ method: 'GET', path: '/x' }],
+      rate: 50,
+      duration: 1,
+      connections: 2,
+      goalMs: 1000,
+    });
+    expect(result.over_goal).toEqual({ count: 0 });
+  });
+
+  it('when this process keeps a core busy, then the load samples show it as the client’s, within what the machine used', async () => {
+    const sampler = sampleLoad({ database: 'none' });
+    const from = Date.now();
+    // Busy in slices, so that the sampler's timer runs in between.
+    while (Date.now() - from < 1600) {
+      const slice = Date.now();
+      while (Date.now() - slice < 40);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const samples = sampler.stop();
+    expect(samples.length).toBeGreaterThanOrEqual(2);
+    const load = loadBetween(samples, from, Date.now());
+    expect(load.client_cores).toBeGreaterThan(0.5);
+    expect(load.machine_cores).toBeGreaterThanOrEqual(load.client_cores - 0.1);
+    expect(load.other_cores).toBeGreaterThanOrEqual(0);
   });
 
   it('when a request has onResponse, then it gets every answer, the warm-up’s included, and setupRequest shapes each request', async () => {

@@ -3,6 +3,7 @@ import type {} from '@fastify/swagger'; // its types add `schema.hide`
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { AppError } from '../errors.js';
+import { registerLiveHeapMetric } from './live-heap-metric.js';
 
 /** Who may read `/metrics`: with a token, only `Authorization: Bearer <token>`; `elsewhere` when it has a listener of its own. */
 export interface MetricsAccess {
@@ -19,6 +20,7 @@ export function registerMetrics(app: FastifyInstance, service: string): Registry
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
+  registerLiveHeapMetric(registry);
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by method, route and status',
