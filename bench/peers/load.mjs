@@ -105,6 +105,8 @@ export async function measure({ name, url, headers, requests, cpu, connections, 
     max_ms: result.latency.max,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    // What a client is sent, headers included: Medusa's full answer carries variants, options and prices.
+    bytes_per_response: served ? Math.round(result.throughput.total / served) : null,
     cpu_ms_per_request: meter.perRequest(served),
     settle: settled,
   };

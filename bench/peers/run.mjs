@@ -143,12 +143,27 @@ function report({ results, differences, seed, version, installed, machine }) {
       ratios.push({
         kind,
         peer: peer.system,
-        rps_ratio: peer.rps ? +(ours.rps / peer.rps).toFixed(1) : null,
-        cpu_ratio: ours.server_cpu_ms_per_request ? +(peer.server_cpu_ms_per_request / ours.server_cpu_ms_per_request).toFixed(1) : null,
+        // None when a run served nothing (a peer slower than the run is long): no ratio rather than a false one.
+        rps_ratio: peer.rps && ours.rps ? +(ours.rps / peer.rps).toFixed(1) : null,
+        cpu_ratio:
+          peer.server_cpu_ms_per_request && ours.server_cpu_ms_per_request
+            ? +(peer.server_cpu_ms_per_request / ours.server_cpu_ms_per_request).toFixed(1)
+            : null,
       });
     }
   }
-  const columns = ['scenario', 'rps', 'rps_min', 'rps_max', 'p50_ms', 'p99_ms', 'non2xx', 'errors', 'server_cpu_ms_per_request'];
+  const columns = [
+    'scenario',
+    'rps',
+    'rps_min',
+    'rps_max',
+    'p50_ms',
+    'p99_ms',
+    'non2xx',
+    'errors',
+    'bytes_per_response',
+    'server_cpu_ms_per_request',
+  ];
   table(
     `\n${load.connections} connections, ${load.duration} s per run (after ${load.warmup} s of warm-up), ${PRODUCT_COUNT} products each\n`,
     columns,
