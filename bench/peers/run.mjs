@@ -99,6 +99,12 @@ async function main() {
   const started = [];
   const results = [];
   let differences;
+  // Medusa runs in a process group of its own (to stop what it forks), so a Ctrl-C in the terminal misses it.
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, async () => {
+      for (const target of started.reverse()) await target.stop().catch(() => undefined);
+      process.exit(130);
+    });
   try {
     process.stdout.write('starting this system (build, migrations, seed) ... ');
     const ours = await startOurs({ databaseUrl: env.PEERS_DATABASE_URL, port: env.PEERS_PORT });
