@@ -56,6 +56,24 @@ const benchEnv = z.object({
   BENCH_WEBHOOK_DRAIN_S: count(120).meta({ description: 'how long the webhook scenario waits for every delivery to arrive' }),
 });
 
+const peersEnv = z.object({
+  PEERS_DURATION: count(60).meta({
+    description: 'seconds per run of `npm run bench:peers` (Medusa answers in waves: 10 s would catch one or two)',
+  }),
+  PEERS_WARMUP: count(5).meta({ description: 'seconds of unmeasured load before each run' }),
+  PEERS_CONNECTIONS: count(10).meta({ description: "autocannon's connections per run, the same for both systems" }),
+  PEERS_DATABASE_URL: databaseUrl('scheduling_shop_peers').meta({ description: "this system's database (recreated by every run)" }),
+  PEERS_PORT: count(0).meta({ description: "this system's gateway port (`0`: every process on a port the OS picks)" }),
+  PEERS_MEDUSA_DATABASE_URL: databaseUrl('peer_medusa').meta({
+    description: "the peer's database: kept between runs, seeded again only when its seed is missing, incomplete or of another catalog",
+  }),
+  PEERS_MEDUSA_PORT: count(0).meta({ description: "the peer's port (`0`: a free one)" }),
+  PEERS_RESEED: z.string().default('0').meta({ description: "`1` drops the peer's database and seeds it again" }),
+  PEERS_MEDUSA_LOG_LEVEL: z.string().default('warn').meta({
+    description: "the peer's `LOG_LEVEL` (its default, `http`, logs a line per request)",
+  }),
+});
+
 const soakEnv = z.object({
   SOAK_DATABASE_URL: databaseUrl('scheduling_shop_soak').meta({ description: "the soak stack's database" }),
   SOAK_PORT: count(3600).meta({
@@ -150,6 +168,7 @@ export const SCRIPT_ENV_SECTIONS = [
     schema: startEnvSchema,
   },
   { title: '`npm run bench`', readBy: 'bench/run.mjs, bench/lib and bench/scenarios', schema: benchEnv },
+  { title: '`npm run bench:peers`', readBy: 'bench/peers (not part of CI)', schema: peersEnv },
   { title: '`npm run soak`', readBy: 'bench/soak.mjs', schema: soakEnv },
   { title: 'Tests', readBy: 'the test harness (packages/service-testing, e2e/)', schema: testEnv },
   { title: 'Tracing', readBy: "every service's process, through the OpenTelemetry SDK", schema: tracingEnv },
@@ -165,4 +184,5 @@ function readScriptEnv(schema, env = process.env) {
 }
 
 export const readBenchEnv = (env) => readScriptEnv(benchEnv, env);
+export const readPeersEnv = (env) => readScriptEnv(peersEnv, env);
 export const readSoakEnv = (env) => readScriptEnv(soakEnv, env);
