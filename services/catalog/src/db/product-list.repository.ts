@@ -10,7 +10,8 @@ import {
 } from '@app/service-kit';
 import { inCategoryCondition } from './product-categories.repository.js';
 import { escapeLike, productViewColumns, type PresentedProductView } from './product.repository.js';
-import { IN_STOCK_SQL } from './stock-sql.js';
+import type { ListedVariantView } from '../domain/variant.record.js';
+import { inStockSql, LISTED_VARIANTS_SQL } from './stock-sql.js';
 
 export interface ProductFilters {
   status?: ProductStatus | undefined;
@@ -20,7 +21,7 @@ export interface ProductFilters {
   search?: string | undefined;
   minPriceCents?: number | undefined;
   maxPriceCents?: number | undefined;
-  /** true: published and something to sell (stock-sql.ts IN_STOCK_SQL, variants included); false: every other product. */
+  /** true: published and something to sell (stock-sql.ts inStockSql, variants included); false: every other product. */
   inStock?: boolean | undefined;
   /** In this category or one below it. */
   categoryId?: string | undefined;
@@ -38,10 +39,11 @@ export const PRODUCT_LIST: ListDefinition = {
   },
 };
 
-const COLUMNS = productViewColumns(isoInstantSql);
+const COLUMNS = productViewColumns(isoInstantSql, LISTED_VARIANTS_SQL);
 
 function conditions(organizationId: string, filters: ProductFilters, params: SqlParams): string {
-  const parts = [`p.organization_id = ${params.add(organizationId)}::uuid`];
+  const organization = `${params.add(organizationId)}::uuid`;
+  const parts = [`p.organization_id = ${organization}`];
   if (filters.status) parts.push(`p.status = ${params.add(filters.status)}`);
   if (filters.publishedOnly) parts.push(`p.status = 'published'`);
   // name_folded is lower(name): this is `name ILIKE pattern`, served by the trigram index on name_folded.
@@ -50,8 +52,8 @@ function conditions(organizationId: string, filters: ProductFilters, params: Sql
   if (filters.search) parts.push(`p.name_folded LIKE (SELECT lower(${params.add(`%${escapeLike(filters.search)}%`)}))`);
   if (filters.minPriceCents !== undefined) parts.push(`p.price_cents >= ${params.add(filters.minPriceCents)}`);
   if (filters.maxPriceCents !== undefined) parts.push(`p.price_cents <= ${params.add(filters.maxPriceCents)}`);
-  if (filters.inStock === true) parts.push(IN_STOCK_SQL);
-  if (filters.inStock === false) parts.push(`NOT ${IN_STOCK_SQL}`);
+  if (filters.inStock === true) parts.push(inStockSql(organization));
+  if (filters.inStock === false) parts.push(`NOT ${inStockSql(organization)}`);
   if (filters.categoryId) parts.push(inCategoryCondition('p', filters.categoryId, params));
   return parts.join(' AND ');
 }
@@ -87,8 +89,23 @@ function searching(where: string, sql: PageSql): string {
      ORDER BY ${sql.orderBy}`;
 }
 
-/** A row of the statement; an empty page is one row of counts, its product columns null. */
-type ListedRow = Omit<PresentedProductView, 'id'> & { id: string | null; total: number; before: number | null; cursorKeys: string[] };
+/**
+ * A row of the statement; an empty page is one row of counts, its product columns null. `variants` are as kept
+ * (available: their stock), `reserved_available` the available of those something reserves (stock-sql.ts).
+ */
+type ListedRow = Omit<PresentedProductView, 'id'> & {
+  id: string | null;
+  total: number;
+  before: number | null;
+  cursorKeys: string[];
+  reserved_available: Record<string, number | null> | null;
+};
+
+/** The product's variants with the `available` of those something reserves as read now. */
+function withReservedAvailable(variants: ListedVariantView[], reserved: ListedRow['reserved_available']): ListedVariantView[] {
+  if (reserved === null) return variants;
+  return variants.map((variant) => (variant.id in reserved ? { ...variant, available: reserved[variant.id] ?? null } : variant));
+}
 
 /**
  * One page of an organization's products, newest first, and its meta (the number of all that match, and of those
@@ -108,7 +125,10 @@ export async function listProducts(
   const counts = { total: rows[0]?.total ?? 0, before: rows[0]?.before ?? null };
   const listed = page.rowsOf(rows.filter((row): row is ListedRow & { id: string } => row.id !== null));
   return {
-    rows: listed.map(({ total: _total, before: _before, cursorKeys: _cursorKeys, ...row }) => row),
+    rows: listed.map(({ total: _total, before: _before, cursorKeys: _cursorKeys, reserved_available, ...row }) => ({
+      ...row,
+      variants: withReservedAvailable(row.variants, reserved_available),
+    })),
     meta: page.meta(counts, listed),
   };
 }
