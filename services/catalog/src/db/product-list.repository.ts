@@ -11,7 +11,7 @@ import {
 import { inCategoryCondition } from './product-categories.repository.js';
 import { escapeLike, productViewColumns, type PresentedProductView } from './product.repository.js';
 import type { ListedVariantView } from '../domain/variant.record.js';
-import { inStockSql, LISTED_VARIANTS_SQL } from './stock-sql.js';
+import { inStockSql, listedVariantsSql } from './stock-sql.js';
 
 export interface ProductFilters {
   status?: ProductStatus | undefined;
@@ -39,10 +39,10 @@ export const PRODUCT_LIST: ListDefinition = {
   },
 };
 
-const COLUMNS = productViewColumns(isoInstantSql, LISTED_VARIANTS_SQL);
+/** The columns of a listed product of the organization `organization` (a placeholder). */
+const columns = (organization: string): string => productViewColumns(isoInstantSql, listedVariantsSql(organization));
 
-function conditions(organizationId: string, filters: ProductFilters, params: SqlParams): string {
-  const organization = `${params.add(organizationId)}::uuid`;
+function conditions(organization: string, filters: ProductFilters, params: SqlParams): string {
   const parts = [`p.organization_id = ${organization}`];
   if (filters.status) parts.push(`p.status = ${params.add(filters.status)}`);
   if (filters.publishedOnly) parts.push(`p.status = 'published'`);
@@ -66,10 +66,10 @@ const and = (where: string, condition: string | undefined): string => (condition
  * still has them): a `count(*) OVER ()` would make the page read and sort every product of a large catalog even for
  * `limit=1`.
  */
-function browsing(where: string, sql: PageSql): string {
+function browsing(where: string, sql: PageSql, organization: string): string {
   return `
     WITH page AS (SELECT p.* FROM products p WHERE ${and(where, sql.after)} ORDER BY ${sql.orderBy} ${sql.limit})
-    SELECT c.total, c.before, ${COLUMNS}, ${sql.cursorKeys}
+    SELECT c.total, c.before, ${columns(organization)}, ${sql.cursorKeys}
       FROM (SELECT count(*)::int AS total, ${sql.before} AS before FROM products p WHERE ${where}) c
       LEFT JOIN (page p LEFT JOIN media_files m ON m.id = p.featured_image_id) ON true
      ORDER BY ${sql.orderBy}`;
@@ -79,11 +79,11 @@ function browsing(where: string, sql: PageSql): string {
  * With a search, the trigram index yields the candidates; their recheck is the costly part, so they are
  * matched once, kept as (id, created_at), and both counted and paged from there.
  */
-function searching(where: string, sql: PageSql): string {
+function searching(where: string, sql: PageSql, organization: string): string {
   return `
     WITH matches AS MATERIALIZED (SELECT p.id, p.created_at FROM products p WHERE ${where}),
          page AS (SELECT p.id FROM matches p WHERE ${sql.after ?? 'true'} ORDER BY ${sql.orderBy} ${sql.limit})
-    SELECT c.total, c.before, ${COLUMNS}, ${sql.cursorKeys}
+    SELECT c.total, c.before, ${columns(organization)}, ${sql.cursorKeys}
       FROM (SELECT count(*)::int AS total, ${sql.before} AS before FROM matches p) c
       LEFT JOIN (page JOIN products p ON p.id = page.id LEFT JOIN media_files m ON m.id = p.featured_image_id) ON true
      ORDER BY ${sql.orderBy}`;
@@ -119,8 +119,9 @@ export async function listProducts(
 ): Promise<{ rows: PresentedProductView[]; meta: ListMeta }> {
   const params = new SqlParams();
   const sql = page.sql(params, 'p');
-  const where = [conditions(organizationId, filters, params), ...sql.filters].join(' AND ');
-  const text = filters.search ? searching(where, sql) : browsing(where, sql);
+  const organization = `${params.add(organizationId)}::uuid`;
+  const where = [conditions(organization, filters, params), ...sql.filters].join(' AND ');
+  const text = filters.search ? searching(where, sql, organization) : browsing(where, sql, organization);
   const { rows } = await db.query<ListedRow>(namedStatement(text, params.values));
   const counts = { total: rows[0]?.total ?? 0, before: rows[0]?.before ?? null };
   const listed = page.rowsOf(rows.filter((row): row is ListedRow & { id: string } => row.id !== null));

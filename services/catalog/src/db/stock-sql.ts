@@ -47,15 +47,24 @@ const VARIANT_JSON = `json_build_object(
 export const PRODUCT_VARIANTS_JSON = `(CASE WHEN p.variant_count = 0 THEN '[]'::json ELSE
    (SELECT coalesce(json_agg(${VARIANT_JSON} ORDER BY v.created_at, v.id), '[]'::json) FROM product_variants v WHERE v.product_id = p.id) END)`;
 
+/** The products of the organization `organization` (a placeholder) that something reserves a variant of. */
+const reservedProductsSql = (organization: string): string =>
+  `SELECT r.product_id FROM product_variants r WHERE r.organization_id = ${organization} AND r.reserved > 0`;
+
 /**
- * The variants of a listed product `p` as product_variant_lists keeps them (migration 0008: each with `available` as
- * it is when nothing reserves it), and the `available` of those something reserves, by id, computed now (NULL when
- * none is): one primary-key read and one probe of product_variants_reserved_idx, instead of building the JSON per read.
+ * The variants of a listed product `p` of the organization `organization` (a placeholder) as product_variant_lists keeps
+ * them (migration 0008: each with `available` as it is when nothing reserves it), and the `available` of those something
+ * reserves, by id, computed now (NULL when none is): one primary-key read per product, and a look at its reserved
+ * variants only for the few products that have one (the organization's are found once for the statement, by
+ * product_variants_reserved_idx), instead of building the JSON per read.
  */
-export const LISTED_VARIANTS_SQL = `CASE WHEN p.variant_count = 0 THEN '[]'::json
+export function listedVariantsSql(organization: string): string {
+  return `CASE WHEN p.variant_count = 0 THEN '[]'::json
     ELSE (SELECT l.variants FROM product_variant_lists l WHERE l.product_id = p.id) END AS variants,
-  CASE WHEN p.variant_count = 0 THEN NULL ELSE (SELECT json_object_agg(v.id, ${availableSql(VARIANT)}) FROM product_variants v
-    WHERE v.organization_id = p.organization_id AND v.product_id = p.id AND v.reserved > 0) END AS reserved_available`;
+  CASE WHEN p.variant_count = 0 OR p.id NOT IN (${reservedProductsSql(organization)}) THEN NULL
+    ELSE (SELECT json_object_agg(v.id, ${availableSql(VARIANT)}) FROM product_variants v
+           WHERE v.organization_id = p.organization_id AND v.product_id = p.id AND v.reserved > 0) END AS reserved_available`;
+}
 
 /**
  * `in_stock=true` of API.md for product `p` of the organization `organization` (a placeholder): published and, without
@@ -69,7 +78,7 @@ export const LISTED_VARIANTS_SQL = `CASE WHEN p.variant_count = 0 THEN '[]'::jso
 export function inStockSql(organization: string): string {
   return `(p.status = 'published' AND CASE WHEN p.variant_count = 0 THEN ${sellableSql(PRODUCT)}
     ELSE p.variants_stocked > 0
-     AND (p.id NOT IN (SELECT r.product_id FROM product_variants r WHERE r.organization_id = ${organization} AND r.reserved > 0)
+     AND (p.id NOT IN (${reservedProductsSql(organization)})
           OR p.variants_stocked > (SELECT count(*) FROM product_variants v
                                     WHERE v.organization_id = ${organization} AND v.product_id = p.id AND v.reserved > 0
                                       AND v.stock > 0 AND NOT ${sellableSql(VARIANT)})) END)`;

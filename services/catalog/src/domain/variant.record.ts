@@ -20,7 +20,7 @@ export interface VariantView {
   updated_at: string;
 }
 
-/** A variant as a product list embeds it (db/stock-sql.ts LISTED_VARIANTS_SQL): what its record shows, no version. */
+/** A variant as a product list embeds it (db/stock-sql.ts listedVariantsSql): what its record shows, no version. */
 export type ListedVariantView = Omit<VariantView, 'version'>;
 
 /** A variant as the API shows it: its own price, or its product's current one (`productPriceCents`) when it has none. */
