@@ -33,15 +33,26 @@ const sqlArray = (words) => `ARRAY[${words.map((w) => `'${w}'`).join(', ')}]`;
 const productName = `(${sqlArray(ADJECTIVES)})[1 + g % 10] || ' ' || (${sqlArray(MATERIALS)})[1 + (g / 10) % 10] || ' ' ||
                      (${sqlArray(NOUNS)})[1 + (g / 100) % 20] || ' ' || g`;
 
-/** Inserts `count` products named as above for `organizationId` (with `options`), straight into schema `catalog`. */
+/** The stock of a product's n-th variant (1-based): stock 0 for a seventh, untracked for a third. */
+const variantSpread = (slug) => `abs(hashtext(${slug})) + n`;
+const variantStock = (k) => `CASE WHEN (${k}) % 7 = 0 THEN 0 WHEN (${k}) % 3 = 0 THEN NULL ELSE (${k}) % 20 END`;
+
+/**
+ * Inserts `count` products named as above for `organizationId` (with `options`), straight into schema `catalog`, with
+ * what the variants' trigger keeps of their `variantCount` variants (seedVariants): their count and how many are
+ * stocked (migration 0008).
+ */
 async function seedShop(ctx, organizationId, count, options = [], variantCount = 0) {
   await ctx.sql(
-    `INSERT INTO catalog.products (id, organization_id, name, slug, description, price_cents, status, stock, created_at, updated_at, options, variant_count)
+    `INSERT INTO catalog.products (id, organization_id, name, slug, description, price_cents, status, stock, created_at, updated_at, options,
+                                   variant_count, variants_stocked)
      SELECT gen_random_uuid(), $1::uuid, name, 'bench-' || g, 'Bench product ' || g,
             100 + (g * 7919) % 9900,
             CASE WHEN g % 10 = 0 THEN 'draft' ELSE 'published' END,
             CASE WHEN g % 7 = 0 THEN 0 WHEN g % 3 = 0 THEN NULL ELSE g % 50 END,
-            now() - g * interval '1 second', now() - g * interval '1 second', $3::jsonb, $4
+            now() - g * interval '1 second', now() - g * interval '1 second', $3::jsonb, $4,
+            (SELECT count(*) FROM generate_series(1, $4::int) AS n
+              WHERE coalesce(${variantStock(variantSpread(`'bench-' || g`))}, 1) > 0)
        FROM generate_series(1, $2::int) AS g, LATERAL (SELECT ${productName} AS name) AS n`,
     [organizationId, count, JSON.stringify(options), variantCount],
   );
@@ -68,7 +79,8 @@ const SIZES = [{ name: 'Size', values: ['S', 'M', 'L'] }];
  * Three variants of each of the shop's products (sizes S, M, L; stock 0 for a seventh, untracked for a third). The
  * trigger that touches a variant's product is off meanwhile: three updates of every product would leave the products'
  * rows spread over four times the pages of the shop they are compared with, a cost of the seeding, not of the search
- * (the products are inserted with their options and variant_count instead).
+ * (the products are inserted with their options, variant_count and variants_stocked instead, and their variant lists
+ * are written once after, as the trigger would leave them: migration 0008).
  */
 async function seedVariants(ctx, organizationId) {
   await ctx.sql('ALTER TABLE catalog.product_variants DISABLE TRIGGER product_variants_touch_product');
@@ -76,10 +88,15 @@ async function seedVariants(ctx, organizationId) {
     await ctx.sql(
       `INSERT INTO catalog.product_variants (id, organization_id, product_id, sku, options, stock, created_at, updated_at)
      SELECT gen_random_uuid(), p.organization_id, p.id, p.slug || '-' || size, jsonb_build_object('Size', size),
-            CASE WHEN k % 7 = 0 THEN 0 WHEN k % 3 = 0 THEN NULL ELSE k % 20 END, p.created_at, p.updated_at
+            ${variantStock('k')}, p.created_at, p.updated_at
        FROM catalog.products p, unnest(ARRAY['S', 'M', 'L']) WITH ORDINALITY AS s(size, n),
-            LATERAL (SELECT abs(hashtext(p.slug)) + n AS k) AS spread
+            LATERAL (SELECT ${variantSpread('p.slug')} AS k) AS spread
       WHERE p.organization_id = $1::uuid`,
+      [organizationId],
+    );
+    await ctx.sql(
+      `INSERT INTO catalog.product_variant_lists (product_id, variants)
+       SELECT p.id, catalog.variant_list_json(p.id) FROM catalog.products p WHERE p.organization_id = $1::uuid`,
       [organizationId],
     );
   } finally {
@@ -122,7 +139,7 @@ export default [
       const shop = await createOrganization(ctx.baseUrl, 'Bench variants');
       await seedShop(ctx, shop.id, PRODUCTS, SIZES, 3);
       await seedVariants(ctx, shop.id);
-      await ctx.sql('VACUUM (ANALYZE) catalog.products, catalog.product_variants');
+      await ctx.sql('VACUUM (ANALYZE) catalog.products, catalog.product_variants, catalog.product_variant_lists');
       return { headers: shop.headers };
     },
     requests({ headers }) {

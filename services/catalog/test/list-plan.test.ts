@@ -49,7 +49,12 @@ describe('GET /api/v1/products and /api/v1/media query plans', () => {
         [shop.organizationId],
       );
     }
-    await analyzeTables(catalog.running, ['catalog.products', 'catalog.media_files', 'catalog.product_variants']);
+    await analyzeTables(catalog.running, [
+      'catalog.products',
+      'catalog.media_files',
+      'catalog.product_variants',
+      'catalog.product_variant_lists',
+    ]);
   });
   afterAll(async () => {
     await catalog.stop();
@@ -84,7 +89,7 @@ describe('GET /api/v1/products and /api/v1/media query plans', () => {
     });
   });
 
-  it('when a page of products with variants is listed, then one statement embeds them, through the variants index', async () => {
+  it('when a page of products with variants is listed, then one statement embeds them, from their kept lists by key', async () => {
     const plans = await statementPlans(catalog.running.infra.pool, /./, async () => {
       const body = await lister('/api/v1/products')('limit=50');
       expect(body.data).toHaveLength(50);
@@ -93,7 +98,9 @@ describe('GET /api/v1/products and /api/v1/media query plans', () => {
 
     expect(plans.map((plan) => plan.text).filter((text) => /product_variants/.test(text))).toHaveLength(1);
     const [page] = plans.filter((plan) => /FROM products p\b/.test(plan.text));
-    expect(page?.plan).toMatch(/(Index (Only )?Scan using|Bitmap Index Scan on) product_variants_product_idx\b/);
-    expect(page?.plan).not.toMatch(/Seq Scan on product_variants/);
+    // Each product's variant list by its key (migration 0008), and only the reserved variants' index for `available`.
+    expect(page?.plan).toMatch(/Index (Only )?Scan using product_variant_lists_pkey\b/);
+    expect(page?.plan).toMatch(/(Index (Only )?Scan using|Bitmap Index Scan on) product_variants_reserved_idx\b/);
+    expect(page?.plan).not.toMatch(/product_variants_product_idx|Seq Scan on product_variant/);
   });
 });

@@ -39,6 +39,7 @@ describe('catalog service', () => {
       'category_paths',
       'product_categories',
       'product_variants',
+      'product_variant_lists',
       'inventory_reservations',
       'inventory_reservation_items',
     ]);

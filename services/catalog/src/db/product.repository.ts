@@ -1,6 +1,7 @@
 import type { ProductOption, ProductStatus } from '@app/contracts';
 import { sqlOf } from '@app/service-kit';
 import type { ProductRecordSource } from '../domain/product.record.js';
+import type { VariantView } from '../domain/variant.record.js';
 import { productCategoryIdsColumn } from './product-categories.repository.js';
 import type { Db } from './prisma.js';
 import { availableSql, PRODUCT, PRODUCT_VARIANTS_JSON } from './stock-sql.js';
@@ -11,18 +12,25 @@ export type ProductView = ProductRecordSource & { created_at: Date; updated_at: 
 /** A product as a presenting read returns it: the instants already in the API's text form. */
 export type PresentedProductView = Omit<ProductView, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
 
-/** The columns of ProductView for `FROM products p LEFT JOIN media_files m ON m.id = p.featured_image_id`, instants as `instant` renders them. */
-export function productViewColumns(instant: (column: string) => string): string {
+/**
+ * The columns of ProductView for `FROM products p LEFT JOIN media_files m ON m.id = p.featured_image_id`, instants as
+ * `instant` renders them, `variants` as the `variants` columns give them (by default built from the variants' rows).
+ */
+export function productViewColumns(instant: (column: string) => string, variants = `${PRODUCT_VARIANTS_JSON} AS variants`): string {
   return `p.id::text AS id, p.name, p.slug, p.description, p.price_cents::float8 AS price_cents, p.status, p.stock,
   p.featured_image_id::text AS featured_image_id, m.token AS featured_token, m.public_name AS featured_public_name,
   m.alt_text AS featured_alt_text, ${instant('p.created_at')} AS created_at, ${instant('p.updated_at')} AS updated_at,
-  p.options, ${availableSql(PRODUCT)} AS available, ${PRODUCT_VARIANTS_JSON} AS variants, ${productCategoryIdsColumn('p')}`;
+  p.options, ${availableSql(PRODUCT)} AS available, ${variants}, ${productCategoryIdsColumn('p')}`;
 }
 
 const PRODUCT_VIEW_COLUMNS = productViewColumns((column) => column);
 
 /** A product as a read of that one product returns it: with the versions its ETag is made of (domain/product.record.ts). */
-export type VersionedProductView = ProductView & { version: number; featured_version: number | null };
+export type VersionedProductView = Omit<ProductView, 'variants'> & {
+  variants: VariantView[];
+  version: number;
+  featured_version: number | null;
+};
 
 export async function findProduct(db: Db, organizationId: string, id: string): Promise<VersionedProductView | null> {
   const { rows } = await sqlOf(db).query<VersionedProductView>(

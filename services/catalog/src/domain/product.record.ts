@@ -1,7 +1,7 @@
 import { centsToDollars, type ProductOption, type ProductRecord, type ProductStatus } from '@app/contracts';
 import { isoInstant, type RecordVersion } from '@app/service-kit';
 import { mediaUrl } from './media-names.js';
-import { variantRecord, variantVersion, type VariantView } from './variant.record.js';
+import { variantRecord, variantVersion, type ListedVariantView, type VariantView } from './variant.record.js';
 
 /**
  * The fields of a product with its featured media file joined that its record shows: a stored read (instants as Date)
@@ -28,7 +28,7 @@ export interface ProductRecordSource {
   /** Its own stock less what active, unexpired reservations of the product hold (db/stock-sql.ts); null: untracked. */
   available: number | null;
   /** Oldest first. */
-  variants: VariantView[];
+  variants: ListedVariantView[];
 }
 
 /**
@@ -71,7 +71,11 @@ export function productRecord(view: ProductRecordSource, baseUrl: string): Produ
  * product's version (migration 0006's trigger) as well as this list.
  */
 export function productVersion(
-  view: Pick<ProductRecordSource, 'available' | 'variants' | 'price_cents'> & { version: number; featured_version: number | null },
+  view: Pick<ProductRecordSource, 'available' | 'price_cents'> & {
+    variants: VariantView[];
+    version: number;
+    featured_version: number | null;
+  },
 ): RecordVersion {
   const variants = view.variants.flatMap((variant) => variantVersion(variant, view.price_cents));
   return [view.version, view.featured_version ?? 0, view.available ?? -1, ...variants];

@@ -20,8 +20,11 @@ export interface VariantView {
   updated_at: string;
 }
 
+/** A variant as a product list embeds it (db/stock-sql.ts listedVariantsSql): what its record shows, no version. */
+export type ListedVariantView = Omit<VariantView, 'version'>;
+
 /** A variant as the API shows it: its own price, or its product's current one (`productPriceCents`) when it has none. */
-export function variantRecord(view: VariantView, productPriceCents: number): VariantRecord {
+export function variantRecord(view: ListedVariantView, productPriceCents: number): VariantRecord {
   return {
     id: view.id,
     product_id: view.product_id,
