@@ -4,7 +4,7 @@ import { z } from 'zod';
 const SECRET = /^[A-Za-z0-9_-]{43,512}$/;
 
 /** A key id as it travels in the JWS header (`kid`): short, printable, no separators a log would mangle. */
-export const callerAssertionKeyIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ., _ and - only (at most 64)');
+const callerAssertionKeyIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ., _ and - only (at most 64)');
 
 const secretSchema = z.string().regex(SECRET, 'is not a base64url secret of at least 32 bytes (43 characters)');
 
