@@ -36,12 +36,14 @@ for (const service of ['gateway', 'bookings', 'scheduling', 'catalog', 'events',
 write('admin_token', token());
 write('calendar_encryption_keys', `k1:${randomBytes(32).toString('base64')}`);
 write('oauth_state_secret', token());
-// The gateway's caller assertion pair: written together, or not at all (a kept private key keeps its public half).
-if (!existsSync(join(dir, 'caller_assertion_private_key'))) {
+// The caller assertion secrets, one per service, and the gateway's file of all of them: written together, or not at
+// all (kept files keep matching each other).
+if (!existsSync(join(dir, 'caller_assertion_signing_keys'))) {
   const keys = callerAssertionKeys(`compose-${new Date().toISOString().slice(0, 10)}`);
-  write('caller_assertion_public_keys', keys.services.CALLER_ASSERTION_PUBLIC_KEYS);
-  write('caller_assertion_key_id', keys.gateway.CALLER_ASSERTION_KEY_ID);
-  write('caller_assertion_private_key', keys.gateway.CALLER_ASSERTION_PRIVATE_KEY.trim());
+  for (const [service, env] of Object.entries(keys.services)) {
+    write(`caller_assertion_secrets_${service.replace('-', '_')}`, env.CALLER_ASSERTION_SECRETS);
+  }
+  write('caller_assertion_signing_keys', keys.gateway.CALLER_ASSERTION_SIGNING_KEYS);
 }
 // Each service's NATS password (kept when present), and the NATS server's users with their bcrypt hashes and the
 // rights the topology gives them: rewritten every time, so a new version's topology reaches the NATS container.

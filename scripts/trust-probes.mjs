@@ -2,7 +2,7 @@
 // `npm start` stack (gateway on GATEWAY_URL, services on the next five ports) and the local Postgres. Prints one line
 // per probe with what came back. NATS_PROBE_URL (a nats-server with the generated users, e.g. compose's published
 // with ops/compose/publish-infra.yml) adds the NATS probes; `npm start` keeps its local NATS unauthenticated.
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
@@ -42,6 +42,22 @@ await probe('1a POST bookings on its own port with x-organization-id, no key', (
 );
 await probe('1b GET scheduling schedules on its own port with x-organization-id', () =>
   statusOf(`${service(2)}/api/v1/schedules`, { headers: { 'x-organization-id': org } }),
+);
+
+// Caller assertions the gateway did not mint for that service (issue 51): each must be 401 like no assertion at all.
+const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const now = Math.floor(Date.now() / 1000);
+const claims = { iss: 'gateway', aud: 'catalog', organization_id: org, key_type: 'secret', iat: now, exp: now + 60 };
+const guessed = (() => {
+  const input = `${b64({ alg: 'HS256', typ: 'JWT', kid: 'dev' })}.${b64(claims)}`;
+  return `${input}.${createHmac('sha256', randomBytes(32)).update(input).digest('base64url')}`;
+})();
+const unsigned = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;
+await probe('1c GET catalog products on its own port with an HS256 assertion under a guessed secret', () =>
+  statusOf(`${service(3)}/api/v1/products`, { headers: { 'x-caller-assertion': guessed } }),
+);
+await probe('1d GET catalog products on its own port with an unsigned (alg none) assertion', () =>
+  statusOf(`${service(3)}/api/v1/products`, { headers: { 'x-caller-assertion': unsigned } }),
 );
 
 await probe('3a bookings role reads identity.api_keys', () => asRole('bookings', 'SELECT count(*) FROM identity.api_keys'));

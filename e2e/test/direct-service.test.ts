@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serviceDatabaseEnv } from '@scheduling-shop/testkit';
-import { createdOrganizationSchema, dataEnvelope, scheduleRecordSchema } from '@app/contracts';
+import { CALLER_ASSERTION_HEADER, createdOrganizationSchema, dataEnvelope, scheduleRecordSchema } from '@app/contracts';
+import { callerAssertionSecretsSchema, callerAssertionSigner } from '@app/service-kit';
 import { ADMIN_TOKEN, startE2eStack, type E2eStack } from '../support/e2e-stack.js';
 
 /** A service's own port, as something inside the network that is not the gateway would reach it. */
@@ -9,6 +10,16 @@ function serviceUrl(stack: E2eStack, name: string): string {
   const child = stack.children.find((entry) => entry.name === name);
   if (!child) throw new Error(`no ${name} process in the stack`);
   return `http://127.0.0.1:${child.port}`;
+}
+
+/**
+ * An assertion minted with `service`'s own secret of the stack (what a thief of that one Secret could mint), for
+ * `audience`, `ttlSeconds` long (negative: already expired).
+ */
+function mintedWithKeyOf(stack: E2eStack, service: string, audience: string, organizationId: string, ttlSeconds = 60): string {
+  const [key] = callerAssertionSecretsSchema.parse(stack.assertionSecrets[service]);
+  if (!key) throw new Error(`no caller assertion secret for ${service}`);
+  return callerAssertionSigner(key, audience, ttlSeconds)({ organization_id: organizationId, key_type: 'secret' });
 }
 
 describe('a service reached on its own port, past the gateway', () => {
@@ -49,6 +60,36 @@ describe('a service reached on its own port, past the gateway', () => {
     const listed = await stack.call('GET', `/api/v1/bookings?schedule_id=${scheduleId}`, { key: organization.key });
     expect(listed.status).toBe(200);
     expect((listed.body as { data: unknown[] }).data).toEqual([]);
+  });
+
+  describe('with an assertion that is not the gateway’s for that service', () => {
+    const ping = (name: string, token: string) =>
+      fetch(`${serviceUrl(stack, name)}/api/v1/ping/${name}`, { headers: { [CALLER_ASSERTION_HEADER]: token } });
+
+    it('when minted with bookings’ key for bookings, then bookings serves it (the key is what the gateway holds for it)', async () => {
+      const response = await ping('bookings', mintedWithKeyOf(stack, 'bookings', 'bookings', organization.id));
+      expect(response.status).toBe(200);
+    });
+
+    it.each([
+      ['minted for bookings and replayed at catalog', () => mintedWithKeyOf(stack, 'bookings', 'bookings', organization.id)],
+      ['minted with bookings’ stolen key, naming catalog', () => mintedWithKeyOf(stack, 'bookings', 'catalog', organization.id)],
+      ['minted with catalog’s key but expired', () => mintedWithKeyOf(stack, 'catalog', 'catalog', organization.id, -30)],
+      [
+        'minted with catalog’s key and then tampered',
+        () => {
+          const [header, , mac] = mintedWithKeyOf(stack, 'catalog', 'catalog', organization.id).split('.');
+          const claims = Buffer.from(
+            JSON.stringify({ iss: 'gateway', aud: 'catalog', organization_id: organization.id, exp: 4102444800 }),
+          ).toString('base64url');
+          return `${header}.${claims}.${mac}`;
+        },
+      ],
+    ])('when catalog gets an assertion %s, then 401', async (_case, token) => {
+      const response = await ping('catalog', token());
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: 'Missing or invalid API key', code: 'UNAUTHORIZED' });
+    });
   });
 
   it('when probes and scrapers call a service without an assertion, then /healthz, /readyz and /metrics answer', async () => {

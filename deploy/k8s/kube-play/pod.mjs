@@ -25,13 +25,15 @@ export function kubePlayPod({ name, images, gatewayHostPort, secrets }) {
   const objects = findRenderer().render(OVERLAY);
   const config = objects.find((object) => object.kind === 'ConfigMap')?.data ?? {};
   const deployments = objects.filter((object) => object.kind === 'Deployment');
-  // The overlay's example caller assertion key: its public half is in the ConfigMap, so the pair matches.
-  const gatewaySecret = objects.find((object) => object.kind === 'Secret' && object.metadata.name.startsWith('gateway-secrets'));
-  const gatewaySecretValue = (key) => Buffer.from(gatewaySecret?.data?.[key] ?? '', 'base64').toString();
-  const assertionKey = {
-    CALLER_ASSERTION_PRIVATE_KEY: gatewaySecretValue('CALLER_ASSERTION_PRIVATE_KEY'),
-    CALLER_ASSERTION_KEY_ID: gatewaySecretValue('CALLER_ASSERTION_KEY_ID'),
+  // The overlay's example caller assertion keys, from each service's own Secret (the gateway's holds all of them).
+  const secretValue = (service, key) => {
+    const secret = objects.find((object) => object.kind === 'Secret' && object.metadata.name.startsWith(`${service}-secrets`));
+    return Buffer.from(secret?.data?.[key] ?? '', 'base64').toString();
   };
+  const assertionKeys = (service) =>
+    service === 'gateway'
+      ? { CALLER_ASSERTION_SIGNING_KEYS: secretValue('gateway', 'CALLER_ASSERTION_SIGNING_KEYS') }
+      : { CALLER_ASSERTION_SECRETS: secretValue(service, 'CALLER_ASSERTION_SECRETS') };
   const database = `postgres://postgres:${secrets.postgresPassword}@127.0.0.1:5432/scheduling_shop`;
   const upstreams = Object.fromEntries(
     deployments
@@ -58,7 +60,8 @@ export function kubePlayPod({ name, images, gatewayHostPort, secrets }) {
       ...(config.METRICS_PORT ? { METRICS_PORT: Number(config.METRICS_PORT) + index } : {}),
       NATS_URL: 'nats://127.0.0.1:4222',
       DATABASE_URL: database,
-      ...(service === 'gateway' ? { ...upstreams, ADMIN_TOKEN: secrets.adminToken, ...assertionKey } : {}),
+      ...assertionKeys(service),
+      ...(service === 'gateway' ? { ...upstreams, ADMIN_TOKEN: secrets.adminToken } : {}),
       ...(service === 'calendar-sync'
         ? { CALENDAR_ENCRYPTION_KEYS: secrets.calendarKeys, OAUTH_STATE_SECRET: secrets.oauthStateSecret }
         : {}),

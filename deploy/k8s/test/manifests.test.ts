@@ -44,3 +44,33 @@ describe('validation of a broken manifest', () => {
     expect(result.status).toBe(0);
   });
 });
+
+describe('caller assertion keys in the example overlay', () => {
+  const objects = renderer.render(join(HERE, 'overlays', 'example')) as {
+    kind: string;
+    metadata: { name: string };
+    data?: Record<string, string>;
+  }[];
+  const secretOf = (service: string) => {
+    const secret = objects.find((object) => object.kind === 'Secret' && object.metadata.name.startsWith(`${service}-secrets`));
+    return Object.fromEntries(Object.entries(secret?.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString()]));
+  };
+  const services = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];
+
+  it("when rendered, then each service's Secret holds only its own secret, the one the gateway's holds for it", () => {
+    const signing = JSON.parse(secretOf('gateway').CALLER_ASSERTION_SIGNING_KEYS ?? '{}') as Record<
+      string,
+      { kid: string; secret: string }
+    >;
+    expect(Object.keys(signing).sort()).toEqual([...services].sort());
+    for (const service of services) {
+      const own = JSON.parse(secretOf(service).CALLER_ASSERTION_SECRETS ?? '{}') as Record<string, string>;
+      expect(own, service).toEqual({ [signing[service]?.kid ?? '']: signing[service]?.secret });
+    }
+    expect(new Set(services.map((service) => signing[service]?.secret)).size).toBe(services.length);
+    expect(secretOf('gateway')).not.toHaveProperty('CALLER_ASSERTION_SECRETS');
+    // Nothing about the keys in the ConfigMap every pod reads.
+    const config = objects.find((object) => object.kind === 'ConfigMap')?.data ?? {};
+    expect(Object.keys(config).filter((key) => key.startsWith('CALLER_ASSERTION'))).toEqual([]);
+  });
+});

@@ -144,8 +144,9 @@ export const revokedApiKeySchema = z.object({ id: uuidSchema, revoked: z.literal
 export const ORGANIZATION_HEADER = 'x-organization-id';
 export const ORGANIZATION_TIMEZONE_HEADER = 'x-organization-timezone';
 /**
- * The caller assertion the gateway signs for every proxied request (a compact JWS, EdDSA): services take the
- * organization only from it, never from the headers above, so reaching a service's port is not enough.
+ * The caller assertion the gateway sends with every proxied request (a compact JWS, HS256 under a secret it shares with
+ * the target service only, that service as audience): services take the organization only from it, never from the
+ * headers above, so reaching a service's port is not enough.
  */
 export const CALLER_ASSERTION_HEADER = 'x-caller-assertion';
 export const REQUEST_ID_HEADER = 'x-request-id';

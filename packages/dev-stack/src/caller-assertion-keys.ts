@@ -1,23 +1,26 @@
-// A fresh Ed25519 pair for the gateway's caller assertions, as the processes' environment carries it: the gateway
-// signs with CALLER_ASSERTION_PRIVATE_KEY (PKCS#8 PEM) under CALLER_ASSERTION_KEY_ID, the services verify with
-// CALLER_ASSERTION_PUBLIC_KEYS (a JWKS). The stack makes one per start; compose keeps one in ./secrets
-// (scripts/compose-secrets.mjs).
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+// Fresh HMAC secrets for the gateway's caller assertions, one per service, as the processes' environment carries them:
+// each service verifies with its own CALLER_ASSERTION_SECRETS ({kid: secret}), the gateway mints with all of them
+// (CALLER_ASSERTION_SIGNING_KEYS, {service: {kid, secret}}). The stack makes them per start; compose keeps them in
+// ./secrets (scripts/compose-secrets.mjs).
+import { randomBytes } from 'node:crypto';
 
-/** The gateway's variables and every service's. */
+/** The services behind the gateway: each is the audience of its own assertions, under its own secret. */
+export const ASSERTED_SERVICES = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'] as const;
+
+/** The gateway's variable and each service's. */
 export interface CallerAssertionEnv {
-  gateway: { CALLER_ASSERTION_PRIVATE_KEY: string; CALLER_ASSERTION_KEY_ID: string };
-  services: { CALLER_ASSERTION_PUBLIC_KEYS: string };
+  gateway: { CALLER_ASSERTION_SIGNING_KEYS: string };
+  services: Record<string, { CALLER_ASSERTION_SECRETS: string }>;
 }
 
 export function callerAssertionKeys(keyId = `dev-${randomBytes(4).toString('hex')}`): CallerAssertionEnv {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: keyId, alg: 'EdDSA', use: 'sig' };
+  const keys = Object.fromEntries(
+    ASSERTED_SERVICES.map((service) => [service, { kid: keyId, secret: randomBytes(32).toString('base64url') }]),
+  );
   return {
-    gateway: {
-      CALLER_ASSERTION_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-      CALLER_ASSERTION_KEY_ID: keyId,
-    },
-    services: { CALLER_ASSERTION_PUBLIC_KEYS: JSON.stringify({ keys: [jwk] }) },
+    gateway: { CALLER_ASSERTION_SIGNING_KEYS: JSON.stringify(keys) },
+    services: Object.fromEntries(
+      Object.entries(keys).map(([service, { kid, secret }]) => [service, { CALLER_ASSERTION_SECRETS: JSON.stringify({ [kid]: secret }) }]),
+    ),
   };
 }

@@ -1,7 +1,7 @@
 // The development stack: where Postgres and NATS come from (provideInfrastructure, npm start's chooseStartInfrastructure)
 // and the seven processes started from their builds (startStack). Plain `node` runs it as it is (type stripping):
 // `npm start` imports it before anything is built.
-export { callerAssertionKeys } from './caller-assertion-keys.ts';
+export { ASSERTED_SERVICES, callerAssertionKeys } from './caller-assertion-keys.ts';
 export { dropDatabase, recreateDatabase } from './databases.ts';
 export { developmentKey } from './development-key.ts';
 export { widgetDemoUrl } from './widget-demo.ts';

@@ -26,6 +26,8 @@ export interface StackChild {
 export interface Stack {
   gatewayUrl: string;
   children: StackChild[];
+  /** The caller assertion keys of this start: each service's CALLER_ASSERTION_SECRETS (for tests that call a service directly). */
+  assertionSecrets: Record<string, string>;
   /** Kills the (first) process of `name` with SIGKILL, as a crash would, and resolves once it has exited; `restart` it after. */
   kill(name: string): Promise<StackChild>;
   /** Starts a child again on its port (after it was killed; with `port: 0` the stack held it) and waits until it is ready. */
@@ -94,8 +96,8 @@ export async function startStack({
   const gatewayPort = await portFor(port);
   // Media URLs and OAuth redirect URIs name the gateway: on another port than 3000, its own address.
   const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gatewayPort}`;
-  // A fresh caller assertion key pair per start (kept across restarts of one process): the gateway gets the
-  // private key, the services the public one, so no process needs a key from a file in development.
+  // Fresh caller assertion secrets per start (kept across restarts of one process): each service gets its own, the
+  // gateway all of them, so no process needs a key from a file in development.
   const assertionKeys = callerAssertionKeys();
   // Loaded here, once the caller has built the workspaces: `npm start` imports this package before its build.
   const { serviceDatabaseEnv } = await import('@scheduling-shop/testkit');
@@ -115,7 +117,7 @@ export async function startStack({
   };
 
   const spawnService = (name: string, servicePort: number, extraEnv: Record<string, string>): StackChild => {
-    const keys = name === 'gateway' ? assertionKeys.gateway : assertionKeys.services;
+    const keys = name === 'gateway' ? assertionKeys.gateway : (assertionKeys.services[name] ?? {});
     const child = spawn(process.execPath, [...nodeFlags, join(ROOT, 'services', name, 'dist', 'server.js')], {
       env: {
         ...env,
@@ -153,6 +155,9 @@ export async function startStack({
     return {
       gatewayUrl: urlOf(gatewayPort),
       children,
+      assertionSecrets: Object.fromEntries(
+        Object.entries(assertionKeys.services).map(([name, secrets]) => [name, secrets.CALLER_ASSERTION_SECRETS]),
+      ),
       kill: async (name) => {
         const entry = children.find((candidate) => candidate.name === name);
         if (!entry) throw new Error(`no ${name} process in the stack`);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { callerAssertionPublicKeysSchema } from './caller-assertion/keys.js';
+import { callerAssertionSecretsSchema } from './caller-assertion/keys.js';
 import { DEFAULT_ROLE_TIMEOUTS } from './db/roles.js';
 import { DUPLICATE_WINDOW_MS, type StreamLimits } from './nats/stream-limits.js';
 
@@ -130,10 +130,10 @@ export const baseConfigFields = z.object({
       'set: `/metrics` is served on a listener of its own on this port (same `HOST`, timeouts and token) and no longer on the API port (404 there)',
     defaultText: 'unset (compose and `deploy/k8s`: `9464`, not published)',
   }),
-  CALLER_ASSERTION_PUBLIC_KEYS: callerAssertionPublicKeysSchema.optional().meta({
+  CALLER_ASSERTION_SECRETS: callerAssertionSecretsSchema.optional().meta({
     description:
-      'the gateway\'s caller assertion public keys as a JWKS (JSON: `{"keys":[{"kty":"OKP","crv":"Ed25519","x":"…","kid":"…"}]}`, no private `d`); several kids during a rotation. Checked when set; a service that serves requests refuses to start without it, while `migrate` and the gateway\'s keys CLI need none. See [Trust](security.md#trust-signed-caller-assertions)',
-    defaultText: 'none: required to serve (`npm start` and the tests generate a pair per start)',
+      'this service\'s HMAC-SHA256 secrets for the gateway\'s caller assertions, by kid (JSON: `{"<kid>":"<secret>"}`, each secret at least 32 random bytes in base64url, e.g. `openssl rand 32 | basenc --base64url | tr -d =`); only this service and the gateway hold them, and an assertion must name this service as its audience. Several kids during a rotation. Checked when set; a service that serves requests refuses to start without it, while `migrate` needs none. See [Trust](security.md#trust-caller-assertions)',
+    defaultText: 'none: required to serve (`npm start` and the tests generate one per service per start)',
   }),
   NATS_STREAM_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(8760).default(168).meta({
     description:

@@ -92,14 +92,19 @@ export { openInfrastructure, type Infrastructure } from './runtime/infrastructur
 export { startService, type ServiceDefinition, type RunningService, type Built, type StartOptions } from './runtime/service.js';
 export type { BackgroundTask } from './workers/background-task.js';
 export { runMain } from './runtime/main.js';
-export { callerAssertionVerifier, trustCaller } from './http/caller-assertion.js';
+export { trustCaller } from './http/caller-assertion.js';
 export {
   CALLER_ASSERTION_ALGORITHM,
-  CALLER_ASSERTION_AUDIENCE,
   CALLER_ASSERTION_ISSUER,
   CALLER_ASSERTION_TTL_SECONDS,
   callerAssertionClaims,
   type AssertedCaller,
 } from './caller-assertion/claims.js';
-export { callerAssertionKeyIdSchema, callerAssertionPrivateKeySchema, type CallerAssertionPublicKeys } from './caller-assertion/keys.js';
+export {
+  callerAssertionSecretsSchema,
+  callerAssertionSigningKeysSchema,
+  type CallerAssertionKey,
+  type CallerAssertionSecrets,
+} from './caller-assertion/keys.js';
+export { callerAssertionSigner, callerAssertionVerifier, type Mint } from './caller-assertion/token.js';
 export type { AsyncPathMetrics, LabelledCounter } from './runtime/async-path-metrics.js';

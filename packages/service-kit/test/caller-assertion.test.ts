@@ -1,18 +1,19 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { createSigner } from 'fast-jwt';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CALLER_ASSERTION_HEADER } from '@app/contracts';
 import {
   baseConfigSchema,
   buildService,
+  callerAssertionSecretsSchema,
+  callerAssertionSigner,
+  callerAssertionVerifier,
   ConfigError,
   loadConfig,
   optionalCallerOf,
-  type CallerAssertionPublicKeys,
   type ServiceApp,
 } from '../src/index.js';
 import { useCallerAssertionKeys } from '../src/http/caller-assertion.js';
-import { anonymousHeaders, callerAssertion, generateCallerAssertionKeys, keyKindHeaders, organizationHeaders } from '@app/service-testing';
+import { anonymousHeaders, callerAssertion, keyKindHeaders, organizationHeaders, testAssertionSecret } from '@app/service-testing';
 import { silentLog, useRunCallerKeys } from './support/kit-env.js';
 
 const UNAUTHORIZED = { error: 'Missing or invalid API key', code: 'UNAUTHORIZED' };
@@ -91,12 +92,19 @@ describe('caller assertions on a service', () => {
       'tampered (another organization in its claims)',
       () => assertion(callerAssertion({ organizationId: organization }, { tamperedOrganizationId: randomUUID() })),
     ],
-    ['signed by an unknown kid', () => assertion(callerAssertion({ organizationId: organization }, { keyId: 'retired-key' }))],
+    ['minted under an unknown kid', () => assertion(callerAssertion({ organizationId: organization }, { keyId: 'retired-key' }))],
     [
-      'signed by a foreign key under the known kid',
+      'minted with a foreign secret under the known kid',
       () => assertion(callerAssertion({ organizationId: organization }, { foreignKey: true })),
     ],
-    ['issued for another audience', () => assertion(callerAssertion({ organizationId: organization }, { audience: 'someone-else' }))],
+    [
+      'minted for another service, with that service’s secret (replayed here)',
+      () => assertion(callerAssertion({ organizationId: organization }, { audience: 'bookings' })),
+    ],
+    [
+      'minted with another service’s secret naming this service (a stolen key of bookings)',
+      () => assertion(callerAssertion({ organizationId: organization }, { secret: testAssertionSecret('bookings') })),
+    ],
     ['issued by someone else', () => assertion(callerAssertion({ organizationId: organization }, { issuer: 'not-the-gateway' }))],
   ])('when the assertion is %s, then 401 UNAUTHORIZED', async (_case, headers) => {
     const response = await ping(headers());
@@ -116,7 +124,7 @@ describe('caller assertions on a service', () => {
     expect(response.json().caller).toMatchObject({ organizationId: organization, timezone: 'Asia/Tokyo' });
   });
 
-  it('when a public route gets no assertion, then 401 (the gateway signs even anonymous calls)', async () => {
+  it('when a public route gets no assertion, then 401 (the gateway mints one even for anonymous calls)', async () => {
     expect((await app.inject({ url: '/public' })).statusCode).toBe(401);
   });
 
@@ -128,77 +136,107 @@ describe('caller assertions on a service', () => {
 });
 
 describe('caller assertions under two kids (a rotation)', () => {
-  const next = generateKeyPairSync('ed25519');
+  const audience = inject('callerAssertionAudience');
+  const next = randomBytes(32).toString('base64url');
   let app: ServiceApp;
 
   beforeAll(async () => {
     app = await buildService({ name: 'kit-rotate', log: silentLog });
-    const run = (JSON.parse(inject('callerAssertionPublicKeys')) as CallerAssertionPublicKeys).keys;
-    const keys = {
-      keys: [
-        { ...(next.publicKey.export({ format: 'jwk' }) as { x: string }), kty: 'OKP' as const, crv: 'Ed25519' as const, kid: 'next' },
-        ...run,
-      ],
-    };
-    useCallerAssertionKeys(app, keys);
+    const secrets = { next, [inject('callerAssertionKeyId')]: testAssertionSecret(audience) };
+    useCallerAssertionKeys(app, callerAssertionSecretsSchema.parse(JSON.stringify(secrets)), audience);
     await app.ready();
   });
   afterAll(() => app.close());
 
-  /** Signed with the next key (as a gateway given it would sign), under `kid`. */
-  const signedByNext = (kid: string, organizationId: string) =>
-    createSigner({
-      key: next.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-      algorithm: 'EdDSA',
-      kid,
-      iss: 'gateway',
-      aud: 'services',
-      expiresIn: 60_000,
-    })({ organization_id: organizationId, request_id: randomUUID() });
+  /** Minted with the next secret (as a gateway given it would mint), under `kid`, by the kit's own signer. */
+  const mintedByNext = (kid: string, organizationId: string) =>
+    callerAssertionSigner({ kid, secret: Buffer.from(next, 'base64url') }, audience)({ organization_id: organizationId });
   const ping = (headers: Record<string, string>) => app.inject({ url: '/api/v1/ping/kit-rotate', headers });
 
-  it('when assertions come signed by either key under its own kid, then both run as their organization', async () => {
+  it('when assertions come minted by either key under its own kid, then both run as their organization', async () => {
     const [byRun, byNext] = [randomUUID(), randomUUID()];
-    const responses = [await ping(organizationHeaders(byRun)), await ping(assertion(signedByNext('next', byNext)))];
+    const responses = [await ping(organizationHeaders(byRun)), await ping(assertion(mintedByNext('next', byNext)))];
     expect(responses.map((response) => [response.statusCode, response.json().data?.organization_id])).toEqual([
       [200, byRun],
       [200, byNext],
     ]);
   });
 
-  it('when an assertion signed by one key names the other key’s kid, then 401 (the kid picks the key)', async () => {
-    const response = await ping(assertion(signedByNext(inject('callerAssertionKeyId'), randomUUID())));
+  it('when an assertion minted by one key names the other key’s kid, then 401 (the kid picks the key)', async () => {
+    const response = await ping(assertion(mintedByNext(inject('callerAssertionKeyId'), randomUUID())));
     expect([response.statusCode, response.json()]).toEqual([401, UNAUTHORIZED]);
   });
 });
 
-describe('caller assertion keys', () => {
-  it('when a service app has no public keys, then it cannot start (naming CALLER_ASSERTION_PUBLIC_KEYS)', async () => {
+describe('the cache of verified assertions', () => {
+  const key = { kid: 'k1', secret: randomBytes(32) };
+  const mint = (organizationId: string, ttlSeconds = 60) =>
+    callerAssertionSigner(key, 'bookings', ttlSeconds)({ organization_id: organizationId });
+
+  it('when more distinct assertions are verified than it holds, then it stays at its bound and each still verifies', () => {
+    const verifier = callerAssertionVerifier([key], 'bookings', { max: 3 });
+    const tokens = Array.from({ length: 10 }, () => mint(randomUUID()));
+    for (const token of [...tokens, ...tokens]) expect(verifier.verify(token)).toHaveProperty('organizationId');
+    expect(verifier.cached).toBe(3);
+  });
+
+  it('when a refused assertion comes, then it is not cached (only what the secret minted takes a place)', () => {
+    const verifier = callerAssertionVerifier([key], 'bookings');
+    const forged = callerAssertionSigner({ kid: 'k1', secret: randomBytes(32) }, 'bookings')({ organization_id: randomUUID() });
+    expect(verifier.verify(forged)).toEqual({ refused: 'FAST_JWT_INVALID_SIGNATURE' });
+    expect(verifier.verify(mint(randomUUID()))).toHaveProperty('organizationId');
+    expect(verifier.cached).toBe(1);
+  });
+
+  it('when a cached assertion expires, then it is refused (the cache honours exp)', async () => {
+    const verifier = callerAssertionVerifier([key], 'bookings', { clockToleranceMs: 0 });
+    const token = mint(randomUUID(), 1);
+    expect(verifier.verify(token)).toHaveProperty('organizationId');
+    expect(verifier.verify(token)).toHaveProperty('organizationId'); // from the cache
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(verifier.verify(token)).toEqual({ refused: 'FAST_JWT_EXPIRED' });
+  });
+
+  it('when an assertion for bookings reaches catalog’s verifier, then it is refused though the cache holds it for bookings', () => {
+    const bookings = callerAssertionVerifier([key], 'bookings');
+    const catalog = callerAssertionVerifier([key], 'catalog'); // even under one secret (never so in production)
+    const token = mint(randomUUID());
+    expect(bookings.verify(token)).toHaveProperty('organizationId');
+    expect(catalog.verify(token)).toEqual({ refused: 'FAST_JWT_INVALID_CLAIM_VALUE' });
+  });
+});
+
+describe('caller assertion secrets', () => {
+  const secret = () => randomBytes(32).toString('base64url');
+
+  it('when a service app has no secrets, then it cannot start (naming CALLER_ASSERTION_SECRETS)', async () => {
     const app = await buildService({ name: 'kit-assert', log: silentLog });
-    expect(() => useCallerAssertionKeys(app, undefined)).toThrow(ConfigError);
-    expect(() => useCallerAssertionKeys(app, undefined)).toThrow(/CALLER_ASSERTION_PUBLIC_KEYS/);
+    expect(() => useCallerAssertionKeys(app, undefined, 'kit-assert')).toThrow(ConfigError);
+    expect(() => useCallerAssertionKeys(app, undefined, 'kit-assert')).toThrow(/CALLER_ASSERTION_SECRETS/);
     await app.close();
   });
 
-  it('when a JWKS with two kids is configured (a rotation), then it is read', () => {
-    const [old, next] = [generateCallerAssertionKeys('old'), generateCallerAssertionKeys('new')];
-    const keys = [...(JSON.parse(old.publicKeys) as { keys: object[] }).keys, ...(JSON.parse(next.publicKeys) as { keys: object[] }).keys];
-    const config = loadConfig(baseConfigSchema, { NODE_ENV: 'test', PORT: '1', CALLER_ASSERTION_PUBLIC_KEYS: JSON.stringify({ keys }) });
-    expect(config.CALLER_ASSERTION_PUBLIC_KEYS?.keys.map((key) => key.kid)).toEqual(['old', 'new']);
+  it('when two kids are configured (a rotation), then both are read', () => {
+    const config = loadConfig(baseConfigSchema, {
+      NODE_ENV: 'test',
+      PORT: '1',
+      CALLER_ASSERTION_SECRETS: JSON.stringify({ old: secret(), new: secret() }),
+    });
+    expect(config.CALLER_ASSERTION_SECRETS?.map((key) => [key.kid, key.secret.length])).toEqual([
+      ['old', 32],
+      ['new', 32],
+    ]);
   });
 
   it.each([
     ['not JSON', 'REPLACE_ME'],
-    ['an empty set', '{"keys":[]}'],
-    ['a kid twice', () => JSON.stringify({ keys: [jwkOf('a'), jwkOf('a')] })],
-    ['a private key', () => JSON.stringify({ keys: [{ ...jwkOf('a'), d: 'x'.repeat(43) }] })],
-    ['an RSA key', '{"keys":[{"kty":"RSA","n":"abc","e":"AQAB","kid":"a"}]}'],
-  ])('when CALLER_ASSERTION_PUBLIC_KEYS is %s, then the config is refused naming it', (_case, value) => {
-    const env = { NODE_ENV: 'test', PORT: '1', CALLER_ASSERTION_PUBLIC_KEYS: typeof value === 'string' ? value : value() };
-    expect(() => loadConfig(baseConfigSchema, env)).toThrow(/CALLER_ASSERTION_PUBLIC_KEYS/);
+    ['an empty set', '{}'],
+    ['a short secret', () => JSON.stringify({ a: randomBytes(16).toString('base64url') })],
+    ['a secret that is not base64url', () => JSON.stringify({ a: `${'x'.repeat(42)}+` })],
+    ['a kid with spaces', () => JSON.stringify({ 'a b': secret() })],
+    ['a list instead of a map', () => JSON.stringify([secret()])],
+  ])('when CALLER_ASSERTION_SECRETS is %s, then the config is refused naming it', (_case, value) => {
+    const env = { NODE_ENV: 'test', PORT: '1', CALLER_ASSERTION_SECRETS: typeof value === 'string' ? value : value() };
+    expect(() => loadConfig(baseConfigSchema, env)).toThrow(/CALLER_ASSERTION_SECRETS/);
   });
 });
-
-function jwkOf(kid: string): object {
-  return (JSON.parse(generateCallerAssertionKeys(kid).publicKeys) as { keys: object[] }).keys[0] ?? {};
-}

@@ -1,13 +1,8 @@
-import { createPrivateKey, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { CALLER_ASSERTION_HEADER } from '@app/contracts';
-import {
-  CALLER_ASSERTION_ALGORITHM,
-  CALLER_ASSERTION_AUDIENCE,
-  CALLER_ASSERTION_ISSUER,
-  callerAssertionClaims,
-  type AssertedCaller,
-} from '@app/service-kit';
+import { CALLER_ASSERTION_ALGORITHM, CALLER_ASSERTION_ISSUER, callerAssertionClaims, type AssertedCaller } from '@app/service-kit';
+import { testAssertionSecret } from './caller-assertion-keys.js';
 import './provided-context.js';
 
 /**
@@ -21,38 +16,39 @@ export interface AssertionOptions {
   expiresInSeconds?: number;
   /** The JWS header's kid (default: the run's); another one is a key the services do not know. */
   keyId?: string;
-  /** Sign with a key pair of this process instead of the run's (a forged assertion with the run's kid). */
+  /** Mint with a secret of this process instead of the run's (a forged assertion with the run's kid). */
   foreignKey?: boolean;
-  /** Change the claims after signing (the organization becomes another), keeping the signature: tampered. */
+  /** Mint with this base64url secret (another service's, a rotated one) instead of the audience's. */
+  secret?: string;
+  /** Change the claims after minting (the organization becomes another), keeping the MAC: tampered. */
   tamperedOrganizationId?: string;
   issuer?: string;
+  /** The service it is for (default: the test project's, see global-setup.ts); its secret is the run's for that name. */
   audience?: string;
 }
 
-let runKey: KeyObject | undefined;
-let foreign: KeyObject | undefined;
-
 /**
- * A caller assertion as the gateway signs it, with the run's key (see global-setup.ts), for calling a service
- * directly. Signed with node:crypto's synchronous Ed25519 `sign(null, …)` into a standard compact JWS (what jose
- * produces and verifies), because jose only signs asynchronously and `organizationHeaders()` is called, synchronously,
- * at hundreds of test call sites that build headers inline.
+ * A caller assertion as the gateway mints it, with the audience's secret of the run, for calling a service directly.
+ * An HS256 compact JWS built with node:crypto (what fast-jwt produces and verifies), synchronous because
+ * `organizationHeaders()` is called at hundreds of test call sites that build headers inline.
  */
-export function callerAssertion(caller: Partial<AssertedCaller> = {}, options: AssertionOptions = {}): string {
+export function callerAssertion(caller: AssertedCaller = {}, options: AssertionOptions = {}): string {
   const now = Math.floor(Date.now() / 1000);
-  const header = { alg: CALLER_ASSERTION_ALGORITHM, kid: options.keyId ?? inject('callerAssertionKeyId'), typ: 'JWT' };
+  const audience = options.audience ?? inject('callerAssertionAudience');
+  const header = { alg: CALLER_ASSERTION_ALGORITHM, typ: 'JWT', kid: options.keyId ?? inject('callerAssertionKeyId') };
   const claims = {
-    ...callerAssertionClaims({ ...caller, requestId: caller.requestId ?? randomUUID() }),
+    ...callerAssertionClaims(caller),
     iss: options.issuer ?? CALLER_ASSERTION_ISSUER,
-    aud: options.audience ?? CALLER_ASSERTION_AUDIENCE,
+    aud: audience,
     iat: now,
     exp: now + (options.expiresInSeconds ?? TEST_TTL_SECONDS),
   };
+  const secret = options.foreignKey ? randomBytes(32).toString('base64url') : (options.secret ?? testAssertionSecret(audience));
   const signingInput = `${base64url(header)}.${base64url(claims)}`;
-  const signature = sign(null, Buffer.from(signingInput), options.foreignKey ? foreignKey() : runPrivateKey()).toString('base64url');
-  if (options.tamperedOrganizationId === undefined) return `${signingInput}.${signature}`;
+  const mac = createHmac('sha256', Buffer.from(secret, 'base64url')).update(signingInput).digest('base64url');
+  if (options.tamperedOrganizationId === undefined) return `${signingInput}.${mac}`;
   const tampered = { ...claims, organization_id: options.tamperedOrganizationId };
-  return `${base64url(header)}.${base64url(tampered)}.${signature}`;
+  return `${base64url(header)}.${base64url(tampered)}.${mac}`;
 }
 
 /** The headers of an anonymous call of a public route through the gateway: an assertion naming no organization. */
@@ -62,14 +58,4 @@ export function anonymousHeaders(): Record<string, string> {
 
 function base64url(value: object): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
-}
-
-function runPrivateKey(): KeyObject {
-  runKey ??= createPrivateKey(inject('callerAssertionPrivateKey'));
-  return runKey;
-}
-
-function foreignKey(): KeyObject {
-  foreign ??= generateKeyPairSync('ed25519').privateKey;
-  return foreign;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { deleteStreams, dropDatabase, recreateDatabase } from '@app/dev-stack';
-import { generateCallerAssertionKeys } from './caller-assertion-keys.js';
+import { generateCallerAssertionRun } from './caller-assertion-keys.js';
 import { acquireInfrastructure } from './run-infrastructure.js';
 import './provided-context.js';
 
@@ -26,10 +26,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('databaseUrl', databaseUrl.toString());
   project.provide('natsUrl', infrastructure.natsUrl);
   project.provide('natsPrefix', natsPrefix);
-  const keys = generateCallerAssertionKeys();
-  project.provide('callerAssertionPrivateKey', keys.privateKey);
+  const keys = generateCallerAssertionRun();
+  project.provide('callerAssertionRoot', keys.root);
   project.provide('callerAssertionKeyId', keys.keyId);
-  project.provide('callerAssertionPublicKeys', keys.publicKeys);
+  // A service project's tests call that service: its name is what their assertions are for, unless they say otherwise.
+  project.provide('callerAssertionAudience', project.name);
 
   return async () => {
     try {

@@ -13,7 +13,7 @@ export { preparedPlans, type PreparedPlans } from './prepared-statements.js';
 export { expectIndexedListReads, statementPlans } from './statement-plans.js';
 export { neighbourBus, publishDomainEvent, withNeighbourBus } from './neighbour-bus.js';
 export { anonymousHeaders, callerAssertion } from './caller-assertion.js';
-export { generateCallerAssertionKeys } from './caller-assertion-keys.js';
+export { testAssertionSecret, testAssertionSecrets } from './caller-assertion-keys.js';
 export type { RunningService } from '@app/service-kit';
 export { eventually } from './eventually.js';
 // A service, stack or client the tests of a file or describe block share: made in its beforeAll, stopped in its afterAll.

@@ -4,10 +4,11 @@ declare module 'vitest' {
     databaseUrl: string;
     natsUrl: string;
     natsPrefix: string;
-    /** The run's caller assertion keys (the gateway's PKCS#8 PEM and kid, the services' JWKS), made once per run. */
-    callerAssertionPrivateKey: string;
+    /** The run's root of caller assertion secrets (each service's is derived from it and its name) and its kid. */
+    callerAssertionRoot: string;
     callerAssertionKeyId: string;
-    callerAssertionPublicKeys: string;
+    /** The service a test's assertions are for by default: the project's name (bookings' tests call bookings). */
+    callerAssertionAudience: string;
   }
 }
 

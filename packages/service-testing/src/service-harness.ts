@@ -35,15 +35,19 @@ export async function startTestService<S extends z.ZodType<BaseConfig>>(
   tuning: KitTuningOverrides = {},
 ): Promise<RunningService<z.infer<S>>> {
   const { DATABASE_URL: adminUrl = inject('databaseUrl'), ...rest } = env;
-  return startService(definition, loadConfig(configSchema, testEnv({ ...serviceDatabaseEnv(adminUrl, definition.name), ...rest })), {
-    listen: false,
-    tuning,
-  });
+  return startService(
+    definition,
+    loadConfig(configSchema, testEnv({ ...serviceDatabaseEnv(adminUrl, definition.name), ...rest }, definition.name)),
+    {
+      listen: false,
+      tuning,
+    },
+  );
 }
 
 /**
  * The headers the gateway sends for an organization: a fresh one per call unless `organizationId` is given. The
- * signed caller assertion is what the service believes; the organization headers ride along for tests that read
+ * minted caller assertion is what the service believes; the organization headers ride along for tests that read
  * them back (services ignore them).
  */
 export function organizationHeaders(organizationId: string = randomUUID(), timezone = 'UTC'): Record<string, string> {
@@ -56,7 +60,7 @@ export function organizationHeaders(organizationId: string = randomUUID(), timez
 
 /**
  * The headers of a call by a restricted or publishable key of the organization: the assertion names the key's kind
- * (and a restricted key's scopes), as the gateway signs it.
+ * (and a restricted key's scopes), as the gateway mints it.
  */
 export function keyKindHeaders(
   organizationId: string,

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { StartedNetwork, StartedTestContainer } from 'testcontainers';
 import { startNatsContainer } from './nats-container.js';
 import { serviceDatabaseEnv } from './database-roles.js';
@@ -85,7 +85,6 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       PUBLIC_BASE_URL: gatewayUrl,
       CALENDAR_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       OAUTH_STATE_SECRET: randomBytes(32).toString('base64url'),
-      ...assertionKeys.services,
       ...options.env?.all,
     };
 
@@ -96,7 +95,12 @@ export async function startSystem(options: SystemOptions = {}): Promise<StartedS
       upstreams[urlVariable] = aliases.map((alias) => `http://${alias}:${port}`).join(',');
       // Each service connects as its own Postgres role; its migration step, as the superuser, creates it.
       const database = serviceDatabaseEnv(common.DATABASE_URL, name, randomBytes(18).toString('base64url'));
-      return aliases.map((alias) => ({ name: name as ServiceName, alias, env: { ...common, ...database, PORT: String(port) } }));
+      const secrets = assertionKeys.services[name] ?? {};
+      return aliases.map((alias) => ({
+        name: name as ServiceName,
+        alias,
+        env: { ...common, ...database, ...secrets, PORT: String(port) },
+      }));
     });
     // One at a time is not needed: migrations queue behind an advisory lock, so services start together.
     await allStarted(
@@ -208,15 +212,19 @@ async function allStarted<
   return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
 
-/** A fresh caller assertion pair per system: the gateway signs with the private key, the services verify with the JWKS. */
+/**
+ * Fresh caller assertion secrets per system, one per service: each service verifies with its own, the gateway mints
+ * with all of them.
+ */
 function callerAssertionKeys() {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const keyId = `testkit-${randomBytes(4).toString('hex')}`;
+  const keys = Object.fromEntries(
+    Object.keys(SERVICES).map((name) => [name, { kid: keyId, secret: randomBytes(32).toString('base64url') }]),
+  );
   return {
-    gateway: {
-      CALLER_ASSERTION_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-      CALLER_ASSERTION_KEY_ID: keyId,
-    },
-    services: { CALLER_ASSERTION_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: keyId }] }) },
+    gateway: { CALLER_ASSERTION_SIGNING_KEYS: JSON.stringify(keys) },
+    services: Object.fromEntries(
+      Object.entries(keys).map(([name, { kid, secret }]) => [name, { CALLER_ASSERTION_SECRETS: JSON.stringify({ [kid]: secret }) }]),
+    ) as Record<string, Record<string, string>>,
   };
 }

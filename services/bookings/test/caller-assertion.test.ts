@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { callerAssertion, organizationHeaders } from '@app/service-testing';
+import { callerAssertion, organizationHeaders, testAssertionSecret } from '@app/service-testing';
 import { bookingBody, futureDay, interval, newScheduleId } from './support/fixtures.js';
 import { bookingsSuite, call, newOrganization } from './support/harness.js';
 
 const UNAUTHORIZED = { error: 'Missing or invalid API key', code: 'UNAUTHORIZED' };
 
-/** Reaching the bookings port is not enough to act as an organization: only the gateway's signed assertion counts. */
+/** Reaching the bookings port is not enough to act as an organization: only an assertion the gateway minted for bookings counts. */
 describe('POST /api/v1/bookings reached directly (without the gateway)', () => {
   // Scheduling and events faked as open neighbours: a request that gets past the assertion would be booked.
   const suite = bookingsSuite();
@@ -39,8 +39,18 @@ describe('POST /api/v1/bookings reached directly (without the gateway)', () => {
       (org: string) => ({ 'x-caller-assertion': callerAssertion({ organizationId: org }, { keyId: 'unknown-kid' }) }),
     ],
     [
-      'an assertion signed by another key',
+      'an assertion minted with a foreign secret',
       (org: string) => ({ 'x-caller-assertion': callerAssertion({ organizationId: org }, { foreignKey: true }) }),
+    ],
+    [
+      'an assertion the gateway minted for catalog (replayed at bookings)',
+      (org: string) => ({ 'x-caller-assertion': callerAssertion({ organizationId: org }, { audience: 'catalog' }) }),
+    ],
+    [
+      "an assertion for bookings minted with catalog's secret (a stolen key of another service)",
+      (org: string) => ({
+        'x-caller-assertion': callerAssertion({ organizationId: org }, { audience: 'bookings', secret: testAssertionSecret('catalog') }),
+      }),
     ],
   ])('when it comes with %s, then 401 and nothing is created', async (_case, headers) => {
     const { response, listed } = await attempt(headers);

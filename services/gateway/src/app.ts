@@ -21,7 +21,7 @@ import { LastUsedWriter } from './identity/last-used.js';
 import type { IdentityRepository } from './identity/identity.repository.js';
 import { OpenApiAggregator } from './openapi/aggregator.js';
 import { bodyLimitHook } from './proxy/body-limits.js';
-import { assertionSigner } from './proxy/caller-assertion.js';
+import { assertionMinter } from './proxy/caller-assertion.js';
 import { registerProxies } from './proxy/register-proxies.js';
 import { ReplicaPool } from './proxy/replica-pool.js';
 import { upstreamsOf, type ServiceName } from './proxy/route-table.js';
@@ -46,7 +46,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
     readiness: deps.readiness,
     exposeOpenApi: false,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
-    verifyCallerAssertion: false, // it signs them (proxy/caller-assertion.ts)
+    verifyCallerAssertion: false, // it mints them (proxy/caller-assertion.ts)
     securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the gateway' } },
   });
   const cache = new KeyCache((key) => deps.identity.findKeyIdentity(key), tuning.authCacheTtlMs);
@@ -79,7 +79,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp> {
   const replicas = replicaPools(upstreams, tuning.upstreamProbeMs);
   app.addHook('onReady', async () => Object.values(replicas).forEach((pool) => pool.start()));
   app.addHook('onClose', async () => Object.values(replicas).forEach((pool) => pool.stop()));
-  await registerProxies(app, { replicas, timeoutMs: config.UPSTREAM_TIMEOUT_MS, signAssertion: assertionSigner(config) });
+  await registerProxies(app, { replicas, timeoutMs: config.UPSTREAM_TIMEOUT_MS, assertions: assertionMinter(config) });
 
   const aggregator = new OpenApiAggregator(() => app.swagger() as Record<string, unknown>, upstreams, deps.log);
   app.get('/openapi.json', { schema: { hide: true } }, async () => aggregator.document());

@@ -1,12 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import {
-  baseConfigSchema,
-  callerAssertionKeyIdSchema,
-  callerAssertionPrivateKeySchema,
-  developmentSecretsAllowed,
-  secretRequired,
-} from '@app/service-kit';
+import { baseConfigSchema, callerAssertionSigningKeysSchema, developmentSecretsAllowed, secretRequired } from '@app/service-kit';
 
 /** Names proxy-addr knows for address ranges (`loopback` = 127.0.0.1/8 and ::1/128, and so on). */
 const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -125,23 +119,13 @@ export const configSchema = baseConfigSchema
       .min(100)
       .default(30_000)
       .meta({ description: 'upper bound of a proxied request (uploads included)' }),
-    CALLER_ASSERTION_PRIVATE_KEY: callerAssertionPrivateKeySchema.optional().meta({
+    CALLER_ASSERTION_SIGNING_KEYS: callerAssertionSigningKeysSchema.optional().meta({
       description:
-        "the Ed25519 key the gateway signs each proxied request's caller assertion with (PKCS#8 PEM, or a JWK as one line of JSON); both or neither with `CALLER_ASSERTION_KEY_ID`. Its keys CLI and migrations need none",
-      defaultText: 'none: required to serve',
-    }),
-    CALLER_ASSERTION_KEY_ID: callerAssertionKeyIdSchema.optional().meta({
-      description:
-        'the kid of `CALLER_ASSERTION_PRIVATE_KEY` (`[A-Za-z0-9._-]{1,64}`): the services find the public key by it in `CALLER_ASSERTION_PUBLIC_KEYS`',
+        'the key the gateway mints each service\'s caller assertions with, per service (JSON: `{"<service>":{"kid":"…","secret":"…"}}` for bookings, scheduling, catalog, events, calendar-sync and webhooks, each secret at least 32 random bytes in base64url and a different one per service): the `kid` and `secret` are one entry of that service\'s `CALLER_ASSERTION_SECRETS`. Its keys CLI and migrations need none. See [Trust](security.md#trust-caller-assertions)',
       defaultText: 'none: required to serve',
     }),
   })
   .transform((config, ctx) => {
-    if ((config.CALLER_ASSERTION_PRIVATE_KEY === undefined) !== (config.CALLER_ASSERTION_KEY_ID === undefined)) {
-      const missing = config.CALLER_ASSERTION_KEY_ID === undefined ? 'CALLER_ASSERTION_KEY_ID' : 'CALLER_ASSERTION_PRIVATE_KEY';
-      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other CALLER_ASSERTION_ variable' });
-      return z.NEVER;
-    }
     // A fixed development token only where NODE_ENV says so explicitly; unset counts as production.
     const development = developmentSecretsAllowed(config);
     const adminToken = config.ADMIN_TOKEN ?? (development ? 'dev-admin-token' : undefined);

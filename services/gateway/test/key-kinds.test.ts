@@ -1,18 +1,12 @@
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { describe, expect, inject, it } from 'vitest';
-import { CALLER_ASSERTION_HEADER } from '@app/contracts';
-import type { Echo } from './support/echo-upstreams.js';
+import { describe, expect, it } from 'vitest';
+import { assertionOf as verifiedAssertionOf, type Echo } from './support/echo-upstreams.js';
 import { createOrganization, gatewayBehindEchoes, gatewayForThisTest, startGateway } from './support/harness.js';
 import { createKey } from './support/api-keys.js';
 
 const SHOP = 'https://shop.example.com';
 const ID = '8a3f9c2e-1b4d-4e5f-9a6b-7c8d9e0f1a2b';
 
-async function assertionOf(echo: Echo) {
-  const keys = createLocalJWKSet(JSON.parse(inject('callerAssertionPublicKeys')) as JSONWebKeySet);
-  const { payload } = await jwtVerify(String(echo.headers[CALLER_ASSERTION_HEADER]), keys, { issuer: 'gateway', audience: 'services' });
-  return payload;
-}
+const assertionOf = async (echo: Echo) => (await verifiedAssertionOf(echo)).payload;
 
 describe('restricted keys at the gateway', () => {
   const fixture = gatewayBehindEchoes();

@@ -1,18 +1,21 @@
 import { z } from 'zod';
 import { API_KEY_TYPES, isApiKeyScope, isUuid, type ApiKeyScope, type ApiKeyType } from '@app/contracts';
 
-/** The assertion is a JWT of the gateway (`iss`) for the services (`aud`), signed with Ed25519 (`EdDSA`). */
+/**
+ * The assertion is a JWT of the gateway (`iss`) for one service (`aud`: the service's name, so an assertion minted for
+ * bookings is refused by catalog), an HMAC-SHA256 (`HS256`) under a secret only the gateway and that service hold.
+ */
 export const CALLER_ASSERTION_ISSUER = 'gateway';
-export const CALLER_ASSERTION_AUDIENCE = 'services';
-export const CALLER_ASSERTION_ALGORITHM = 'EdDSA';
-/** Short-lived: it covers one proxied request (whose upper bound is the gateway's UPSTREAM_TIMEOUT_MS, 30 s). */
+export const CALLER_ASSERTION_ALGORITHM = 'HS256';
+/** At most 60 s (ARCHITECTURE.md): long enough for the gateway to reuse one for many requests of a key. */
 export const CALLER_ASSERTION_TTL_SECONDS = 60;
 
 /**
  * Who the gateway says is asking: the organization of the verified API key and its time zone (both absent for an
- * anonymous call of a public route), the key's id, its kind and (a restricted key's) scopes, and the request id.
- * `requestId` is the only one always there. The kind travels so that a service refuses a publishable or restricted
- * key on its own too: the gateway is not the only check (API.md "Keys").
+ * anonymous call of a public route), the key's id, its kind and (a restricted key's) scopes. The kind travels so that
+ * a service refuses a publishable or restricted key on its own too: the gateway is not the only check (API.md
+ * "Keys"). Nothing per request is in it (the request id travels beside it, in `x-request-id`), so the gateway can
+ * send one assertion with every request of a key to a service until shortly before it expires.
  */
 export interface AssertedCaller {
   organizationId?: string;
@@ -20,7 +23,6 @@ export interface AssertedCaller {
   apiKeyId?: string;
   keyType?: ApiKeyType;
   scopes?: ApiKeyScope[];
-  requestId: string;
 }
 
 /** The claims of an assertion beyond `iss`, `aud`, `iat` and `exp` (snake case, as JWT claims usually are). */
@@ -31,7 +33,6 @@ export function callerAssertionClaims(caller: AssertedCaller): Record<string, st
     ...(caller.apiKeyId === undefined ? {} : { api_key_id: caller.apiKeyId }),
     ...(caller.keyType === undefined ? {} : { key_type: caller.keyType }),
     ...(caller.scopes === undefined ? {} : { scopes: caller.scopes }),
-    request_id: caller.requestId,
   };
 }
 
@@ -47,7 +48,6 @@ const claimsSchema = z.object({
     .array(z.string().refine((scope) => isApiKeyScope(scope)))
     .max(64)
     .optional(),
-  request_id: z.string().min(1),
 });
 
 /**
@@ -57,11 +57,10 @@ const claimsSchema = z.object({
 export function assertedCallerOf(payload: unknown): AssertedCaller | null {
   const parsed = claimsSchema.safeParse(payload);
   if (!parsed.success) return null;
-  const { organization_id: organizationId, timezone, api_key_id: apiKeyId, key_type: keyType, scopes, request_id: requestId } = parsed.data;
+  const { organization_id: organizationId, timezone, api_key_id: apiKeyId, key_type: keyType, scopes } = parsed.data;
   if (organizationId === undefined && (timezone !== undefined || apiKeyId !== undefined || keyType !== undefined)) return null;
   if ((scopes !== undefined) !== (keyType === 'restricted')) return null;
   return {
-    requestId,
     ...(organizationId === undefined ? {} : { organizationId: organizationId.toLowerCase() }),
     ...(timezone === undefined ? {} : { timezone }),
     ...(apiKeyId === undefined ? {} : { apiKeyId }),

@@ -1,58 +1,56 @@
-import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 
-const BASE64URL_ED25519 = /^[A-Za-z0-9_-]{43}$/;
+/** At least 256 random bits, base64url (what `randomBytes(32).toString('base64url')` prints): HS256's full strength. */
+const SECRET = /^[A-Za-z0-9_-]{43,512}$/;
 
 /** A key id as it travels in the JWS header (`kid`): short, printable, no separators a log would mangle. */
-export const callerAssertionKeyIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ., _ and - only (at most 64)');
+const callerAssertionKeyIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ., _ and - only (at most 64)');
 
-/** One public key of the set: an Ed25519 OKP JWK with a kid, and nothing private (`d`) in it. */
-const publicJwkSchema = z
-  .object({
-    kty: z.literal('OKP'),
-    crv: z.literal('Ed25519'),
-    x: z.string().regex(BASE64URL_ED25519, 'is not a base64url Ed25519 public key'),
-    kid: callerAssertionKeyIdSchema,
-    alg: z.literal('EdDSA').optional(),
-    use: z.literal('sig').optional(),
-    d: z.never({ error: 'a private key has no place in the public key set' }).optional(),
-  })
-  .transform(({ d: _private, ...key }) => key);
+const secretSchema = z.string().regex(SECRET, 'is not a base64url secret of at least 32 bytes (43 characters)');
 
-/**
- * `CALLER_ASSERTION_PUBLIC_KEYS`: a JWKS (JSON) of the gateway's Ed25519 public keys. Several keys (kids) may be
- * valid at once, so the gateway's key can be rotated without refusing the requests signed with the old one.
- */
-export const callerAssertionPublicKeysSchema = z
-  .string()
-  .transform((text, ctx) => {
+/** One HMAC key: its id and its secret bytes. */
+export interface CallerAssertionKey {
+  kid: string;
+  secret: Buffer;
+}
+
+const jsonOf = (example: string) =>
+  z.string().transform((text, ctx) => {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'is not JSON (a JWKS: {"keys":[{"kty":"OKP","crv":"Ed25519","x":"…","kid":"…"}]})' });
+      ctx.addIssue({ code: 'custom', message: `is not JSON (${example})` });
       return z.NEVER;
     }
-  })
-  .pipe(
-    z.object({ keys: z.array(publicJwkSchema).min(1) }).refine(({ keys }) => new Set(keys.map((key) => key.kid)).size === keys.length, {
-      message: 'has a kid twice',
-    }),
+  });
+
+/**
+ * A service's `CALLER_ASSERTION_SECRETS`: its own HMAC secrets by kid, `{"<kid>":"<secret>"}`. Several kids may be
+ * valid at once, so the gateway's key for this service can be rotated without refusing what the old one minted.
+ */
+export const callerAssertionSecretsSchema = jsonOf('{"<kid>":"<base64url secret>"}')
+  .pipe(z.record(callerAssertionKeyIdSchema, secretSchema).refine((keys) => Object.keys(keys).length > 0, 'has no key'))
+  .transform((keys): CallerAssertionKey[] =>
+    Object.entries(keys).map(([kid, secret]) => ({ kid, secret: Buffer.from(secret, 'base64url') })),
   );
 
-/** The gateway's public keys as the services hold them (the parsed `CALLER_ASSERTION_PUBLIC_KEYS`). */
-export type CallerAssertionPublicKeys = z.output<typeof callerAssertionPublicKeysSchema>;
+/** The HMAC keys a service accepts (the parsed `CALLER_ASSERTION_SECRETS`). */
+export type CallerAssertionSecrets = z.output<typeof callerAssertionSecretsSchema>;
 
-/** `CALLER_ASSERTION_PRIVATE_KEY` of the gateway: an Ed25519 private key as a PKCS#8 PEM or as a JWK (JSON). */
-export const callerAssertionPrivateKeySchema = z.string().transform((text, ctx): KeyObject => {
-  try {
-    const trimmed = text.trim();
-    const key = trimmed.startsWith('{')
-      ? createPrivateKey({ key: JSON.parse(trimmed) as JsonWebKey, format: 'jwk' })
-      : createPrivateKey(trimmed);
-    if (key.asymmetricKeyType === 'ed25519') return key;
-    ctx.addIssue({ code: 'custom', message: `is a ${key.asymmetricKeyType ?? 'non-asymmetric'} key, not Ed25519` });
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'is not an Ed25519 private key (PKCS#8 PEM or JWK)' });
-  }
-  return z.NEVER;
-});
+/**
+ * The gateway's `CALLER_ASSERTION_SIGNING_KEYS`: for each service it proxies to, the one key it mints that service's
+ * assertions with, `{"<service>":{"kid":"…","secret":"…"}}`. During a rotation it names the new kid once every replica
+ * of the service accepts it.
+ */
+export const callerAssertionSigningKeysSchema = jsonOf('{"<service>":{"kid":"<kid>","secret":"<base64url secret>"}}')
+  .pipe(
+    z.record(
+      z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'is not a service name'),
+      z.strictObject({ kid: callerAssertionKeyIdSchema, secret: secretSchema }),
+    ),
+  )
+  .transform((keys): Record<string, CallerAssertionKey> =>
+    Object.fromEntries(
+      Object.entries(keys).map(([service, { kid, secret }]) => [service, { kid, secret: Buffer.from(secret, 'base64url') }]),
+    ),
+  );

@@ -67,7 +67,7 @@ export interface ServiceOptions {
   /** Which peers' `X-Forwarded-For` to believe for `request.ip` (the gateway's TRUST_PROXY); none by default. */
   trustProxy?: FastifyServerOptions['trustProxy'];
   /**
-   * False for the gateway, which signs caller assertions instead of verifying them. Every service verifies the
+   * False for the gateway, which mints caller assertions instead of verifying them. Every service verifies the
    * assertion of each request (but health, readiness, metrics and the API document) before its routes run.
    */
   verifyCallerAssertion?: boolean;
@@ -118,7 +118,7 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
       delete request.headers['content-type'];
   });
 
-  // The organization of a request comes only from the gateway's signed assertion (http/caller-assertion.ts).
+  // The organization of a request comes only from the gateway's caller assertion for this service (http/caller-assertion.ts).
   if (options.verifyCallerAssertion !== false) registerCallerAssertion(app);
   app.addHook('preValidation', inputGuard);
 

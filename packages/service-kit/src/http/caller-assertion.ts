@@ -1,15 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createPublicKey } from 'node:crypto';
-import { createDecoder, createVerifier, TokenError } from 'fast-jwt';
 import { CALLER_ASSERTION_HEADER, keyRefusal } from '@app/contracts';
-import {
-  assertedCallerOf,
-  CALLER_ASSERTION_ALGORITHM,
-  CALLER_ASSERTION_AUDIENCE,
-  CALLER_ASSERTION_ISSUER,
-  type AssertedCaller,
-} from '../caller-assertion/claims.js';
-import type { CallerAssertionPublicKeys } from '../caller-assertion/keys.js';
+import type { AssertedCaller } from '../caller-assertion/claims.js';
+import type { CallerAssertionSecrets } from '../caller-assertion/keys.js';
+import { callerAssertionVerifier, type Verify } from '../caller-assertion/token.js';
 import { ConfigError } from '../config.js';
 import { AppError } from '../errors.js';
 
@@ -19,14 +12,9 @@ const isOpen = (request: FastifyRequest) => {
   const route = request.routeOptions.url;
   return route !== undefined && (OPEN_ROUTES.has(route) || route === '/docs' || route.startsWith('/docs/'));
 };
-/** Gateway and service clocks may differ a little; an assertion lives 60 s, so a few seconds of skew are harmless. */
-const CLOCK_TOLERANCE_SECONDS = 5;
-
-/** The caller of a valid assertion, or why it is refused (a fast-jwt error code, logged: a wrong key after a rotation shows). */
-type Verify = (token: string) => AssertedCaller | { refused: string };
 
 const asserted = new WeakMap<FastifyRequest, AssertedCaller>();
-/** Per app: the public keys, attached by startService from the config (apps are built before the config is at hand). */
+/** Per app: its verifier, attached by startService from the config (apps are built before the config is at hand). */
 const verifiers = new WeakMap<object, { verify?: Verify }>();
 
 const unauthorized = () => new AppError('UNAUTHORIZED', 'Missing or invalid API key');
@@ -45,9 +33,9 @@ export function trustCaller(request: FastifyRequest, caller: AssertedCaller): vo
 }
 
 /**
- * onRequest, before anything else reads the request: a request needs an assertion signed by a key of the set
- * (EdDSA, `iss` gateway, `aud` services, unexpired); its claims are the caller. Missing, expired, tampered or
- * signed with an unknown kid: 401 UNAUTHORIZED, as a missing API key is at the gateway.
+ * onRequest, before anything else reads the request: a request needs an assertion minted under a key of the
+ * service's set (HS256, `iss` gateway, `aud` this service, unexpired); its claims are the caller. Missing, expired,
+ * tampered, minted for another service or under an unknown kid: 401 UNAUTHORIZED, as a missing API key is at the gateway.
  */
 export function registerCallerAssertion(app: FastifyInstance): void {
   const slot: { verify?: Verify } = {};
@@ -57,7 +45,7 @@ export function registerCallerAssertion(app: FastifyInstance): void {
     const token = request.headers[CALLER_ASSERTION_HEADER];
     if (typeof token !== 'string' || token.length === 0) throw unauthorized();
     if (!slot.verify) {
-      request.log.error('no caller assertion keys attached (useCallerAssertionKeys): every request is refused');
+      request.log.error('no caller assertion secrets attached (useCallerAssertionKeys): every request is refused');
       throw unauthorized();
     }
     const caller = slot.verify(token);
@@ -82,50 +70,16 @@ function refuseKeyKind(request: FastifyRequest, caller: AssertedCaller): void {
 }
 
 /**
- * Gives an app built by buildService the gateway's public keys. An app that verifies assertions cannot serve
- * without them: a missing CALLER_ASSERTION_PUBLIC_KEYS stops the service at start, naming the variable.
+ * Gives an app built by buildService its HMAC secrets and its name as the audience it accepts. An app that verifies
+ * assertions cannot serve without them: a missing CALLER_ASSERTION_SECRETS stops the service at start, naming it.
  */
-export function useCallerAssertionKeys(app: object, keys: CallerAssertionPublicKeys | undefined): void {
+export function useCallerAssertionKeys(app: object, keys: CallerAssertionSecrets | undefined, audience: string): void {
   const slot = verifiers.get(app);
-  if (!slot) return; // the gateway: it signs assertions, it does not verify them
+  if (!slot) return; // the gateway: it mints assertions, it does not verify them
   if (!keys) {
     throw new ConfigError(
-      'Invalid configuration:\n  CALLER_ASSERTION_PUBLIC_KEYS: is required to serve requests (the JWKS of the gateway public keys for caller assertions)',
+      "Invalid configuration:\n  CALLER_ASSERTION_SECRETS: is required to serve requests (this service's HMAC secrets for the gateway's caller assertions)",
     );
   }
-  slot.verify = callerAssertionVerifier(keys);
-}
-
-/**
- * One synchronous fast-jwt verifier per kid of the set (node:crypto, about half the CPU of WebCrypto's thread-pool
- * job on every request); the token's own `kid` picks it, and a kid outside the set is refused like a bad signature.
- * Exported for bench/caller-assertion-cost.mjs, which measures this very function.
- */
-export function callerAssertionVerifier(keys: CallerAssertionPublicKeys): Verify {
-  const byKid = new Map(
-    keys.keys.map(({ kid, ...jwk }) => {
-      const pem = createPublicKey({ key: jwk, format: 'jwk' }).export({ format: 'pem', type: 'spki' }).toString();
-      const verify = createVerifier({
-        key: pem,
-        algorithms: [CALLER_ASSERTION_ALGORITHM],
-        allowedIss: CALLER_ASSERTION_ISSUER,
-        allowedAud: CALLER_ASSERTION_AUDIENCE,
-        requiredClaims: ['iat', 'exp'],
-        clockTolerance: CLOCK_TOLERANCE_SECONDS * 1000,
-      });
-      return [kid, verify] as const;
-    }),
-  );
-  const decode = createDecoder({ complete: true });
-  return (token) => {
-    try {
-      const { header } = decode(token) as { header: { kid?: unknown } };
-      const verify = typeof header.kid === 'string' ? byKid.get(header.kid) : undefined;
-      if (!verify) return { refused: 'UNKNOWN_KID' };
-      return assertedCallerOf(verify(token)) ?? { refused: 'CLAIMS_SHAPE' };
-    } catch (error) {
-      // Bad signature, expired, wrong issuer or audience, not a JWS: all the same 401 to the caller.
-      return { refused: error instanceof TokenError ? error.code : 'UNREADABLE' };
-    }
-  };
+  slot.verify = callerAssertionVerifier(keys, audience).verify;
 }

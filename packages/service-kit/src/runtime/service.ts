@@ -71,7 +71,7 @@ export async function startService<C extends BaseConfig>(
     throw error;
   });
   try {
-    useCallerAssertionKeys(built.app, config.CALLER_ASSERTION_PUBLIC_KEYS);
+    useCallerAssertionKeys(built.app, config.CALLER_ASSERTION_SECRETS, definition.name);
   } catch (error) {
     await built.close?.();
     await infra.close();

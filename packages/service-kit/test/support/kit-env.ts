@@ -5,14 +5,19 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import type pg from 'pg';
-import { Bus, createPool, migrate, type CallerAssertionPublicKeys, type StreamLimits } from '../../src/index.js';
+import { testAssertionSecrets } from '@app/service-testing';
+import { Bus, callerAssertionSecretsSchema, createPool, migrate, type StreamLimits } from '../../src/index.js';
 import { useCallerAssertionKeys } from '../../src/http/caller-assertion.js';
 
 export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
-/** Gives an app built with buildService the run's caller assertion public keys, as startService does from the config. */
+/**
+ * Gives an app built with buildService the run's caller assertion secret of the project's audience, as startService
+ * does from the config (with the service's name as the audience): the assertions of `organizationHeaders()` pass.
+ */
 export function useRunCallerKeys(app: object): void {
-  useCallerAssertionKeys(app, JSON.parse(inject('callerAssertionPublicKeys')) as CallerAssertionPublicKeys);
+  const audience = inject('callerAssertionAudience');
+  useCallerAssertionKeys(app, callerAssertionSecretsSchema.parse(testAssertionSecrets(audience)), audience);
 }
 
 /** A schema of the test's own with the kit's tables (outbox, inbox) migrated into it. */

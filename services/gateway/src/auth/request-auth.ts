@@ -22,9 +22,9 @@ export function authHook(deps: AuthDeps) {
       request.headers[ORGANIZATION_HEADER] = request.apiKey.organizationId;
       request.headers[ORGANIZATION_TIMEZONE_HEADER] = request.apiKey.timezone;
       // The gateway's own routes (ping, the kit's idempotency scope) read the caller as services do; upstream,
-      // only the signed caller assertion counts (proxy/caller-assertion.ts), these headers are informational.
+      // only the minted caller assertion counts (proxy/caller-assertion.ts), these headers are informational.
       const { organizationId, timezone, apiKeyId, type, scopes } = request.apiKey;
-      trustCaller(request, { organizationId, timezone, apiKeyId, keyType: type, ...(scopes ? { scopes } : {}), requestId: request.id });
+      trustCaller(request, { organizationId, timezone, apiKeyId, keyType: type, ...(scopes ? { scopes } : {}) });
     }
   };
 }

@@ -2,7 +2,7 @@ import proxy from '@fastify/http-proxy';
 import type { FastifyRequest } from 'fastify';
 import { CALLER_ASSERTION_HEADER, REQUEST_ID_HEADER, type ErrorBody } from '@app/contracts';
 import type { ServiceApp } from '@app/service-kit';
-import type { AssertionSigner } from './caller-assertion.js';
+import type { AssertionMinter } from './caller-assertion.js';
 import type { ReplicaPool } from './replica-pool.js';
 import { ROUTE_TABLE, type ServiceName } from './route-table.js';
 
@@ -17,7 +17,8 @@ const UPSTREAM_UNAVAILABLE: ErrorBody = { error: 'A service this request needs d
 function forwardedHeaders(
   request: Pick<FastifyRequest, 'id' | 'apiKey'>,
   headers: Record<string, string | string[] | undefined>,
-  signAssertion: AssertionSigner,
+  service: ServiceName,
+  assertions: AssertionMinter,
 ) {
   const out: Record<string, string | string[] | undefined> = { ...headers };
   delete out.authorization; // services trust the stamped organization, never the key
@@ -27,16 +28,17 @@ function forwardedHeaders(
   // A client's trace context is not passed on as it came: the gateway's own span (a child of it) is what the
   // service's span hangs from, and the tracing instrumentation adds that one. Forwarded too, it would be a second copy.
   for (const name of TRACE_CONTEXT_HEADERS) delete out[name];
+  // Beside the assertion, not in it (so one assertion serves many requests): the id the gateway checked or made.
   out[REQUEST_ID_HEADER] = request.id;
-  // The caller, signed: the one thing a service believes about who is asking (a client's copy was dropped).
-  out[CALLER_ASSERTION_HEADER] = signAssertion(request);
+  // The caller, minted for this service: the one thing it believes about who is asking (a client's copy was dropped).
+  out[CALLER_ASSERTION_HEADER] = assertions.mint(request, service);
   return out;
 }
 
 interface ProxyDeps {
   replicas: Record<ServiceName, ReplicaPool>;
   timeoutMs: number;
-  signAssertion: AssertionSigner;
+  assertions: AssertionMinter;
 }
 
 /** One proxy per prefix of the route table: stamp trusted headers, forward, map failures to 503 (auth ran in onRequest). */
@@ -62,7 +64,7 @@ async function registerProxy(app: ServiceApp, route: (typeof ROUTE_TABLE)[number
     undici: { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: 2000 } },
     replyOptions: {
       getUpstream: () => replicas.pick(),
-      rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, deps.signAssertion),
+      rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, route.service, deps.assertions),
       onError: (reply, { error }) => {
         reply.log.warn({ err: error, service: route.service }, 'upstream unavailable');
         void reply.code(503).header('retry-after', '1').type('application/json').send(UPSTREAM_UNAVAILABLE);

@@ -1,7 +1,9 @@
 import { MAX_CHANGES_WAIT_SECONDS } from '@app/contracts';
 import type { Config } from '../config.js';
 
-export type ServiceName = 'bookings' | 'scheduling' | 'catalog' | 'events' | 'calendar-sync' | 'webhooks';
+/** The services behind the gateway; each is the audience of its own caller assertions. */
+export const SERVICE_NAMES = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /**
  * Which service owns which path prefix. `public` prefixes need no API key (one, if sent, is still checked). `holdsMs`:
@@ -29,7 +31,7 @@ export const ROUTE_TABLE: readonly { prefix: string; service: ServiceName; publi
   { prefix: '/ics', service: 'calendar-sync', public: true },
   { prefix: '/api/v1/webhook-endpoints', service: 'webhooks' },
   { prefix: '/api/v1/changes', service: 'webhooks', holdsMs: MAX_CHANGES_WAIT_SECONDS * 1000 },
-  ...(['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'] as const).map((service) => ({
+  ...SERVICE_NAMES.map((service) => ({
     prefix: `/api/v1/ping/${service}`,
     service,
   })),

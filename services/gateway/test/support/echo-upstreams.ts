@@ -1,4 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import { CALLER_ASSERTION_HEADER } from '@app/contracts';
+import { testAssertionSecret } from '@app/service-testing';
 import type { ServiceName } from '../../src/proxy/route-table.js';
 
 const SERVICES: ServiceName[] = ['bookings', 'scheduling', 'catalog', 'events', 'calendar-sync', 'webhooks'];
@@ -56,4 +59,16 @@ export async function startStandIn(routes: (app: FastifyInstance) => void): Prom
   routes(app);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return { url, stop: () => app.close() };
+}
+
+/**
+ * The caller assertion an echo received, verified as that service would verify it (with jose, not the kit): HS256
+ * under the run's secret of the service that answered, the gateway as issuer, that service as audience.
+ */
+export async function assertionOf(echo: Echo): Promise<{ payload: JWTPayload; protectedHeader: JWTHeaderParameters; token: string }> {
+  const token = echo.headers[CALLER_ASSERTION_HEADER];
+  if (typeof token !== 'string') throw new Error('no caller assertion was forwarded');
+  const secret = Buffer.from(testAssertionSecret(echo.service), 'base64url');
+  const { payload, protectedHeader } = await jwtVerify(token, secret, { issuer: 'gateway', audience: echo.service, algorithms: ['HS256'] });
+  return { payload, protectedHeader, token };
 }
