@@ -16,6 +16,7 @@ const WARMUP_S = 1;
  * `duration` seconds after the warm-up. With a `tracePath` (BENCH_STEADY_TRACE), every counted request's due time and
  * latency are appended to that file under a `# label` line (steady-load-worker.mjs): what a p99 is made of. With a
  * `goalMs`, the result's `over_goal` counts the requests slower than it and names the second that held most of them.
+ * @param {{ url: string, requests: object[], rate: number, duration: number, connections: number, label?: string, goalMs?: number, tracePath?: string }} options
  */
 export async function steadyLoad({
   url,

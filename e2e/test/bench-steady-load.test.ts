@@ -125,7 +125,7 @@ describe('the bench’s steady load', () => {
     }
     const samples = sampler.stop();
     expect(samples.length).toBeGreaterThanOrEqual(2);
-    const load = loadBetween(samples, from, Date.now());
+    const load = loadBetween(samples, from, Date.now())!;
     expect(load.client_cores).toBeGreaterThan(0.5);
     expect(load.machine_cores).toBeGreaterThanOrEqual(load.client_cores - 0.1);
     expect(load.other_cores).toBeGreaterThanOrEqual(0);
