@@ -96,8 +96,12 @@ export class BookingWidget extends HTMLElement {
     }
   }
 
-  /** `freed`: the start of a slot just cancelled, which the list waits for (FREED_RETRIES). */
-  private async showSlots(message?: string, freed?: string): Promise<void> {
+  /**
+   * `freed`: the start of a slot just cancelled, which the list waits for (FREED_RETRIES). `taken`: the start of a slot
+   * the API just refused as taken (SLOT_TAKEN), left out of the list: the projection the slots come from may not know
+   * the other visitor's hold yet, and the visitor must not be offered what they were just told is gone.
+   */
+  private async showSlots(message?: string, freed?: string, taken?: string): Promise<void> {
     const { client, schedule } = this;
     if (!client || !schedule) return;
     const startDate = localDate(new Date(), this.timeZone);
@@ -109,7 +113,9 @@ export class BookingWidget extends HTMLElement {
       await new Promise((resolve) => setTimeout(resolve, FREED_RETRY_MS));
       all = (await client.slots(query)).data.days as Day[];
     }
-    const days = all.filter((day) => day.slots.length > 0);
+    const days = all
+      .map((day) => (taken === undefined ? day : { ...day, slots: day.slots.filter((slot) => slot.start !== taken) }))
+      .filter((day) => day.slots.length > 0);
     const picker = this.timeZonePicker();
     const list =
       days.length === 0
@@ -154,7 +160,7 @@ export class BookingWidget extends HTMLElement {
       this.hold = data.data;
     } catch (error) {
       const problem = problemOf(error);
-      await this.showSlots();
+      await this.showSlots(undefined, undefined, problem.code === 'SLOT_TAKEN' ? slot.start : undefined);
       return this.fail(problem);
     }
     this.showForm();
@@ -223,8 +229,9 @@ export class BookingWidget extends HTMLElement {
         return this.fail(problem);
       }
       // The hold is gone (expired, used) or the slot was lost: back to the free times, with the API's reason.
+      const lost = problem.code === 'SLOT_TAKEN' ? this.hold?.start_time : undefined;
       this.hold = undefined;
-      await this.showSlots();
+      await this.showSlots(undefined, undefined, lost);
       return this.fail(problem);
     }
     this.hold = undefined;
