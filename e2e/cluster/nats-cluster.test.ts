@@ -134,11 +134,17 @@ describe('a three-node NATS cluster with R3 streams, under bookings, registratio
     /** Every 201 booking has one created event in the stream, a row in scheduling's projection and a webhook delivery; the event's count is the 201 registrations'. */
     const nothingLost = async (phase: string) => {
       await expect.poll(async () => created.filter((id) => !receiver.arrivalOf(id)).length, { timeout: 60_000, interval: 500 }).toBe(0);
-      const projected = await db.query<{ id: string }>(
-        'SELECT booking_id::text AS id FROM scheduling.booking_intervals WHERE booking_id = ANY($1::uuid[])',
-        [created],
-      );
-      expect(projected.rows.length, `${phase}: bookings in the scheduling projection`).toBe(created.length);
+      // Scheduling's consumer applies them on its own schedule (after a leader change its pull resumes later than the
+      // webhooks'): every one must arrive, so wait for it as for the deliveries, then none may be missing.
+      const projected = async () =>
+        (
+          await db.query<{ id: string }>(
+            'SELECT booking_id::text AS id FROM scheduling.booking_intervals WHERE booking_id = ANY($1::uuid[])',
+            [created],
+          )
+        ).rows.length;
+      await expect.poll(projected, { timeout: 90_000, interval: 500 }).toBe(created.length);
+      expect(await projected(), `${phase}: bookings in the scheduling projection`).toBe(created.length);
       const events = await createdEvents();
       for (const id of created) expect(events.get(id), `${phase}: created events of ${id}`).toBe(1);
       const delivered = new Set(receiver.received.map((delivery) => (JSON.parse(delivery.body) as { data: { id: string } }).data.id));
