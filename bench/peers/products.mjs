@@ -1,34 +1,9 @@
 // The catalog both systems of `npm run bench:peers` are seeded with: the same 20,000 products, generated here and
 // nowhere else, so that a search or a first page lists the same products on each (run.mjs checks that it does).
 import { createHash } from 'node:crypto';
+import { ADJECTIVES, MATERIALS, NOUNS } from '../lib/product-words.mjs';
 
 export const PRODUCT_COUNT = 20_000;
-
-// The words of bench/scenarios/catalog.mjs, so a search here selects as many products as there.
-const ADJECTIVES = ['Red', 'Blue', 'Green', 'Black', 'White', 'Rustic', 'Modern', 'Vintage', 'Tiny', 'Large'];
-const MATERIALS = ['Oak', 'Steel', 'Glass', 'Ceramic', 'Linen', 'Cotton', 'Copper', 'Marble', 'Bamboo', 'Wool'];
-const NOUNS = [
-  'Mug',
-  'Lamp',
-  'Chair',
-  'Table',
-  'Vase',
-  'Towel',
-  'Bowl',
-  'Shelf',
-  'Clock',
-  'Rug',
-  'Plate',
-  'Stool',
-  'Mirror',
-  'Basket',
-  'Candle',
-  'Pillow',
-  'Blanket',
-  'Tray',
-  'Jar',
-  'Frame',
-];
 
 /**
  * Product n (1 … PRODUCT_COUNT): "<Adjective> <Material> <Noun> <n>" (each noun in 1 of 20 products, each material in

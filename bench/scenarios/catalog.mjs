@@ -1,31 +1,8 @@
 // Benchmarks of the catalog service, run through the gateway by `npm run bench`.
+import { ADJECTIVES, MATERIALS, NOUNS } from '../lib/product-words.mjs';
 import { createOrganization } from '../lib/target.mjs';
 
 const PRODUCTS = 20_000;
-const ADJECTIVES = ['Red', 'Blue', 'Green', 'Black', 'White', 'Rustic', 'Modern', 'Vintage', 'Tiny', 'Large'];
-const MATERIALS = ['Oak', 'Steel', 'Glass', 'Ceramic', 'Linen', 'Cotton', 'Copper', 'Marble', 'Bamboo', 'Wool'];
-const NOUNS = [
-  'Mug',
-  'Lamp',
-  'Chair',
-  'Table',
-  'Vase',
-  'Towel',
-  'Bowl',
-  'Shelf',
-  'Clock',
-  'Rug',
-  'Plate',
-  'Stool',
-  'Mirror',
-  'Basket',
-  'Candle',
-  'Pillow',
-  'Blanket',
-  'Tray',
-  'Jar',
-  'Frame',
-];
 
 const sqlArray = (words) => `ARRAY[${words.map((w) => `'${w}'`).join(', ')}]`;
 

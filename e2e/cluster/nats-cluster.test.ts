@@ -135,7 +135,7 @@ describe('a three-node NATS cluster with R3 streams, under bookings, registratio
     const nothingLost = async (phase: string) => {
       await expect.poll(async () => created.filter((id) => !receiver.arrivalOf(id)).length, { timeout: 60_000, interval: 500 }).toBe(0);
       // Scheduling's consumer applies them on its own schedule (after a leader change its pull resumes later than the
-      // webhooks'): every one must arrive, so wait for it as for the deliveries, then none may be missing.
+      // webhooks'): every one must arrive, so it is waited for as the deliveries are.
       const projected = async () =>
         (
           await db.query<{ id: string }>(
@@ -143,8 +143,9 @@ describe('a three-node NATS cluster with R3 streams, under bookings, registratio
             [created],
           )
         ).rows.length;
-      await expect.poll(projected, { timeout: 90_000, interval: 500 }).toBe(created.length);
-      expect(await projected(), `${phase}: bookings in the scheduling projection`).toBe(created.length);
+      await expect
+        .poll(projected, { timeout: 90_000, interval: 500, message: `${phase}: bookings in the scheduling projection` })
+        .toBe(created.length);
       const events = await createdEvents();
       for (const id of created) expect(events.get(id), `${phase}: created events of ${id}`).toBe(1);
       const delivered = new Set(receiver.received.map((delivery) => (JSON.parse(delivery.body) as { data: { id: string } }).data.id));

@@ -97,11 +97,12 @@ export class BookingWidget extends HTMLElement {
   }
 
   /**
-   * `freed`: the start of a slot just cancelled, which the list waits for (FREED_RETRIES). `taken`: the start of a slot
-   * the API just refused as taken (SLOT_TAKEN), left out of the list: the projection the slots come from may not know
-   * the other visitor's hold yet, and the visitor must not be offered what they were just told is gone.
+   * `message` replaces the count of free times. `freed`: the start of a slot just cancelled, which the list waits for
+   * (FREED_RETRIES). `taken`: the start of a slot the API just refused as taken (SLOT_TAKEN), left out of the list: the
+   * projection the slots come from may not know the other visitor's hold yet, and the visitor must not be offered
+   * what they were just told is gone.
    */
-  private async showSlots(message?: string, freed?: string, taken?: string): Promise<void> {
+  private async showSlots({ message, freed, taken }: { message?: string; freed?: string; taken?: string } = {}): Promise<void> {
     const { client, schedule } = this;
     if (!client || !schedule) return;
     const startDate = localDate(new Date(), this.timeZone);
@@ -160,7 +161,7 @@ export class BookingWidget extends HTMLElement {
       this.hold = data.data;
     } catch (error) {
       const problem = problemOf(error);
-      await this.showSlots(undefined, undefined, problem.code === 'SLOT_TAKEN' ? slot.start : undefined);
+      await this.showSlots(problem.code === 'SLOT_TAKEN' ? { taken: slot.start } : {});
       return this.fail(problem);
     }
     this.showForm();
@@ -231,7 +232,7 @@ export class BookingWidget extends HTMLElement {
       // The hold is gone (expired, used) or the slot was lost: back to the free times, with the API's reason.
       const lost = problem.code === 'SLOT_TAKEN' ? this.hold?.start_time : undefined;
       this.hold = undefined;
-      await this.showSlots(undefined, undefined, lost);
+      await this.showSlots(lost === undefined ? {} : { taken: lost });
       return this.fail(problem);
     }
     this.hold = undefined;
@@ -254,7 +255,7 @@ export class BookingWidget extends HTMLElement {
     this.clearAlert();
     await this.client.bookings.cancel(booking.id, booking.client_secret);
     this.dispatchEvent(new CustomEvent('booking-widget:cancelled', { detail: booking, bubbles: true, composed: true }));
-    await this.showSlots('Your booking is cancelled.', booking.start_time);
+    await this.showSlots({ message: 'Your booking is cancelled.', freed: booking.start_time });
   }
 
   private async releaseHold(): Promise<void> {
