@@ -82,7 +82,8 @@ async function main() {
       `load: ${DURATION} s at ${rate} req/s (half of the warm-up's ${Math.round(warmup.requests.average)}), ${CONNECTIONS} connections ...`,
     );
     const sampler = sampleMemory(stack.children, { intervalMs: 10_000, token: METRICS_TOKEN });
-    const result = await traffic(stack.gatewayUrl, world, DURATION, rate);
+    const failures = new ServerErrors();
+    const result = await traffic(stack.gatewayUrl, world, DURATION, rate, failures);
     const samples = await sampler.stop();
     writeSamples(samples, rate, result);
     const rssEnd = Object.fromEntries(stack.children.map(({ name, port, child }) => [`${name}:${port}`, rssMb(child.pid)]));
@@ -94,7 +95,7 @@ async function main() {
       checks = await invariants(pool, world);
     }
     checks.push(memoryFlat(heapStart, heapEnd));
-    report(result, rssStart, rssEnd, heapStart, heapEnd, checks);
+    report(result, rssStart, rssEnd, heapStart, heapEnd, checks, failures, shedOver(samples));
     if (!checks.every((check) => check.ok)) process.exitCode = 1;
   } finally {
     await pool.end();
@@ -145,11 +146,13 @@ function writeSamples(samples, rate, result) {
   writeFileSync(join(results, 'soak.json'), `${JSON.stringify({ ...run, plateaus, live_heaps: liveHeaps, samples }, null, 2)}\n`);
   const title = `RSS per process: ${Math.round(DURATION / 60)} min soak at ${rate} req/s (${run.date.slice(0, 10)})`;
   writeFileSync(join(ROOT, 'docs', 'soak-rss.svg'), rssChart(samples, title));
-  console.log('\nRSS over the load (MB): where it levelled off (mean of the last fifth), its peak, growth over the fifth before:');
+  console.log(
+    "\nRSS over the load (MB): where it levelled off (mean of the last fifth), its peak, the last fifth's peak over the earlier one:",
+  );
   for (const [name, plateau] of Object.entries(plateaus)) {
     const verdict = plateau.levelled_off ? 'levelled off' : 'STILL GROWING';
     console.log(
-      `  ${name.padEnd(20)} ${String(plateau.plateau_mb).padStart(4)} (peak ${plateau.peak_mb}, ${(plateau.last_fifth_growth * 100).toFixed(1)} %) ${verdict}`,
+      `  ${name.padEnd(20)} ${String(plateau.plateau_mb).padStart(4)} (peak ${plateau.peak_mb}, ${(plateau.last_fifth_peak_growth * 100).toFixed(1)} %) ${verdict}`,
     );
   }
   console.log('\nLive heap over the load (MB, right after each major collection, every 10 s): first fifth → last fifth:');
@@ -162,8 +165,9 @@ function writeSamples(samples, rate, result) {
 /**
  * Mixed traffic: per connection a slots read, an events list, a booking on a random quarter hour (next 365 days, so
  * writes keep succeeding through a long run), a registration. With `rate`, at most that many requests a second.
+ * With `failures` (ServerErrors), every 5xx is recorded with its route, code, message and second.
  */
-function traffic(baseUrl, world, seconds, rate) {
+function traffic(baseUrl, world, seconds, rate, failures) {
   const day0 = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1);
   const today = new Date().toISOString().slice(0, 10);
   return autocannon({
@@ -173,11 +177,16 @@ function traffic(baseUrl, world, seconds, rate) {
     ...(rate ? { overallRate: rate } : {}),
     headers: { authorization: `Bearer ${world.key}` },
     requests: [
-      { method: 'GET', path: `/api/bookings/slots?scheduleId=${world.scheduleId}&startDate=${today}` },
-      { method: 'GET', path: '/api/v1/events?include_counts=true&limit=20' },
+      {
+        method: 'GET',
+        path: `/api/bookings/slots?scheduleId=${world.scheduleId}&startDate=${today}`,
+        onResponse: failures?.recorder('slots'),
+      },
+      { method: 'GET', path: '/api/v1/events?include_counts=true&limit=20', onResponse: failures?.recorder('events list') },
       {
         method: 'POST',
         path: '/api/v1/bookings',
+        onResponse: failures?.recorder('booking'),
         headers: { 'content-type': 'application/json' },
         setupRequest: (request) => {
           const start = day0 + Math.floor(Math.random() * 365 * 96) * 900_000;
@@ -193,11 +202,50 @@ function traffic(baseUrl, world, seconds, rate) {
       {
         method: 'POST',
         path: `/api/v1/events/${world.eventId}/registrations`,
+        onResponse: failures?.recorder('registration'),
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Load', email: 'load@example.com' }),
       },
     ],
   });
+}
+
+/** Requests each process shed as overloaded between the first and the last memory sample. */
+function shedOver(samples) {
+  const [first, last] = [samples[0], samples.at(-1)];
+  return Object.fromEntries(
+    Object.keys(last?.processes ?? {}).map((name) => [name, (last.processes[name].shed ?? 0) - (first.processes[name].shed ?? 0)]),
+  );
+}
+
+/**
+ * Every 5xx of a run by route, error code and message, and the seconds of the run they came in: which layer refused
+ * (a shed process, a busy pool, a slow upstream) and whether they came together, so a failed "no 5xx" is explained.
+ */
+class ServerErrors {
+  #started = Date.now();
+  #byCause = new Map();
+
+  recorder(route) {
+    return (status, body) => {
+      if (status < 500) return;
+      let error = {};
+      try {
+        error = JSON.parse(body).error ?? {};
+      } catch {
+        error = { message: String(body).slice(0, 80) };
+      }
+      const cause = `${status} ${route}: ${error.code ?? '?'} "${error.message ?? ''}"`;
+      const entry = this.#byCause.get(cause) ?? { count: 0, seconds: new Set() };
+      entry.count += 1;
+      entry.seconds.add(Math.floor((Date.now() - this.#started) / 1000));
+      this.#byCause.set(cause, entry);
+    };
+  }
+
+  lines() {
+    return [...this.#byCause].map(([cause, { count, seconds }]) => `${count} × ${cause} at s ${[...seconds].join(', ')}`);
+  }
 }
 
 async function invariants(pool, world) {
@@ -261,7 +309,7 @@ function memoryFlat(start, end) {
   };
 }
 
-function report(result, rssStart, rssEnd, heapStart, heapEnd, checks) {
+function report(result, rssStart, rssEnd, heapStart, heapEnd, checks, failures, shedDuringLoad) {
   const codes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count]));
   const fiveHundreds = Object.entries(codes)
     .filter(([code]) => code.startsWith('5'))
@@ -279,6 +327,9 @@ function report(result, rssStart, rssEnd, heapStart, heapEnd, checks) {
     const rss = `RSS ${String(rssStart[name]).padStart(4)} → ${String(rssEnd[name]).padStart(4)}`;
     console.log(`  ${name.padEnd(20)} ${rss}   live heap ${String(heapStart[name]).padStart(5)} → ${String(heapEnd[name]).padStart(5)}`);
   }
+  const causes = failures.lines();
+  for (const [name, shed] of Object.entries(shedDuringLoad)) if (shed > 0) causes.push(`${name} shed ${shed} request(s) as overloaded`);
+  if (causes.length > 0) console.log(`\n5xx by route and cause:\n${causes.map((line) => `  ${line}`).join('\n')}`);
   console.log('\nInvariants:');
   for (const { name, ok, detail } of checks) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}`);
 }

@@ -12,13 +12,15 @@ async function heapMb(port, token) {
     headers: token ? { authorization: `Bearer ${token}` } : {},
     signal: AbortSignal.timeout(2000),
   }).catch(() => null);
-  if (!response?.ok) return { heap_used_mb: null, live_heap_mb: null };
+  if (!response?.ok) return { heap_used_mb: null, live_heap_mb: null, shed: null };
   const text = await response.text();
   const mb = (metric) => {
     const line = new RegExp(`^${metric}\\{[^}]*\\} (\\d+(?:\\.\\d+)?)`, 'm').exec(text);
     return line ? Math.round(Number(line[1]) / 1048576) : null;
   };
-  return { heap_used_mb: mb('nodejs_heap_size_used_bytes'), live_heap_mb: mb('nodejs_heap_live_bytes') };
+  // Requests the process refused as overloaded so far (the kit's load shedding, every reason): a soak's 503s are placed.
+  const shed = [...text.matchAll(/^http_requests_shed_total\{[^}]*\} (\d+)/gm)].reduce((sum, line) => sum + Number(line[1]), 0);
+  return { heap_used_mb: mb('nodejs_heap_size_used_bytes'), live_heap_mb: mb('nodejs_heap_live_bytes'), shed };
 }
 
 /** Starts sampling `children` ({name, port, child}); `stop()` ends it and resolves to the samples, oldest first. */
@@ -47,20 +49,31 @@ export function sampleMemory(children, { intervalMs = 10_000, token } = {}) {
 }
 
 /**
- * Where each process's RSS levels off: the mean of the run's last fifth, and how much that grew over the fifth before
- * it (under 5 %: levelled off). A process whose RSS still grows is named, so its limit is not set from a guess.
+ * Where each process's RSS levels off: the mean of the run's last fifth, and whether the last fifth set a new peak.
+ * RSS is a sawtooth (V8 grows its spaces, then gives pages back), so a fifth's mean against the one before says little;
+ * a leak instead keeps climbing past every earlier peak. Levelled off: the last fifth's highest sample within 5 % of
+ * the highest before it. A process whose RSS still climbs is named, so its limit is not set from a guess.
  */
 export function rssPlateaus(samples) {
   const names = Object.keys(samples[0]?.processes ?? {});
   const fifth = Math.max(1, Math.floor(samples.length / 5));
-  const mean = (list, name) => list.reduce((sum, sample) => sum + sample.processes[name].rss_mb, 0) / list.length;
+  const rss = (list, name) => list.map((sample) => sample.processes[name].rss_mb);
   return Object.fromEntries(
     names.map((name) => {
-      const last = mean(samples.slice(-fifth), name);
-      const before = mean(samples.slice(-2 * fifth, -fifth), name);
-      const peak = Math.max(...samples.map((sample) => sample.processes[name].rss_mb));
-      const growth = before > 0 ? (last - before) / before : 0;
-      return [name, { plateau_mb: Math.round(last), peak_mb: peak, last_fifth_growth: +growth.toFixed(3), levelled_off: growth < 0.05 }];
+      const lastFifth = rss(samples.slice(-fifth), name);
+      const before = rss(samples.slice(0, -fifth), name);
+      const last = lastFifth.reduce((sum, value) => sum + value, 0) / lastFifth.length;
+      const peakBefore = Math.max(0, ...before);
+      const growth = peakBefore > 0 ? (Math.max(...lastFifth) - peakBefore) / peakBefore : 0;
+      return [
+        name,
+        {
+          plateau_mb: Math.round(last),
+          peak_mb: Math.max(peakBefore, ...lastFifth),
+          last_fifth_peak_growth: +growth.toFixed(3),
+          levelled_off: growth < 0.05,
+        },
+      ];
     }),
   );
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -198,5 +199,30 @@ describe('request log lines', () => {
     const all = lines.join('\n');
     // The address's local part with what follows it: a bare 'ada' also turns up in a request id's hex once in a while.
     for (const secret of ['secret-code', 'signed.state.token', 'ada%40', 'ada@', 'example.com']) expect(all).not.toContain(secret);
+  });
+
+  it('when a route logs at warn on a warn-level logger, then its line carries the request id; info lines are not written', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const log = createLogger({ LOG_LEVEL: 'warn' }, 'kit-log', sink);
+    const app = await buildService({ name: 'kit-log', log, verifyCallerAssertion: false });
+    app.get('/things', async (request) => {
+      request.log.info('not written');
+      request.log.warn({ detail: 1 }, 'worth a look');
+      return { data: [], level: request.log.level };
+    });
+    await app.ready();
+
+    const response = await app.inject({ url: '/things', headers: { 'x-request-id': 'req-lazy-1' } });
+    await app.close();
+
+    expect(response.json()).toEqual({ data: [], level: 'warn' });
+    const written = lines.map((line) => JSON.parse(line));
+    expect(written).toEqual([expect.objectContaining({ msg: 'worth a look', detail: 1, request_id: 'req-lazy-1', service: 'kit-log' })]);
   });
 });

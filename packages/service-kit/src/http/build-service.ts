@@ -26,6 +26,7 @@ import { applyHttpTimeouts, serverOptions, type HttpTimeouts } from './server-op
 import type { BaseConfig } from '../config.js';
 import { KIT_TUNING } from '../tuning.js';
 import { createLogger, loggableUrl } from '../runtime/logger.js';
+import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { requestIdFrom } from './request-id.js';
 import { registerIdempotency } from './idempotency/idempotency-hooks.js';
 import { applyRouteConventions, responseSerializerCompiler } from './route-conventions.js';
@@ -89,6 +90,7 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
     ...serverOptions(KIT_TUNING.httpTimeouts),
     trustProxy: options.trustProxy ?? false,
     genReqId: requestIdFrom,
+    childLoggerFactory: lazyChildLoggerFactory,
     logController: new RequestLogController({
       requestIdLogLabel: 'request_id',
       // Probes would drown the log; everything else is logged once, on completion.

@@ -1,5 +1,12 @@
 import { LRUCache } from 'lru-cache';
+import { hashApiKey } from '../identity/api-key.js';
 import type { KeyIdentity } from '../identity/identity.repository.js';
+
+/** A known key's identity and the SHA-256 it is stored (and remembered by RecentKeys) under, hashed once per lookup. */
+export interface CachedKey {
+  identity: KeyIdentity;
+  hash: string;
+}
 
 /** Known keys are few and hot; unknown ones are whatever a client invents, so they get a small cache of their own. */
 const KNOWN_MAX = 10_000;
@@ -15,7 +22,7 @@ const REFRESH_AHEAD_MS = 1000;
  * a lookup, and every answer still comes from a lookup younger than the TTL.
  */
 export class KeyCache {
-  private readonly known: LRUCache<string, KeyIdentity>;
+  private readonly known: LRUCache<string, CachedKey>;
   private readonly unknown: LRUCache<string, true>;
   private readonly refreshAheadMs: number;
   /** Lookups under way, by key. */
@@ -33,13 +40,20 @@ export class KeyCache {
     this.refreshAheadMs = Math.min(REFRESH_AHEAD_MS, ttl / 5);
   }
 
-  async resolve(key: string): Promise<KeyIdentity | null> {
+  /**
+   * The key's entry when a lookup younger than the TTL found it, at once (no promise: the hot path of every request),
+   * and its background refresh when the entry is about to expire.
+   */
+  cached(key: string): CachedKey | undefined {
     const cached = this.known.get(key);
-    if (cached !== undefined) {
-      // A failed refresh changes nothing: the entry lives out its TTL, and the next request's own lookup reports it.
-      if (this.known.getRemainingTTL(key) < this.refreshAheadMs) this.lookUp(key).catch(() => undefined);
-      return cached;
-    }
+    // A failed refresh changes nothing: the entry lives out its TTL, and the next request's own lookup reports it.
+    if (cached !== undefined && this.known.getRemainingTTL(key) < this.refreshAheadMs) this.lookUp(key).catch(() => undefined);
+    return cached;
+  }
+
+  async resolve(key: string): Promise<KeyIdentity | null> {
+    const cached = this.cached(key);
+    if (cached !== undefined) return cached.identity;
     if (this.unknown.has(key)) return null;
     return this.lookUp(key);
   }
@@ -70,7 +84,7 @@ export class KeyCache {
 
   private store(key: string, identity: KeyIdentity | null): void {
     if (identity) {
-      this.known.set(key, identity);
+      this.known.set(key, { identity, hash: hashApiKey(key) });
       this.unknown.delete(key);
     } else {
       // A refresh that finds the key gone (revoked elsewhere) refuses it from now on, not only once its entry expires.
