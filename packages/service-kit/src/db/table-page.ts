@@ -17,7 +17,7 @@ export interface ListSource {
 interface PageColumns {
   total: number;
   before: number | null;
-  cursorKeys: string[] | null;
+  cursorKeys: string | null;
 }
 
 /**
@@ -50,7 +50,7 @@ export async function pageOfRows<Row extends object>(
      ORDER BY ${sorted}`;
   const { rows } = await db.query<Row & PageColumns>(namedStatement(text, params.values));
   const counts = { total: rows[0]?.total ?? 0, before: rows[0]?.before ?? null };
-  const listed = page.rowsOf(rows.filter((row): row is Row & PageColumns & { cursorKeys: string[] } => row.cursorKeys !== null));
+  const listed = page.rowsOf(rows.filter((row): row is Row & PageColumns & { cursorKeys: string } => row.cursorKeys !== null));
   return { rows: listed.map((row) => rowOf<Row>(row, keys.length)), meta: page.meta(counts, listed) };
 }
 

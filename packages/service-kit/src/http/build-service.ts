@@ -26,7 +26,7 @@ import { applyHttpTimeouts, serverOptions, type HttpTimeouts } from './server-op
 import type { BaseConfig } from '../config.js';
 import { KIT_TUNING } from '../tuning.js';
 import { createLogger, loggableUrl } from '../runtime/logger.js';
-import { lazyChildLoggerFactory } from './lazy-child-logger.js';
+import { lazyChildLoggerFactory, writesAt } from './lazy-child-logger.js';
 import { requestIdFrom } from './request-id.js';
 import { registerIdempotency } from './idempotency/idempotency-hooks.js';
 import { applyRouteConventions, responseSerializerCompiler } from './route-conventions.js';
@@ -43,6 +43,8 @@ class RequestLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
+    // The line is not built when it would not be written (below info): its loggable URL parses the query each time.
+    if (!error && !writesAt(request.log, 'info')) return;
     const line = {
       method: request.method,
       url: loggableUrl(request.url),

@@ -32,9 +32,8 @@ class LazyChildLogger {
     this.#logger.level = level;
   }
 
-  /** pino's answer; a logger without the method (not pino) writes everything it is given. */
   isLevelEnabled(level: string): boolean {
-    return ((this.#child ?? this.parent) as Partial<Logger>).isLevelEnabled?.(level) ?? true;
+    return writesAt(this.#child ?? this.parent, level);
   }
 
   child(...args: Parameters<FastifyBaseLogger['child']>): FastifyBaseLogger {
@@ -53,6 +52,11 @@ class LazyChildLogger {
   error: LogMethod = (...args: unknown[]) => this.#write('error', args);
   fatal: LogMethod = (...args: unknown[]) => this.#write('fatal', args);
   silent: LogMethod = () => undefined;
+}
+
+/** Whether `log` writes lines of `level`: pino's answer; a logger without the method (not pino) writes everything. */
+export function writesAt(log: FastifyBaseLogger, level: string): boolean {
+  return (log as Partial<Logger>).isLevelEnabled?.(level) ?? true;
 }
 
 /** Fastify's `childLoggerFactory`: a lazy child per request, a pino child at once for a route's own level or serializers. */

@@ -97,7 +97,7 @@ type ListedRow = Omit<PresentedProductView, 'id'> & {
   id: string | null;
   total: number;
   before: number | null;
-  cursorKeys: string[];
+  cursorKeys: string;
   reserved_available: Record<string, number | null> | null;
 };
 

@@ -32,7 +32,7 @@ export function eventList(past: boolean | undefined): ListDefinition {
   return { name: 'events', order: { keys: BY_START, direction: past ? 'DESC' : 'ASC' } };
 }
 
-type ListedRow = Omit<PresentedEventRow, 'id'> & { id: string | null; total: number; before: number | null; cursorKeys: string[] | null };
+type ListedRow = Omit<PresentedEventRow, 'id'> & { id: string | null; total: number; before: number | null; cursorKeys: string | null };
 
 /**
  * One page of events and its meta, in one statement. The counts come from a one-row subquery that the page is LEFT
@@ -61,7 +61,7 @@ export async function listEvents(
      ORDER BY ${outsideOrder(filters)}`;
   const { rows } = await db.query<ListedRow>(namedStatement(text, params.values));
   const totals = { total: rows[0]?.total ?? 0, before: rows[0]?.before ?? null };
-  const listed = page.rowsOf(rows.filter((row): row is ListedRow & { id: string; cursorKeys: string[] } => row.id !== null));
+  const listed = page.rowsOf(rows.filter((row): row is ListedRow & { id: string; cursorKeys: string } => row.id !== null));
   return {
     rows: listed.map(({ total: _total, before: _before, cursorKeys: _cursorKeys, ...row }) => row),
     meta: page.meta(totals, listed),
