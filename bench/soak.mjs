@@ -210,6 +210,16 @@ function traffic(baseUrl, world, seconds, rate, failures) {
   });
 }
 
+/** The code and message of an error answer (API.md: `{ error, code }`), or its first characters when it is not JSON. */
+function errorOf(body) {
+  try {
+    const { error, code } = JSON.parse(body);
+    return { code, message: error };
+  } catch {
+    return { message: String(body).slice(0, 80) };
+  }
+}
+
 /** Requests each process shed as overloaded between the first and the last memory sample. */
 function shedOver(samples) {
   const [first, last] = [samples[0], samples.at(-1)];
@@ -229,12 +239,7 @@ class ServerErrors {
   recorder(route) {
     return (status, body) => {
       if (status < 500) return;
-      let error = {};
-      try {
-        error = JSON.parse(body).error ?? {};
-      } catch {
-        error = { message: String(body).slice(0, 80) };
-      }
+      const error = errorOf(body);
       const cause = `${status} ${route}: ${error.code ?? '?'} "${error.message ?? ''}"`;
       const entry = this.#byCause.get(cause) ?? { count: 0, seconds: new Set() };
       entry.count += 1;

@@ -42,6 +42,23 @@ describe('CORS with the default CORS_ORIGINS (*)', () => {
     expect(read.statusCode).toBe(200);
     expect(read.headers['access-control-allow-origin']).toBeUndefined();
   });
+
+  it('when a caller sends no Origin, then /api/v1 answers no CORS header but Vary: Origin, and the public slots (any spelling) still allow *', async () => {
+    const org = await createOrganization(fixture.gateway);
+    const read = await fixture.gateway.app.inject({ url: '/api/v1/bookings', headers: { authorization: `Bearer ${org.api_key}` } });
+    expect(read.statusCode).toBe(200);
+    expect(read.headers['access-control-allow-origin']).toBeUndefined();
+    expect(String(read.headers.vary)).toContain('Origin');
+    const preflight = await fixture.gateway.app.inject({ method: 'OPTIONS', url: '/api/v1/bookings' });
+    // Not a browser's preflight: no CORS answer, and the key it lacks is asked for.
+    expect(preflight.statusCode).toBe(401);
+    expect(preflight.headers['access-control-allow-methods']).toBeUndefined();
+    for (const url of [SLOTS, SLOTS.replace('/api/', '/%61pi/')]) {
+      const slots = await fixture.gateway.app.inject({ url });
+      expect(slots.statusCode).toBe(200);
+      expect(slots.headers['access-control-allow-origin']).toBe('*');
+    }
+  });
 });
 
 describe('CORS with origins listed by name', () => {
