@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { KeyCache } from '../src/auth/key-cache.js';
+import { RecentKeys } from '../src/auth/recent-keys.js';
 import type { KeyIdentity } from '../src/identity/identity.repository.js';
 
 const KNOWN: KeyIdentity = { apiKeyId: 'k1', organizationId: 'o1', timezone: 'UTC', type: 'secret', scopes: null, allowedOrigins: null };
@@ -34,6 +35,18 @@ describe('KeyCache', () => {
 
     expect(await cache.resolve('sk_known')).toEqual(KNOWN);
     expect(looked).toEqual([]);
+  });
+
+  it('when a key was found, then cached() answers it at once with the hash RecentKeys knows it by; before, and when unknown, nothing', async () => {
+    const cache = new KeyCache(async (key) => (key === 'sk_known' ? KNOWN : null), 5000);
+    expect(cache.cached('sk_known')).toBeUndefined();
+    await cache.resolve('sk_known');
+    await cache.resolve('sk_unknown');
+
+    expect(cache.cached('sk_known')).toEqual({ identity: KNOWN, hash: RecentKeys.hashOf('sk_known') });
+    expect(cache.cached('sk_unknown')).toBeUndefined();
+    cache.clear();
+    expect(cache.cached('sk_known')).toBeUndefined();
   });
 
   it('when an unknown key is tried again within the TTL, then it is not looked up twice', async () => {

@@ -26,7 +26,7 @@ import { applyHttpTimeouts, serverOptions, type HttpTimeouts } from './server-op
 import type { BaseConfig } from '../config.js';
 import { KIT_TUNING } from '../tuning.js';
 import { createLogger, loggableUrl } from '../runtime/logger.js';
-import { lazyChildLoggerFactory, writesAt } from './lazy-child-logger.js';
+import type { Logger } from 'pino';
 import { requestIdFrom } from './request-id.js';
 import { registerIdempotency } from './idempotency/idempotency-hooks.js';
 import { applyRouteConventions, responseSerializerCompiler } from './route-conventions.js';
@@ -44,7 +44,7 @@ class RequestLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
     // The line is not built when it would not be written (below info): its loggable URL parses the query each time.
-    if (!error && !writesAt(request.log, 'info')) return;
+    if (!error && (request.log as Partial<Logger>).isLevelEnabled?.('info') === false) return;
     const line = {
       method: request.method,
       url: loggableUrl(request.url),
@@ -92,7 +92,6 @@ export async function buildService(options: ServiceOptions): Promise<ServiceApp>
     ...serverOptions(KIT_TUNING.httpTimeouts),
     trustProxy: options.trustProxy ?? false,
     genReqId: requestIdFrom,
-    childLoggerFactory: lazyChildLoggerFactory,
     logController: new RequestLogController({
       requestIdLogLabel: 'request_id',
       // Probes would drown the log; everything else is logged once, on completion.

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { hashApiKey } from '../identity/api-key.js';
 import type { KeyIdentity } from '../identity/identity.repository.js';
+import { RecentKeys } from './recent-keys.js';
 
 /** A known key's identity and the SHA-256 it is stored (and remembered by RecentKeys) under, hashed once per lookup. */
 export interface CachedKey {
@@ -84,7 +84,7 @@ export class KeyCache {
 
   private store(key: string, identity: KeyIdentity | null): void {
     if (identity) {
-      this.known.set(key, { identity, hash: hashApiKey(key) });
+      this.known.set(key, { identity, hash: RecentKeys.hashOf(key) });
       this.unknown.delete(key);
     } else {
       // A refresh that finds the key gone (revoked elsewhere) refuses it from now on, not only once its entry expires.

@@ -4,8 +4,6 @@ import { trustCaller } from '@app/service-kit';
 import { isPublicPath } from '../proxy/route-table.js';
 import { authenticate, requiresApiKey, routePathOf, type AuthDeps } from './authenticate.js';
 
-const CLIENT_MAY_NOT_SEND = [ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER, CALLER_ASSERTION_HEADER];
-
 /**
  * onRequest hook: `/api/v1/*` needs a valid key; public proxied paths accept none but check one that is sent.
  * Decided on the route the request matched, so a percent-encoded spelling of a path is judged as the path it
@@ -14,8 +12,9 @@ const CLIENT_MAY_NOT_SEND = [ORGANIZATION_HEADER, ORGANIZATION_TIMEZONE_HEADER, 
  */
 export function authHook(deps: AuthDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    // Deleted only when sent: a `delete` turns the headers object into a slow dictionary for every later read.
-    for (const name of CLIENT_MAY_NOT_SEND) if (request.headers[name] !== undefined) delete request.headers[name];
+    delete request.headers[ORGANIZATION_HEADER];
+    delete request.headers[ORGANIZATION_TIMEZONE_HEADER];
+    delete request.headers[CALLER_ASSERTION_HEADER];
     const path = routePathOf(request);
     if (requiresApiKey(path)) await authenticate(request, reply, deps, true);
     else if (isPublicPath(path)) await authenticate(request, reply, deps, false);

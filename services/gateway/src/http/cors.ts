@@ -52,7 +52,7 @@ export function allowOrigin(reply: FastifyReply, origin: string): void {
 export async function registerCors(app: FastifyInstance, origins: readonly string[], operations: OperationMatcher): Promise<void> {
   const anyOrigin = origins.includes('*');
   const listed = new Set(origins.filter((origin) => origin !== '*'));
-  const corsHook = await pluginHook(app, {
+  await app.register(cors, {
     hook: 'onRequest',
     delegator: (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) => {
       const path = decodedPath(request.url); // as authentication judges it: `/%61pi/…` is `/api/…`
@@ -76,48 +76,4 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
       }
     },
   });
-  app.addHook('onRequest', (request, reply, done) => {
-    // Only a browser sends Origin, on every cross-origin request and preflight: without it no branch above but the
-    // public slots under `*` answers CORS, and the plugin's only effect is the Vary. So the API's other callers, nearly
-    // every request, skip its per-request work (its options merged twice, the delegator's path decoding).
-    // (A percent-encoded path may be the slots' spelt otherwise: the delegator decodes it.)
-    const maybeSlots = request.url.startsWith(PUBLIC_SLOTS) || request.url.includes('%');
-    if (request.headers.origin === undefined && !(anyOrigin && maybeSlots)) {
-      void reply.header('vary', 'Origin');
-      done();
-      return;
-    }
-    corsHook.call(app, request, reply, done);
-  });
-}
-
-type CorsHook = (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
-
-/**
- * Runs @fastify/cors's plugin against `app` but keeps the onRequest hook it adds, for registerCors to call when a
- * request needs it; everything else it registers (the `OPTIONS *` route, its request decoration) goes to `app`.
- */
-async function pluginHook(app: FastifyInstance, options: FastifyCorsOptions): Promise<CorsHook> {
-  let captured: CorsHook | undefined;
-  const recorder = new Proxy(app, {
-    get(target, property) {
-      if (property === 'addHook')
-        return (name: string, hook: CorsHook) => {
-          if (name !== 'onRequest' || captured) throw new Error(`@fastify/cors added an unexpected ${name} hook`);
-          captured = hook;
-          return recorder;
-        };
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    (cors as unknown as (instance: FastifyInstance, options: FastifyCorsOptions, done: (error?: Error) => void) => void)(
-      recorder,
-      options,
-      (error) => (error ? reject(error) : resolve()),
-    );
-  });
-  if (!captured) throw new Error('@fastify/cors added no onRequest hook');
-  return captured;
 }
