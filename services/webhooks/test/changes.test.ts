@@ -38,6 +38,16 @@ afterAll(async () => {
   await receiver?.close();
 });
 
+/** The watermark requests the webhooks service has sent to `stream`'s publisher so far (its /metrics). */
+async function watermarkAsks(service: Running, stream: string): Promise<number> {
+  const metrics = await service.app.inject({ url: '/metrics' });
+  expect(metrics.statusCode).toBe(200);
+  return metrics.body
+    .split('\n')
+    .filter((line) => line.startsWith('nats_request_duration_seconds_count{') && line.includes(`subject="${stream}.feed.watermark"`))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+}
+
 /** A booking's created event, as the bookings service records it. */
 function booked(overrides: Record<string, unknown> = {}) {
   const state = bookingState(overrides);
@@ -294,6 +304,29 @@ describe('GET /api/v1/changes', { timeout: 60_000 }, () => {
     expect(idle).toMatchObject({ status: 200, items: [], meta: { next_cursor: answered.meta.next_cursor, hasMore: false } });
     expect(idleMs).toBeGreaterThanOrEqual(950);
     expect(idleMs).toBeLessThan(4000);
+  });
+
+  it('when changes keep coming and no read waits on the feed, then the publishers are asked for watermarks about once a second, and a read still finds every one', async () => {
+    const api = client(running);
+    await producers.record(bookingCreatedEvent, booked(), api.organizationId);
+    const [first] = await feedOf(api, 1);
+    // The read above caught up: from the next round of watermarks on, nothing waits on the frontier.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const asksBefore = await watermarkAsks(running, 'bookings');
+    const startedMs = performance.now();
+    const recorded: string[] = [];
+    while (performance.now() - startedMs < 2500) {
+      recorded.push(await producers.record(bookingCreatedEvent, booked(), api.organizationId));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const elapsedS = (performance.now() - startedMs) / 1000;
+    const asked = (await watermarkAsks(running, 'bookings')) - asksBefore;
+
+    // At the pace of a waiting read (every 20 ms while items wait) this would be one ask per stored batch, ~80 here.
+    expect(recorded.length).toBeGreaterThan(40);
+    expect(asked).toBeLessThanOrEqual(Math.ceil(elapsedS) + 1);
+    const read = await walk(api, { after: first?.cursor });
+    expect(read.items.map((item) => item.id)).toEqual(recorded);
   });
 
   it('when an event reaches the stream late (no position, as a replayed dead letter), then it comes after what was already shown, once', async () => {
