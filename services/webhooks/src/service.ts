@@ -35,10 +35,21 @@ export function createServiceDefinition({
       const { config } = infra;
       const prisma = new PrismaClient({ adapter: prismaAdapter(infra.pool, SCHEMA) });
       const readers = Object.values(NATS_TOPOLOGY.webhooks.reads);
-      const frontier = new FeedFrontier({ pool: infra.pool, bus: infra.bus, streams: readers.map((reader) => reader.stream) });
-      const ingesters = readers.map(
-        (reader) => new FeedIngester({ bus: infra.bus, pool: infra.pool, reader, stored: () => frontier.stored() }),
+      const storedBatches = infra.metrics.counter('change_feed_stored_batches_total', 'Batches the change feed stored, by stream', [
+        'stream',
+      ]);
+      const storedMessages = infra.metrics.counter(
+        'change_feed_stored_messages_total',
+        'Stream messages the change feed stored (in those batches), by stream',
+        ['stream'],
       );
+      const countBatch = (stream: string, messages: number) => {
+        storedBatches.inc({ stream });
+        storedMessages.inc({ stream }, messages);
+      };
+      const frontier = new FeedFrontier({ pool: infra.pool, bus: infra.bus, streams: readers.map((reader) => reader.stream) });
+      const ingesters = readers.map((reader) => new FeedIngester({ bus: infra.bus, pool: infra.pool, reader, feed: frontier, countBatch }));
+      frontier.onDemand(() => ingesters.forEach((ingester) => ingester.hurry()));
       const targets = { allowHttp: config.WEBHOOKS_ALLOW_HTTP, allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS };
       const ctx: UseCaseContext = {
         ...serviceContext(infra, NO_RELAY),

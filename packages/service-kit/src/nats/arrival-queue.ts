@@ -1,5 +1,6 @@
 /**
- * Messages in arrival order; `takeAll` waits for at least one and takes every one waiting (none once ended).
+ * Messages in arrival order; `takeAll` waits for at least one and takes every one waiting (none once ended),
+ * `takeWaiting` takes those waiting without waiting.
  * `push` waits while `capacity` messages are waiting: the reader stops taking messages off the subscription, so the
  * client stops pulling and the rest of a backlog stays on the server (not in memory, not timing out unacknowledged).
  */
@@ -23,12 +24,17 @@ export class ArrivalQueue<T> {
     this.room?.();
   }
 
-  async takeAll(): Promise<T[]> {
-    while (this.items.length === 0 && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
-    this.wake = null;
+  /** Takes every message waiting now, none when none does; never waits. */
+  takeWaiting(): T[] {
     const taken = this.items.splice(0);
     this.room?.();
     this.room = null;
     return taken;
+  }
+
+  async takeAll(): Promise<T[]> {
+    while (this.items.length === 0 && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
+    this.wake = null;
+    return this.takeWaiting();
   }
 }

@@ -184,7 +184,7 @@ export class AsyncPathMetrics {
 }
 
 export interface LabelledCounter<Label extends string> {
-  inc(labels: Record<Label, string>): void;
+  inc(labels: Record<Label, string>, value?: number): void;
 }
 
 interface ConsumerInfoCounts {

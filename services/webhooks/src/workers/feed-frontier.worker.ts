@@ -44,9 +44,10 @@ const CATCH_UP_MS = 2000;
 
 /**
  * The change feed's frontier on this replica (docs/architecture.md, "The change feed"): it re-reads the streams'
- * watermarks after each batch an ingester stores (and every 100 ms while requests wait), wakes the waiting requests
- * when the frontier moves, and while stored items are at or above it (or a read catches up to its horizon) asks the
- * publishers of the lagging streams for their watermarks. Each answer is stored once the stream's ingester has stored
+ * watermarks, while a read waits on it after each batch an ingester stores and every 100 ms (every 250 ms to 1 s while
+ * none does), wakes the waiting requests when the frontier moves, and while stored items are at or above it (or a
+ * read catches up to its horizon) asks the publishers of the lagging streams for their watermarks, at its readers'
+ * pace (MIN_ASK_GAP_MS, UNREAD_ASK_GAP_MS). Each answer is stored once the stream's ingester has stored
  * the stream as far as the answer's sequence (at once, or at a later tick while it is kept pending here).
  */
 export class FeedFrontier implements BackgroundTask, FeedWaits {
@@ -62,6 +63,8 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
   private readonly pending = new Map<string, FeedWatermark[]>();
   /** The highest horizon a read is catching up to, and until when it is asked for. */
   private wanted: { horizon: bigint; until: number } | null = null;
+  /** Called whenever a read starts waiting on the frontier (the ingesters then store what they hold at once). */
+  private readonly demandListeners = new Set<() => void>();
 
   constructor(private readonly deps: { pool: pg.Pool; bus: Bus; streams: readonly StreamContract[] }) {
     this.names = deps.streams.map((stream) => deps.bus.streamName(stream.name));
@@ -88,9 +91,22 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
     await this.loop.stop();
   }
 
-  /** An ingester stored a batch: the frontier may have moved, or items may wait for watermarks. */
+  /**
+   * An ingester stored a batch: the frontier may have moved, or items may wait for watermarks. Re-read at once only
+   * while a read waits on it; otherwise the next poll does (at most ASK_AGAIN_MS later), since no one looks meanwhile.
+   */
   stored(): void {
-    this.loop.wake();
+    if (this.demanded()) this.loop.wake();
+  }
+
+  /** True while a read waits on the frontier: a long poll, or a read catching up to its horizon. */
+  demanded(): boolean {
+    return this.waiters.size > 0 || this.wanted !== null;
+  }
+
+  /** `listener` is called whenever a read starts waiting on the frontier. */
+  onDemand(listener: () => void): void {
+    this.demandListeners.add(listener);
   }
 
   generation(): number {
@@ -101,7 +117,7 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
     if (horizon <= this.frontier) return;
     const until = Date.now() + CATCH_UP_MS;
     this.wanted = { horizon: this.wanted && this.wanted.horizon > horizon ? this.wanted.horizon : horizon, until };
-    this.loop.wake();
+    this.demand();
   }
 
   changed(since: number, until: number, signal: AbortSignal): Promise<boolean> {
@@ -117,8 +133,13 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
       const timer = setTimeout(done, until - Date.now());
       signal.addEventListener('abort', done, { once: true });
       this.waiters.add(done);
-      this.loop.wake(); // poll at the waiting pace from now on
+      this.demand(); // poll at the waiting pace from now on
     });
+  }
+
+  private demand(): void {
+    for (const listener of this.demandListeners) listener();
+    this.loop.wake();
   }
 
   private async tick(): Promise<number> {
@@ -145,7 +166,7 @@ export class FeedFrontier implements BackgroundTask, FeedWaits {
         const known = new Map(marks.map((mark) => [mark.stream, mark.watermark] as const));
         const lagging = this.deps.streams.filter((_, index) => (known.get(this.names[index] ?? '') ?? 0n) < needed);
         waitFor = lagging.length > 0;
-        if (waitFor) this.ask(lagging, this.waiters.size > 0 || this.wanted !== null ? MIN_ASK_GAP_MS : UNREAD_ASK_GAP_MS);
+        if (waitFor) this.ask(lagging, this.demanded() ? MIN_ASK_GAP_MS : UNREAD_ASK_GAP_MS);
       }
     } catch (error) {
       this.deps.bus.log.warn({ err: error }, 'change feed frontier could not be read; will retry');
