@@ -1,6 +1,6 @@
 export * from './config.js';
 export * from './errors.js';
-export { KIT_TUNING, kitTuning, type KitTuning, type KitTuningOverrides, type SweepCadence } from './tuning.js';
+export { KIT_TUNING, kitTuning, UNHURRIED_BATCH_GAP_MS, type KitTuning, type KitTuningOverrides, type SweepCadence } from './tuning.js';
 export { buildService, type ServiceApp, type ServiceOptions } from './http/build-service.js';
 export { useLoadShedding, type LoadLimits } from './http/load-shedding.js';
 export { buildServiceApp, type AppDeps, type RouteRegistrar } from './http/service-app.js';

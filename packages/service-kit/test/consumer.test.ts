@@ -236,3 +236,51 @@ describe('startConsumer with organizationsConcerned', () => {
     }
   });
 });
+
+const paced = defineEvent('kit.paced.recorded', z.object({ by: z.number().int() }));
+const PACED_STREAM = defineStream('KIT_PACED', [paced]);
+
+describe('startConsumer with minBatchGapMs', () => {
+  let bus: Bus;
+  let schema: Awaited<ReturnType<typeof kitSchema>>;
+  let consumer: RunningConsumer;
+
+  beforeAll(async () => {
+    bus = await kitBus();
+    schema = await kitSchema();
+    await schema.pool.query('CREATE TABLE paced (by integer PRIMARY KEY, tx xid8 NOT NULL)');
+    await bus.ensureStream(PACED_STREAM);
+    consumer = await startConsumer(bus, {
+      durable: 'kit-paced',
+      stream: PACED_STREAM,
+      pool: schema.pool,
+      minBatchGapMs: 100,
+      handlers: [
+        eventHandler(paced, async (event, tx) => {
+          await tx.query('INSERT INTO paced (by, tx) VALUES ($1, pg_current_xact_id())', [event.data.by]);
+        }),
+      ],
+    });
+  });
+  afterAll(async () => {
+    await consumer.stop();
+    await bus.close();
+    await schema.close();
+  });
+
+  it('when events come one at a time, faster than the gap, then they are applied several to a transaction, each once and in order', async () => {
+    const published = Array.from({ length: 40 }, (_, index) => index + 1);
+    for (const by of published) {
+      await bus.js.publish(bus.subject(paced.subject), JSON.stringify(envelopeOf(paced.subject, { by })), { msgID: randomUUID() });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const applied = await eventually(async () => {
+      const { rows } = await schema.pool.query<{ by: number; tx: string }>('SELECT by, tx::text FROM paced ORDER BY tx::text::numeric, by');
+      return rows.length === published.length ? rows : undefined;
+    });
+
+    expect(applied.map((row) => row.by)).toEqual(published);
+    // 40 events over ≥ 400 ms, a batch at most every 100 ms: without the gap, a transaction each.
+    expect(new Set(applied.map((row) => row.tx)).size).toBeLessThanOrEqual(10);
+  });
+});

@@ -14,6 +14,8 @@ const thingRenamed = defineEvent('kit.thing.renamed', z.object({ title: z.string
   previous: { data: z.object({ name: z.string() }), upgrade: (data) => ({ title: data.name }) },
 });
 const STREAM = defineStream('KIT_OUTBOX', [thingCreated, thingRenamed]);
+/** The relay's gap in the test of its pacing: long enough to tell from a batch's own time. */
+const GAP_MS = 50;
 
 /** Every message in the stream, in order. */
 async function streamMessages(bus: Bus): Promise<{ id: string; schema_version: number; data: { name: string } }[]> {
@@ -137,6 +139,40 @@ describe('outbox relay', () => {
     await second.stop();
     for (const id of ids) expect(messages.filter((m) => m.id === id)).toHaveLength(1);
     for (const id of ids) expect(published.get(id)).toBe(1);
+  });
+
+  it('when rows are written one at a time, faster than its gap, then it publishes them several to a batch, batches that far apart', async () => {
+    const batches: { endedAt: number; published: number; seconds: number }[] = [];
+    const observed = Object.create(bus) as Bus;
+    Object.defineProperty(observed, 'metrics', {
+      value: {
+        observeRelayBatch: (published: number, _failed: boolean, seconds: number) =>
+          batches.push({ endedAt: performance.now(), published, seconds }),
+      },
+    });
+    const own = new OutboxRelay({ pool, bus: observed, stream: STREAM, pollMs: 60_000, minGapMs: GAP_MS });
+    await relay.stop();
+    await own.start();
+    try {
+      const written = [];
+      const startedMs = performance.now();
+      while (performance.now() - startedMs < 400) {
+        written.push(await recordThing(`paced-${written.length}`));
+        own.wake();
+      }
+      await eventually(async () => (batches.reduce((sum, batch) => sum + batch.published, 0) >= written.length ? true : undefined));
+
+      const starts = batches.map((batch) => batch.endedAt - batch.seconds * 1000);
+      const gaps = starts.slice(1).map((start, index) => start - (starts[index] ?? 0));
+      // Timers fire on the loop's millisecond clock: up to a millisecond or so early by performance.now().
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(GAP_MS - 5);
+      expect(batches.length).toBeLessThanOrEqual(2 + Math.ceil((performance.now() - startedMs) / GAP_MS));
+      expect(written.length / batches.length).toBeGreaterThan(2);
+    } finally {
+      await own.stop();
+      relay = new OutboxRelay({ pool, bus, stream: STREAM, pollMs: 100 });
+      await relay.start();
+    }
   });
 
   it('when a relay publishes batch after batch, then its connection parses and plans the claim once, not per batch', async () => {

@@ -42,4 +42,32 @@ describe('PollingLoop', () => {
     await sleep(50);
     expect(runs).toBe(stoppedAt);
   });
+
+  it('with a minimum gap, when woken again and again, then runs start that far apart; a wake-up after a quiet spell does not wait', async () => {
+    const starts: number[] = [];
+    const loop = new PollingLoop(
+      async () => {
+        starts.push(performance.now());
+        return 60_000;
+      },
+      { minGapMs: 100 },
+    );
+    loop.start();
+    await sleep(150); // a quiet spell after the first run
+    const wokenAt = performance.now();
+    for (let wakes = 0; wakes < 80; wakes += 1) {
+      loop.wake();
+      await sleep(5);
+    }
+    const elapsedMs = performance.now() - wokenAt;
+    await loop.stop();
+
+    expect((starts[1] ?? Number.POSITIVE_INFINITY) - wokenAt).toBeLessThan(50);
+    // 80 wake-ups over ≥ 400 ms: without the gap, a run each.
+    expect(starts.length).toBeGreaterThanOrEqual(4);
+    expect(starts.length).toBeLessThanOrEqual(2 + Math.ceil(elapsedMs / 100));
+    const gaps = starts.slice(1).map((start, index) => start - (starts[index] ?? 0));
+    // Timers fire on the loop's millisecond clock: up to a millisecond or so early by performance.now().
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(95);
+  });
 });

@@ -7,6 +7,7 @@ import {
   type Bus,
   type ConsumerOptions,
   type Queryable,
+  UNHURRIED_BATCH_GAP_MS,
 } from '@app/service-kit';
 import type pg from 'pg';
 import type { z } from 'zod';
@@ -42,6 +43,7 @@ export interface BookingsConsumerDeps {
 export function bookingsConsumer({ bus, pool, wakeWrites, retry }: BookingsConsumerDeps): BackgroundTask {
   return consumerTask(bus, {
     ...bookings,
+    minBatchGapMs: UNHURRIED_BATCH_GAP_MS,
     ...(retry ? { retry } : {}),
     pool,
     organizationsConcerned: (organizationIds) => organizationsWritingBack(pool, organizationIds),

@@ -36,6 +36,13 @@ export interface ConsumerOptions {
    * every event is applied as usual (where a database that is away shows, and is retried).
    */
   organizationsConcerned?: (organizationIds: string[]) => Promise<ReadonlySet<string>>;
+  /**
+   * Batches start at least this far apart (default 0: each as soon as the last is done). Events arriving one at a
+   * time, faster than that, are then applied several to a transaction (BEGIN, inbox, effects, COMMIT) and their acks
+   * sent together; an event after a quiet spell is applied at once. For a consumer whose effect no one waits on to the
+   * millisecond (a projection, a calendar write-back): it costs up to this much latency under load.
+   */
+  minBatchGapMs?: number;
 }
 
 export interface RunningConsumer {
@@ -101,8 +108,16 @@ export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise
     for await (const msg of messages) await queue.push(msg);
   })().finally(() => queue.end());
   const applying = (async () => {
-    for (let batch = await queue.takeAll(); batch.length > 0; batch = await queue.takeAll())
+    let lastStart = Number.NEGATIVE_INFINITY;
+    for (let batch = await queue.takeAll(); batch.length > 0; batch = await queue.takeAll()) {
+      const rest = (options.minBatchGapMs ?? 0) - (performance.now() - lastStart);
+      if (rest > 0) {
+        await new Promise((resolve) => setTimeout(resolve, rest));
+        batch = batch.concat(queue.takeWaiting());
+      }
+      lastStart = performance.now();
       await processBatch({ options, handlers, failures, ours }, batch);
+    }
   })();
   return {
     async stop() {

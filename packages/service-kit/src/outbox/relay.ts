@@ -13,6 +13,13 @@ import { publishFailureKind } from './publish-failure.js';
 
 /** A row the broker refused this many times (for a reason of its own, not an outage) is set aside. */
 const MAX_REFUSALS = 5;
+/**
+ * Batches start at least this far apart. Under a steady write load each write woke the relay for a batch of its own
+ * (a transaction, a publish and its ack, each consumer's delivery and transaction downstream); so they go several to a
+ * batch, for at most this much more latency, while a write after a quiet spell still leaves at once. A backlog still
+ * drains at up to a batch (100 rows) per gap.
+ */
+const RELAY_MIN_GAP_MS = 5;
 
 export interface RelayOptions {
   pool: pg.Pool;
@@ -21,6 +28,8 @@ export interface RelayOptions {
   batchSize?: number;
   /** How often the relay looks for rows written by other replicas or left by a failure. */
   pollMs?: number;
+  /** How far apart batches start at least (RELAY_MIN_GAP_MS unless a test gives its own). */
+  minGapMs?: number;
 }
 
 /**
@@ -34,13 +43,14 @@ export interface RelayOptions {
  * watermark request (feed-watermark.ts).
  */
 export class OutboxRelay {
-  private readonly loop = new PollingLoop(() => this.tick());
+  private readonly loop: PollingLoop;
   private readonly watermark: StreamFeedWatermark;
   private failures = 0;
   /** Where the last full turn of organizations ended: the next batch starts after it, so every one gets its turn. */
   private resumeAfter: string | null = null;
 
   constructor(private readonly options: RelayOptions) {
+    this.loop = new PollingLoop(() => this.tick(), { minGapMs: options.minGapMs ?? RELAY_MIN_GAP_MS });
     this.watermark = new StreamFeedWatermark(options.pool, options.bus, options.stream);
   }
 

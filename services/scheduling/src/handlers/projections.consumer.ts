@@ -12,7 +12,15 @@ import {
   type HoldState,
 } from '@app/contracts';
 import type pg from 'pg';
-import { consumerTask, eventHandler, type BackgroundTask, type Bus, type ConsumerOptions, type Queryable } from '@app/service-kit';
+import {
+  consumerTask,
+  eventHandler,
+  UNHURRIED_BATCH_GAP_MS,
+  type BackgroundTask,
+  type Bus,
+  type ConsumerOptions,
+  type Queryable,
+} from '@app/service-kit';
 import type { z } from 'zod';
 import {
   applyBookingState,
@@ -45,7 +53,7 @@ function forOwnSchedule<Data extends { schedule_id: string }>(
 }
 
 /** How both consumers retry transient failures (the kit's schedule, or a test's). */
-type ConsumerTuning = Pick<ConsumerOptions, 'retry'>;
+type ConsumerTuning = Pick<ConsumerOptions, 'retry' | 'minBatchGapMs'>;
 
 /**
  * Every booking event carries the booking's whole state and version: all of them apply the same way. Holds come on
@@ -54,6 +62,7 @@ type ConsumerTuning = Pick<ConsumerOptions, 'retry'>;
 export function bookingsProjection(bus: Bus, pool: pg.Pool, tuning: ConsumerTuning = {}): BackgroundTask {
   return consumerTask(bus, {
     ...bookings,
+    minBatchGapMs: UNHURRIED_BATCH_GAP_MS,
     ...tuning,
     // The ownership check is inside the upsert's statement: one round trip per booking or hold event.
     handlers: [
