@@ -72,6 +72,8 @@ export interface Tuning {
   endpointConcurrency: number;
   /** How often a replica claims due deliveries besides the wakes (new deliveries, manual retries, a finished attempt). */
   pollMs: number;
+  /** While no read waits on the change feed, how long its ingesters let arrived messages wait for more. */
+  feedLingerMs: number;
 }
 
 export const TUNING: Tuning = {
@@ -83,4 +85,7 @@ export const TUNING: Tuning = {
   // What no wake announces — a retry coming due, another replica's fan-out, a stopped replica's lapsed claim — is
   // claimed within a second, at the cost of one claim statement a second per idle replica.
   pollMs: 1000,
+  // Under a steady write load each event otherwise took a transaction of its own and a re-read of the frontier: at
+  // 266 bookings/s the service's CPU per booking went 0.63 → 0.37 ms. No reader waits out the linger (`hurry`).
+  feedLingerMs: 50,
 };

@@ -48,7 +48,10 @@ export function createServiceDefinition({
         storedMessages.inc({ stream }, messages);
       };
       const frontier = new FeedFrontier({ pool: infra.pool, bus: infra.bus, streams: readers.map((reader) => reader.stream) });
-      const ingesters = readers.map((reader) => new FeedIngester({ bus: infra.bus, pool: infra.pool, reader, feed: frontier, countBatch }));
+      const ingesters = readers.map(
+        (reader) =>
+          new FeedIngester({ bus: infra.bus, pool: infra.pool, reader, feed: frontier, lingerMs: tuning.feedLingerMs, countBatch }),
+      );
       frontier.onDemand(() => ingesters.forEach((ingester) => ingester.hurry()));
       const targets = { allowHttp: config.WEBHOOKS_ALLOW_HTTP, allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS };
       const ctx: UseCaseContext = {

@@ -109,12 +109,8 @@ export async function startConsumer(bus: Bus, options: ConsumerOptions): Promise
   })().finally(() => queue.end());
   const applying = (async () => {
     let lastStart = Number.NEGATIVE_INFINITY;
-    for (let batch = await queue.takeAll(); batch.length > 0; batch = await queue.takeAll()) {
-      const rest = (options.minBatchGapMs ?? 0) - (performance.now() - lastStart);
-      if (rest > 0) {
-        await new Promise((resolve) => setTimeout(resolve, rest));
-        batch = batch.concat(queue.takeWaiting());
-      }
+    const restOfGap = () => (options.minBatchGapMs ?? 0) - (performance.now() - lastStart);
+    for (let batch = await queue.takeAll(restOfGap); batch.length > 0; batch = await queue.takeAll(restOfGap)) {
       lastStart = performance.now();
       await processBatch({ options, handlers, failures, ours }, batch);
     }

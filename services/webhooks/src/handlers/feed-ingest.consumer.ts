@@ -29,12 +29,6 @@ const LEASE_MS = 10_000;
 const TAKE_OVER_MS = 2_000;
 /** The pause before the reader is opened again after it ended on its own. */
 const REOPEN_MS = 200;
-/**
- * While no read waits on the feed, how long arrived messages may wait for more before they are stored together: under a
- * steady write load each event otherwise took a transaction of its own (and a re-read of the frontier). A read that
- * starts waiting has what is held stored at once (`hurry`).
- */
-const LINGER_MS = 50;
 
 export interface FeedIngestDeps {
   bus: Bus;
@@ -42,6 +36,11 @@ export interface FeedIngestDeps {
   reader: ReaderTopology;
   /** The feed's frontier: told of each stored batch (it re-reads the watermarks), and asked whether a read waits on it. */
   feed: { stored(): void; demanded(): boolean };
+  /**
+   * While no read waits on the feed, how long arrived messages may wait for more before they are stored together
+   * (`Tuning.feedLingerMs`); a read that starts waiting has what is held stored at once (`hurry`).
+   */
+  lingerMs: number;
   /** Counts each stored batch and its messages, by stream (`change_feed_stored_*_total` on /metrics). */
   countBatch?: (stream: string, messages: number) => void;
 }
@@ -62,7 +61,7 @@ export class FeedIngester implements BackgroundTask {
   private stopped = false;
   private running: Promise<void> | undefined;
   private interrupt = () => {};
-  private endLinger = () => {};
+  private releaseHeld = () => {};
 
   constructor(private readonly deps: FeedIngestDeps) {
     this.stream = deps.bus.streamName(deps.reader.stream.name);
@@ -75,13 +74,12 @@ export class FeedIngester implements BackgroundTask {
 
   /** A read waits on the feed: what this holds is stored now rather than at the end of its linger. */
   hurry(): void {
-    this.endLinger();
+    this.releaseHeld();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.interrupt();
-    this.endLinger();
     await this.running;
     await releaseStream(this.deps.pool, this.stream, this.holder).catch(() => undefined);
   }
@@ -132,6 +130,8 @@ export class FeedIngester implements BackgroundTask {
       .finally(() => queue.end());
     const close = () => void messages.close().catch(() => undefined);
     this.interrupt = close;
+    this.releaseHeld = () => queue.release();
+    const linger = () => (this.deps.feed.demanded() ? 0 : this.deps.lingerMs);
     if (this.stopped) close(); // stopped while the reader was being opened
     const renewal = setInterval(() => {
       void renewStream(this.deps.pool, this.stream, this.holder, LEASE_MS).then(
@@ -148,7 +148,7 @@ export class FeedIngester implements BackgroundTask {
     try {
       let sequence = from;
       let first = true;
-      for (let batch = await this.nextBatch(queue); batch.length > 0 && !this.stopped; batch = await this.nextBatch(queue)) {
+      for (let batch = await queue.takeAll(linger); batch.length > 0 && !this.stopped; batch = await queue.takeAll(linger)) {
         const read = this.batchAfter(sequence, batch, first);
         const place = (watermark: bigint) => read.events.map(({ event, position }) => feedItem(event, feedPlacement(position, watermark)));
         const batchOf = { stream: this.stream, holder: this.holder, from: sequence, to: read.to, place, leaseMs: LEASE_MS };
@@ -197,18 +197,6 @@ export class FeedIngester implements BackgroundTask {
         this.deps.bus.log.warn({ stream: this.stream, seq: String(seq), why: message.why }, 'change feed skipped a message');
     }
     return { to: sequence, events };
-  }
-
-  /** The messages that arrived, and, while no read waits on the feed, those that come within LINGER_MS after. */
-  private async nextBatch(queue: ArrivalQueue<JsMsg>): Promise<JsMsg[]> {
-    const batch = await queue.takeAll();
-    if (batch.length === 0 || this.stopped || this.deps.feed.demanded()) return batch;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, LINGER_MS);
-      this.endLinger = () => (clearTimeout(timer), resolve());
-    });
-    this.endLinger = () => {};
-    return batch.concat(queue.takeWaiting());
   }
 
   private pause(ms: number): Promise<void> {
